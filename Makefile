@@ -1,0 +1,58 @@
+# Relix build. `make` builds build/relix and build/librelix.a; `make test` runs every test;
+# `make SAN=1 test` does the same under AddressSanitizer and UndefinedBehaviorSanitizer in
+# build-san/. Sources are discovered by folder, one folder per pipeline stage.
+
+CC      ?= cc
+SAN     ?=
+ifeq ($(SAN),1)
+BUILD   ?= build-san
+OPT     ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDSAN   := -fsanitize=address,undefined
+else
+BUILD   ?= build
+OPT     ?= -O2 -g
+LDSAN   :=
+endif
+
+WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -MMD -MP
+LDLIBS  += -lm -lpthread
+
+STAGES  := base types syntax analysis rewrite plan exec io connect
+LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
+CLI_SRC := $(wildcard src/cli/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test unit clean examples
+all: $(BUILD)/relix $(BUILD)/librelix.a
+
+$(BUILD)/librelix.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/relix: $(CLI_OBJ) $(BUILD)/librelix.a
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librelix.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(BUILD)/librelix.a $(LDLIBS)
+
+unit: $(UNIT_BIN)
+
+test: all unit
+	BUILD=$(BUILD) tests/run.sh
+
+examples: all
+	@for f in examples/*.rx; do echo "== $$f"; $(BUILD)/relix "$$f" || exit 1; done
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,105 @@
+/*
+ * relix.h - the Relix library: run relational-algebra scripts over temporal data.
+ *
+ * A session holds the relations a script defines (inline tables, CSV files, views); rx_exec
+ * runs script text in it and hands every query's result to a callback. Definitions persist
+ * across calls, so a REPL or a host program can define once and query many times.
+ *
+ *   RxSession *s = rx_open();
+ *   if (rx_exec(s, text, len, "script.rx", on_result, NULL) != 0)
+ *       fprintf(stderr, "%s", rx_errmsg(s));
+ *   rx_close(s);
+ *
+ * Ownership: a result passed to the callback is valid only during the callback. Strings
+ * returned by accessors are owned by the session or the result; nothing needs freeing but the
+ * session. Errors: a failing call returns non-zero and rx_errmsg gives the message, with file,
+ * line, column, the source line and a caret. The library never prints, exits or aborts.
+ */
+#ifndef RELIX_H
+#define RELIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RELIX_VERSION "0.1.0"
+
+typedef struct RxSession RxSession;
+typedef struct RxResult RxResult;
+
+/* Column types, as rx_result_coltype reports them. */
+typedef enum {
+    RX_TYPE_NULL = 0, RX_TYPE_INT, RX_TYPE_FLOAT, RX_TYPE_BOOL, RX_TYPE_TEXT,
+    RX_TYPE_TIMESTAMP, RX_TYPE_DATE, RX_TYPE_TIME, RX_TYPE_DURATION
+} RxColType;
+
+/* Output formats for rx_result_write. */
+typedef enum { RX_FORMAT_TABLE, RX_FORMAT_CSV, RX_FORMAT_TSV, RX_FORMAT_JSON, RX_FORMAT_MARKDOWN } RxFormat;
+
+/* Error classes of rx_errcode. */
+enum {
+    RX_ERR_OK = 0, RX_ERR_SYNTAX, RX_ERR_NAME, RX_ERR_TYPE, RX_ERR_VALUE, RX_ERR_RUNTIME,
+    RX_ERR_IO, RX_ERR_CSV, RX_ERR_NOMEM, RX_ERR_UNSUPPORTED, RX_ERR_LIMIT, RX_ERR_INTERRUPT
+};
+
+/* A new session, or NULL when out of memory. */
+RxSession *rx_open(void);
+/* Frees the session and everything it holds. Accepts NULL. */
+void rx_close(RxSession *s);
+
+/* Session options. Algorithms: 0 automatic (default); for the interval join 1 forces the
+ * nested loop, 2 the output-sensitive algorithm; for the AS-OF join 1 nested loop, 2 binary
+ * search, 3 merge. These exist to check the algorithms against each other. */
+void rx_set_ijoin_algo(RxSession *s, int algo);
+void rx_set_asof_algo(RxSession *s, int algo);
+/* Stops a running rx_exec at its next check (safe to call from a signal handler through the
+ * flag it sets). */
+void rx_interrupt(RxSession *s);
+
+/* Called once per query statement, in script order; return 0 to go on, non-zero to stop
+ * (rx_exec then returns that value). */
+typedef int (*RxResultFn)(void *ud, const RxResult *r);
+
+/* Parses, checks and runs `text` (len bytes; `name` is used in error messages and relative
+ * CSV paths resolve against its folder). Every statement is checked before any query runs.
+ * Returns 0, or non-zero with the error in rx_errmsg. */
+int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud);
+
+/* The last error: "FILE:LINE:COL: error: MESSAGE\n  source line\n  ^~~\n", or "" if none. */
+const char *rx_errmsg(const RxSession *s);
+int rx_errcode(const RxSession *s);
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+size_t rx_result_rows(const RxResult *r);
+int rx_result_cols(const RxResult *r);
+const char *rx_result_colname(const RxResult *r, int col);
+RxColType rx_result_coltype(const RxResult *r, int col);
+int rx_result_is_null(const RxResult *r, size_t row, int col);
+/* INT, and TIMESTAMP/TIME as microseconds, DATE as days, BOOL as 0/1. */
+int64_t rx_result_int(const RxResult *r, size_t row, int col);
+double rx_result_float(const RxResult *r, size_t row, int col);
+/* Any value as the text the table format prints (NULL as "NULL"); valid until the callback
+ * returns. */
+const char *rx_result_text(const RxResult *r, size_t row, int col);
+/* "Rewrites applied" and "Physical plan", as --explain prints them. */
+const char *rx_result_explain(const RxResult *r);
+
+/* Writes the result in a format through write(ud, bytes, n) (which returns 0, or non-zero to
+ * fail). Returns 0 or non-zero. */
+int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud);
+
+/* Timings of the last rx_exec, in seconds: loading sources, analysis and planning, running
+ * the queries (of which inside join operators). */
+typedef struct {
+    double load_s, analyze_s, run_s, join_s;
+} RxTiming;
+RxTiming rx_timing(const RxSession *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/*
+ * analysis.h - the second stage: AST -> typed logical plan.
+ *
+ * The catalog holds every name a session has defined: inline tables (converted to columns when
+ * defined), CSV sources (loaded on first use, once per run), and views (analyzed on first use;
+ * a view that reaches itself is an error). sema_query binds the names of one query, gives every
+ * expression a type, checks each operator and returns a logical plan whose view references are
+ * LP_VIEW nodes for the rewrite stage to inline.
+ *
+ * Names (DESIGN.md): every column has a display name (unique within a schema; a join's right
+ * column whose name is taken gets _r, _r2 ...), its own base name (before any suffix) and the
+ * qualifier it came from (relation, view or ρ alias). Q.x matches qualifier Q and base (or
+ * display) name x; a bare x matches the display name, else a unique base name.
+ *
+ * Memory: plans and expressions live in the arena given; tables belong to the catalog.
+ */
+#ifndef RX_ANALYSIS_H
+#define RX_ANALYSIS_H
+
+#include "base/base.h"
+#include "syntax/syntax.h"
+#include "types/column.h"
+#include "types/temporal.h"
+
+typedef struct {
+    const char *name;   /* display name */
+    const char *base;   /* own name before any _r suffix */
+    const char *qual;   /* qualifier; NULL for a computed column */
+    RxType type;
+} ColInfo;
+
+typedef struct {
+    int n;
+    ColInfo *cols;
+} Schema;
+
+/* ---- typed expressions ---------------------------------------------------------------------- */
+
+typedef enum {
+    EX_COL,      /* input column `col` */
+    EX_CONST,    /* `value` */
+    EX_UNARY,    /* op args[0] */
+    EX_BINARY,   /* args[0] op args[1] */
+    EX_ISNULL,   /* args[0] IS [NOT] NULL */
+    EX_CALL      /* fn(args) */
+} ExprKind;
+
+typedef enum {
+    FN_TO_TIMESTAMP, FN_TO_DATE, FN_TO_TIME, FN_TO_DURATION, FN_TO_TEXT, FN_TO_INT,
+    FN_TO_FLOAT, FN_COALESCE, FN_ABS, FN_ROUND, FN_FLOOR, FN_CEIL, FN_LOWER, FN_UPPER,
+    FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC
+} FuncId;
+
+typedef struct Expr Expr;
+struct Expr {
+    ExprKind kind;
+    RxType type;
+    RxSpan span;
+    const RxSource *src;
+    AstOp op;
+    int col;
+    Value value;         /* EX_CONST; TEXT points into the arena */
+    FuncId fn;
+    TmField field;       /* extract / date_trunc: the constant field */
+    bool negated;        /* EX_ISNULL */
+    Expr **args;
+    int n_args;
+};
+
+/* ---- logical plan --------------------------------------------------------------------------- */
+
+typedef enum { LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF } LpKind;
+
+typedef struct LPlan LPlan;
+struct LPlan {
+    LpKind kind;
+    Schema schema;
+    RxSpan span;
+    const RxSource *src;
+    LPlan *in[2];
+    /* LP_SCAN */
+    const char *rel_name;
+    Table *table;        /* borrowed from the catalog */
+    /* LP_SELECT */
+    Expr *pred;
+    /* LP_PROJECT: items evaluated over in[0]; duplicates removed (first occurrence kept) */
+    Expr **items;
+    int n_items;
+    /* LP_VIEW: the view's name; in[0] is its body */
+    const char *view_name;
+    /* LP_IJOIN */
+    int relation;        /* IjRelation */
+    int ends[4];         /* ls, le in in[0]'s schema; rs, re in in[1]'s */
+    /* LP_ASOF */
+    int dir;             /* AsofDir */
+    bool inner;
+    bool ties_first;
+    bool has_within;
+    RxDuration within;
+    int n_keys;
+    int *lkeys, *rkeys;  /* equality keys: columns of in[0] and in[1] */
+    int lmatch, rmatch;  /* the match columns */
+};
+
+/* ---- catalog -------------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    const Stmt *stmt;
+    const RxSource *src;
+    Table *table;        /* inline tables and loaded CSV files; owned here */
+    LPlan *plan;         /* views: the analyzed body */
+    Schema schema;       /* the relation's own schema (qualifier = its name) */
+    int state;           /* 0 not analyzed, 1 being analyzed, 2 done */
+} RelDef;
+
+typedef struct {
+    Arena *arena;        /* long-lived: definitions, view plans, schemas */
+    RelDef **defs;
+    size_t n, cap;
+    const char *base_dir; /* relative CSV paths resolve against it (the script's folder) */
+    double load_s;        /* time spent reading sources, for --timing */
+} Catalog;
+
+void catalog_init(Catalog *c, Arena *a);
+/* Frees the tables the catalog owns (not the arena). */
+void catalog_free(Catalog *c);
+RelDef *catalog_find(const Catalog *c, const char *name);
+
+/* Registers the definitions of a script (redefinition is an error naming both places), builds
+ * inline tables, then analyzes every view and query so that every name and type error is
+ * reported before anything runs. */
+int sema_define_script(Catalog *c, const Script *s, RxError *err);
+
+/* The logical plan of a query statement of script sc (already registered with
+ * sema_define_script), in arena a. */
+LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxError *err);
+
+/* Internal to the analysis stage (catalog.c, used by sema.c): registers one definition
+ * (building an inline table's columns), and loads a CSV definition's table on first use. */
+int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
+int catalog_load_csv(Catalog *c, RelDef *d, RxError *err);
+
+/* Human text of a schema column for messages: "Q.name" or "name". */
+const char *sema_col_label(Arena *a, const ColInfo *ci);
+
+#endif

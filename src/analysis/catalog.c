@@ -1,0 +1,304 @@
+/*
+ * catalog.c - the names a session defines, and the relations behind them.
+ *
+ * Inline tables are converted to columns when their statement is registered (DESIGN.md's
+ * inference: every non-empty cell an integer gives INT, every one numeric FLOAT, otherwise
+ * TEXT; a quoted cell is TEXT). CSV sources are read on first use through io/csv.c, once per
+ * session, with the options of their statement.
+ */
+#include "analysis/analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/io.h"
+#include "types/number.h"
+
+void catalog_init(Catalog *c, Arena *a) {
+    memset(c, 0, sizeof *c);
+    c->arena = a;
+}
+
+void catalog_free(Catalog *c) {
+    for (size_t i = 0; i < c->n; i++) table_free(c->defs[i]->table);
+    free(c->defs);
+    c->defs = NULL;
+    c->n = c->cap = 0;
+}
+
+RelDef *catalog_find(const Catalog *c, const char *name) {
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->defs[i]->name, name) == 0) return c->defs[i];
+    return NULL;
+}
+
+static int add_def(Catalog *c, RelDef *d, RxError *err) {
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        RelDef **p = realloc(c->defs, cap * sizeof *p);
+        if (!p) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        c->defs = p;
+        c->cap = cap;
+    }
+    c->defs[c->n++] = d;
+    return 0;
+}
+
+/* ---- inline tables -------------------------------------------------------------------------- */
+
+static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
+    const Stmt *st = d->stmt;
+    const RxSource *src = d->src;
+    size_t nr = st->n_rows;
+    int nc = st->n_cols;
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(st->col_names[i], st->col_names[j]) == 0) {
+                uint32_t line, col;
+                rx_source_position(src, st->col_spans[j].start, &line, &col);
+                return rx_error(err, RX_ENAME, src, st->col_spans[i],
+                                "column '%s' appears twice in the header (first at %u:%u)",
+                                st->col_names[i], line, col);
+            }
+    Table *t = table_new(nc, nr);
+    if (!t) return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+    for (int j = 0; j < nc; j++) {
+        /* Infer the type: INT if every non-empty cell is an integer, FLOAT if every one is
+         * numeric, TEXT otherwise. */
+        bool all_int = true, all_num = true;
+        const Cell *overflow = NULL;
+        for (size_t i = 0; i < nr; i++) {
+            const Cell *cell = &st->cells[i * (size_t)nc + (size_t)j];
+            if (!cell->text || cell->null_word) continue;
+            if (cell->quoted) {
+                all_int = all_num = false;
+                break;
+            }
+            int64_t iv;
+            double fv;
+            int rc = num_parse_int(cell->text, cell->len, &iv);
+            if (rc == -2 && !overflow) overflow = cell;
+            if (rc != 0) all_int = false;
+            if (rc != 0 && num_parse_float(cell->text, cell->len, &fv) != 0) all_num = false;
+        }
+        RxType ty = all_int ? TY_INT : all_num ? TY_FLOAT : TY_TEXT;
+        if (ty == TY_FLOAT && overflow) {
+            table_free(t);
+            return rx_error(err, RX_EVALUE, src, overflow->span,
+                            "integer %.*s does not fit in 64 bits", (int)overflow->len,
+                            overflow->text);
+        }
+        Column *col = col_new(ty, nr);
+        if (!col) {
+            table_free(t);
+            return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+        }
+        StrHeap *heap = NULL;
+        if (ty == TY_TEXT) {
+            size_t bytes = 0;
+            for (size_t i = 0; i < nr; i++) bytes += st->cells[i * (size_t)nc + (size_t)j].len;
+            heap = heap_new(bytes + 1);
+            if (!heap || col_add_heap(col, heap) < 0) {
+                heap_release(heap);
+                col_release(col);
+                table_free(t);
+                return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+            }
+            heap_release(heap); /* the column holds it now */
+        }
+        /* Text is copied first (the heap may move while growing), then slices are taken. */
+        size_t *offs = ty == TY_TEXT ? calloc(nr ? nr : 1, sizeof *offs) : NULL;
+        for (size_t i = 0; i < nr; i++) {
+            const Cell *cell = &st->cells[i * (size_t)nc + (size_t)j];
+            bool null = !cell->text || (cell->null_word && !cell->quoted);
+            if (null) {
+                if (col_set_null(col, i) < 0) {
+                    free(offs);
+                    table_free(t);
+                    col_release(col);
+                    return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+                }
+                if (ty == TY_TEXT) offs[i] = 0, col_str(col)[i].len = 0;
+                else memset((char *)col->data + i * type_width(ty), 0, type_width(ty));
+                continue;
+            }
+            switch (ty) {
+            case TY_INT: num_parse_int(cell->text, cell->len, &col_i64(col)[i]); break;
+            case TY_FLOAT: {
+                int64_t iv;
+                if (num_parse_int(cell->text, cell->len, &iv) == 0) col_f64(col)[i] = (double)iv;
+                else num_parse_float(cell->text, cell->len, &col_f64(col)[i]);
+                break;
+            }
+            default: {
+                int64_t off = heap_append(heap, cell->text, cell->len);
+                if (off < 0) {
+                    free(offs);
+                    table_free(t);
+                    col_release(col);
+                    return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+                }
+                offs[i] = (size_t)off;
+                col_str(col)[i].len = cell->len;
+                break;
+            }
+            }
+        }
+        if (ty == TY_TEXT)
+            for (size_t i = 0; i < nr; i++) col_str(col)[i].ptr = heap->data + offs[i];
+        free(offs);
+        if (table_set(t, j, col, st->col_names[j]) < 0) {
+            table_free(t);
+            return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+        }
+    }
+    d->table = t;
+    return 0;
+}
+
+/* ---- CSV sources ---------------------------------------------------------------------------- */
+
+static int csv_option_text(const RxSource *src, const CsvOption *o, const char **out, size_t *len,
+                           RxError *err) {
+    if (o->value->kind != AST_STRING)
+        return rx_error(err, RX_ETYPE, src, o->value->span, "option '%s' takes a string", o->name);
+    *out = o->value->str;
+    *len = o->value->str_len;
+    return 0;
+}
+
+/* schema => 'name TYPE, name TYPE, ...' */
+static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o,
+                               CsvOptions *opt, RxError *err) {
+    const char *s = NULL;
+    size_t n = 0;
+    if (csv_option_text(src, o, &s, &n, err) < 0) return -1;
+    const char **names = arena_alloc(a, (n + 1) * sizeof *names);
+    RxType *types = arena_alloc(a, (n + 1) * sizeof *types);
+    if (!names || !types) return rx_error(err, RX_ENOMEM, NULL, o->value->span, "out of memory");
+    int k = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        size_t ns = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != ',') i++;
+        size_t ne = i;
+        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        size_t ts = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != ',') i++;
+        size_t te = i;
+        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        RxType ty;
+        if (ne == ns || te == ts || type_from_name(s + ts, te - ts, &ty) < 0)
+            return rx_error(err, RX_ESYNTAX, src, o->value->span,
+                            "schema must read 'name TYPE, name TYPE, ...' with types INT, FLOAT, "
+                            "BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION (column %d)", k + 1);
+        names[k] = arena_strndup(a, s + ns, ne - ns);
+        types[k] = ty;
+        k++;
+        if (i < n) {
+            if (s[i] != ',')
+                return rx_error(err, RX_ESYNTAX, src, o->value->span,
+                                "schema columns are separated by ','");
+            i++;
+        }
+    }
+    opt->n_schema = k;
+    opt->schema_names = names;
+    opt->schema_types = types;
+    return 0;
+}
+
+static int csv_options(Catalog *c, const RelDef *d, CsvOptions *opt, RxError *err) {
+    csv_options_default(opt);
+    const Stmt *st = d->stmt;
+    for (int i = 0; i < st->n_options; i++) {
+        const CsvOption *o = &st->options[i];
+        const char *s = NULL;
+        size_t n = 0;
+        if (strcmp(o->name, "delimiter") == 0) {
+            if (csv_option_text(d->src, o, &s, &n, err) < 0) return -1;
+            if (n == 2 && s[0] == '\\' && s[1] == 't') s = "\t", n = 1;
+            if (n != 1 || s[0] == '"' || s[0] == '\n' || s[0] == '\r')
+                return rx_error(err, RX_EVALUE, d->src, o->value->span,
+                                "delimiter must be one character other than a quote or newline");
+            opt->delimiter = s[0];
+        } else if (strcmp(o->name, "header") == 0) {
+            if (o->value->kind != AST_BOOL)
+                return rx_error(err, RX_ETYPE, d->src, o->value->span,
+                                "option 'header' takes TRUE or FALSE");
+            opt->header = o->value->ival != 0;
+        } else if (strcmp(o->name, "null") == 0) {
+            if (csv_option_text(d->src, o, &s, &n, err) < 0) return -1;
+            opt->null_text = arena_strndup(c->arena, s, n);
+        } else if (strcmp(o->name, "schema") == 0) {
+            if (parse_schema_option(c->arena, d->src, o, opt, err) < 0) return -1;
+        } else {
+            return rx_error(err, RX_ENAME, d->src, o->name_span,
+                            "unknown csv option '%s' (options: delimiter, header, null, schema)",
+                            o->name);
+        }
+    }
+    return 0;
+}
+
+static const char *resolve_path(Catalog *c, const char *path) {
+    if (path[0] == '/' || !c->base_dir || !c->base_dir[0]) return path;
+    return arena_printf(c->arena, "%s/%s", c->base_dir, path);
+}
+
+int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
+    if (d->table) return 0;
+    CsvOptions opt;
+    if (csv_options(c, d, &opt, err) < 0) return -1;
+    const char *path = resolve_path(c, d->stmt->path);
+    Table *t = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = csv_read(path, &opt, &t, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (rc < 0) {
+        if (err->code == RX_EIO) {
+            /* The file itself is missing or unreadable: point at the path in the script. */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            rx_error_clear(err);
+            rx_error(err, RX_EIO, d->src, d->stmt->path_span, "%s", msg);
+        }
+        return -1;
+    }
+    d->table = t;
+    return 0;
+}
+
+/* ---- registration --------------------------------------------------------------------------- */
+
+int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err) {
+    RelDef *prev = catalog_find(c, st->name);
+    if (prev) {
+        uint32_t line, col;
+        rx_source_position(prev->src, prev->stmt->name_span.start, &line, &col);
+        if (prev->src == src)
+            return rx_error(err, RX_ENAME, src, st->name_span,
+                            "'%s' is already defined (at %u:%u)", st->name, line, col);
+        return rx_error(err, RX_ENAME, src, st->name_span, "'%s' is already defined (at %s:%u:%u)",
+                        st->name, prev->src->name, line, col);
+    }
+    RelDef *d = arena_alloc(c->arena, sizeof *d);
+    if (!d) return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+    d->name = st->name;
+    d->stmt = st;
+    d->src = src;
+    if (add_def(c, d, err) < 0) return -1;
+    if (st->kind == ST_TABLE) {
+        if (build_inline_table(c, d, err) < 0) {
+            c->n--;
+            return -1;
+        }
+        d->state = 2;
+    }
+    return 0;
+}

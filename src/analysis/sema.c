@@ -1,0 +1,1221 @@
+/*
+ * sema.c - name binding and type checking: AST -> typed logical plan (analysis.h).
+ *
+ * Every check that needs no data happens here, before anything runs: unknown and ambiguous
+ * names, type mismatches, function arities, the shape of IJOIN endpoints and ASOF conditions,
+ * views that reach themselves. Messages name what was expected and point at the offending
+ * token.
+ */
+#include "analysis/analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/asof.h"
+#include "exec/ijoin.h"
+#include "types/number.h"
+
+
+typedef struct {
+    Catalog *cat;
+    Arena *a;             /* where this plan lives */
+    const RxSource *src;  /* the source of the statement being analyzed */
+    RxError *err;
+    PtrVec view_stack;    /* RelDef * of the views being analyzed, for cycle messages */
+} Sema;
+
+static LPlan *sema_rel(Sema *s, const AstNode *n);
+
+static void *alloc(Sema *s, size_t n) {
+    void *p = arena_alloc(s->a, n);
+    if (!p) rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    return p;
+}
+
+const char *sema_col_label(Arena *a, const ColInfo *ci) {
+    if (ci->qual) return arena_printf(a, "%s.%s", ci->qual, ci->base ? ci->base : ci->name);
+    return ci->name;
+}
+
+/* ---- suggestions ---------------------------------------------------------------------------- */
+
+static size_t edit_distance(const char *x, const char *y) {
+    size_t n = strlen(x), m = strlen(y);
+    if (n > 64 || m > 64) return 99;
+    size_t row[65];
+    for (size_t j = 0; j <= m; j++) row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            size_t cost = (x[i - 1] | 0x20) == (y[j - 1] | 0x20) ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* " (did you mean 'x'?)" for the closest candidate within distance 2, or "". */
+static const char *suggest(Sema *s, const char *name, const char *const *cands, size_t n) {
+    const char *best = NULL;
+    size_t bd = 3;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(name, cands[i]);
+        if (d < bd && strcmp(name, cands[i]) != 0) {
+            bd = d;
+            best = cands[i];
+        }
+    }
+    return best ? arena_printf(s->a, " (did you mean '%s'?)", best) : "";
+}
+
+/* ---- schemas -------------------------------------------------------------------------------- */
+
+static int schema_copy(Sema *s, const Schema *in, Schema *out) {
+    out->n = in->n;
+    out->cols = alloc(s, (size_t)(in->n ? in->n : 1) * sizeof *out->cols);
+    if (!out->cols) return -1;
+    memcpy(out->cols, in->cols, (size_t)in->n * sizeof *out->cols);
+    return 0;
+}
+
+static bool name_taken(const Schema *sc, int upto, const char *name) {
+    for (int i = 0; i < upto; i++)
+        if (strcmp(sc->cols[i].name, name) == 0) return true;
+    return false;
+}
+
+/* Left columns, then right columns with _r, _r2 ... where a name is taken. */
+static int schema_join(Sema *s, const Schema *l, const Schema *r, Schema *out) {
+    out->n = l->n + r->n;
+    out->cols = alloc(s, (size_t)(out->n ? out->n : 1) * sizeof *out->cols);
+    if (!out->cols) return -1;
+    memcpy(out->cols, l->cols, (size_t)l->n * sizeof *out->cols);
+    for (int i = 0; i < r->n; i++) {
+        ColInfo ci = r->cols[i];
+        int at = l->n + i;
+        if (name_taken(out, at, ci.name)) {
+            const char *cand = arena_printf(s->a, "%s_r", ci.name);
+            for (int k = 2; name_taken(out, at, cand); k++)
+                cand = arena_printf(s->a, "%s_r%d", ci.name, k);
+            if (!ci.base) ci.base = ci.name;
+            ci.name = cand;
+        }
+        out->cols[at] = ci;
+    }
+    return 0;
+}
+
+static const char *schema_list(Sema *s, const Schema *sc) {
+    StrBuf b;
+    sb_init(&b);
+    for (int i = 0; i < sc->n && i < 12; i++) {
+        if (i) sb_puts(&b, ", ");
+        sb_puts(&b, sc->cols[i].name);
+    }
+    if (sc->n > 12) sb_printf(&b, ", ... (%d in all)", sc->n);
+    const char *r = arena_strdup(s->a, b.p ? b.p : "");
+    sb_free(&b);
+    return r;
+}
+
+/* Resolves a column reference in one schema. Returns the index, -1 if not found (no error
+ * recorded), -2 after recording an ambiguity error. */
+static int lookup_col(Sema *s, const Schema *sc, const AstNode *ref) {
+    int found = -1, count = 0;
+    if (ref->qual) {
+        for (int pass = 0; pass < 2 && count == 0; pass++)
+            for (int i = 0; i < sc->n; i++) {
+                const ColInfo *ci = &sc->cols[i];
+                if (!ci->qual || strcmp(ci->qual, ref->qual) != 0) continue;
+                const char *nm = pass == 0 ? (ci->base ? ci->base : ci->name) : ci->name;
+                if (strcmp(nm, ref->name) == 0) {
+                    if (count == 1) {
+                        rx_error(s->err, RX_ENAME, s->src, ref->span,
+                                 "'%s.%s' is ambiguous: it names both '%s' and '%s' (give one "
+                                 "side another name with ρ, or the alias shorthand 'R Alias')",
+                                 ref->qual, ref->name, sc->cols[found].name, ci->name);
+                        return -2;
+                    }
+                    found = i;
+                    count++;
+                }
+            }
+        return found;
+    }
+    for (int i = 0; i < sc->n; i++)
+        if (strcmp(sc->cols[i].name, ref->name) == 0) return i;
+    for (int i = 0; i < sc->n; i++) {
+        const ColInfo *ci = &sc->cols[i];
+        if (ci->base && strcmp(ci->base, ref->name) == 0) {
+            if (count == 1) {
+                rx_error(s->err, RX_ENAME, s->src, ref->span,
+                         "column '%s' is ambiguous: it could be %s or %s", ref->name,
+                         sema_col_label(s->a, &sc->cols[found]), sema_col_label(s->a, ci));
+                return -2;
+            }
+            found = i;
+            count++;
+        }
+    }
+    return found;
+}
+
+static int unknown_column(Sema *s, const Schema *sc, const AstNode *ref, const char *where) {
+    const char **cands = alloc(s, (size_t)(sc->n + 1) * sizeof *cands);
+    if (!cands) return -1;
+    for (int i = 0; i < sc->n; i++) cands[i] = sc->cols[i].base ? sc->cols[i].base : sc->cols[i].name;
+    if (ref->qual) {
+        bool qual_known = false;
+        for (int i = 0; i < sc->n; i++)
+            if (sc->cols[i].qual && strcmp(sc->cols[i].qual, ref->qual) == 0) qual_known = true;
+        if (!qual_known) {
+            const char **quals = alloc(s, (size_t)(sc->n + 1) * sizeof *quals);
+            size_t nq = 0;
+            StrBuf b;
+            sb_init(&b);
+            for (int i = 0; i < sc->n; i++) {
+                const char *q = sc->cols[i].qual;
+                if (!q) continue;
+                bool seen = false;
+                for (size_t k = 0; k < nq; k++) seen |= strcmp(quals[k], q) == 0;
+                if (seen) continue;
+                quals[nq++] = q;
+                sb_printf(&b, "%s%s", nq > 1 ? ", " : "", q);
+            }
+            const char *list = arena_strdup(s->a, b.p ? b.p : "none");
+            sb_free(&b);
+            return rx_error(s->err, RX_ENAME, s->src, ref->qual_span,
+                            "no relation named '%s' here%s%s (relations in scope: %s)", ref->qual,
+                            where, suggest(s, ref->qual, quals, nq), list);
+        }
+        return rx_error(s->err, RX_ENAME, s->src, ref->name_span,
+                        "'%s' has no column '%s'%s%s (columns: %s)", ref->qual, ref->name, where,
+                        suggest(s, ref->name, cands, (size_t)sc->n), schema_list(s, sc));
+    }
+    return rx_error(s->err, RX_ENAME, s->src, ref->span, "unknown column '%s'%s%s (columns: %s)",
+                    ref->name, where, suggest(s, ref->name, cands, (size_t)sc->n),
+                    schema_list(s, sc));
+}
+
+/* ---- scalar expressions --------------------------------------------------------------------- */
+
+static Expr *new_expr(Sema *s, ExprKind k, RxType t, RxSpan span) {
+    Expr *e = alloc(s, sizeof *e);
+    if (!e) return NULL;
+    e->kind = k;
+    e->type = t;
+    e->span = span;
+    e->src = s->src;
+    return e;
+}
+
+static bool comparable(RxType a, RxType b) {
+    if (a == TY_NULL || b == TY_NULL) return true;
+    if (a == b) return true;
+    if (type_is_numeric(a) && type_is_numeric(b)) return true;
+    if ((a == TY_DATE && b == TY_TIMESTAMP) || (a == TY_TIMESTAMP && b == TY_DATE)) return true;
+    return false;
+}
+
+static const char *conversion_hint(Sema *s, RxType from, RxType to) {
+    if (from == TY_TEXT) {
+        switch (to) {
+        case TY_TIMESTAMP: return " (convert the text with to_timestamp(...))";
+        case TY_DATE: return " (convert the text with to_date(...))";
+        case TY_TIME: return " (convert the text with to_time(...))";
+        case TY_DURATION: return " (convert the text with to_duration(...))";
+        case TY_INT: return " (convert the text with to_int(...))";
+        case TY_FLOAT: return " (convert the text with to_float(...))";
+        default: break;
+        }
+    }
+    if (to == TY_TEXT && from != TY_TEXT) return conversion_hint(s, to, from);
+    return "";
+}
+
+static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc);
+
+static int type_error_binary(Sema *s, const AstNode *n, RxType a, RxType b) {
+    return rx_error(s->err, RX_ETYPE, s->src, n->span, "cannot apply '%s' to %s and %s%s",
+                    op_text(n->op), type_name(a), type_name(b), conversion_hint(s, a, b));
+}
+
+static RxType arith_type(AstOp op, RxType a, RxType b) {
+    if (a == TY_NULL && b == TY_NULL) return TY_NULL;
+    if (a == TY_NULL) a = b;
+    if (b == TY_NULL) b = a;
+    bool num = type_is_numeric(a) && type_is_numeric(b);
+    switch (op) {
+    case OP_ADD:
+        if (num) return (a == TY_INT && b == TY_INT) ? TY_INT : TY_FLOAT;
+        if (a == TY_TIMESTAMP && b == TY_DURATION) return TY_TIMESTAMP;
+        if (a == TY_DURATION && b == TY_TIMESTAMP) return TY_TIMESTAMP;
+        if (a == TY_DATE && b == TY_INT) return TY_DATE;
+        if (a == TY_INT && b == TY_DATE) return TY_DATE;
+        if (a == TY_DATE && b == TY_DURATION) return TY_TIMESTAMP;
+        if (a == TY_DURATION && b == TY_DATE) return TY_TIMESTAMP;
+        if (a == TY_TIME && b == TY_DURATION) return TY_TIME;
+        if (a == TY_DURATION && b == TY_TIME) return TY_TIME;
+        if (a == TY_DURATION && b == TY_DURATION) return TY_DURATION;
+        return TY_NULL;
+    case OP_SUB:
+        if (num) return (a == TY_INT && b == TY_INT) ? TY_INT : TY_FLOAT;
+        if (a == TY_TIMESTAMP && b == TY_TIMESTAMP) return TY_DURATION;
+        if (a == TY_TIMESTAMP && b == TY_DURATION) return TY_TIMESTAMP;
+        if (a == TY_DATE && b == TY_DATE) return TY_DURATION;
+        if (a == TY_DATE && b == TY_INT) return TY_DATE;
+        if (a == TY_DATE && b == TY_DURATION) return TY_TIMESTAMP;
+        if (a == TY_TIME && b == TY_TIME) return TY_DURATION;
+        if (a == TY_TIME && b == TY_DURATION) return TY_TIME;
+        if (a == TY_DURATION && b == TY_DURATION) return TY_DURATION;
+        return TY_NULL;
+    case OP_MUL:
+        if (num) return (a == TY_INT && b == TY_INT) ? TY_INT : TY_FLOAT;
+        if (a == TY_DURATION && type_is_numeric(b)) return TY_DURATION;
+        if (type_is_numeric(a) && b == TY_DURATION) return TY_DURATION;
+        return TY_NULL;
+    case OP_DIV:
+        if (num) return TY_FLOAT;
+        if (a == TY_DURATION && type_is_numeric(b)) return TY_DURATION;
+        return TY_NULL;
+    case OP_MOD:
+        if (a == TY_INT && b == TY_INT) return TY_INT;
+        if (num) return TY_FLOAT;
+        return TY_NULL;
+    default:
+        return TY_NULL;
+    }
+}
+
+typedef struct {
+    const char *name;
+    FuncId id;
+    int min_args, max_args;
+} FuncSig;
+
+static const FuncSig funcs[] = {
+    {"to_timestamp", FN_TO_TIMESTAMP, 1, 1}, {"to_date", FN_TO_DATE, 1, 1},
+    {"to_time", FN_TO_TIME, 1, 1},           {"to_duration", FN_TO_DURATION, 1, 1},
+    {"to_text", FN_TO_TEXT, 1, 1},           {"to_int", FN_TO_INT, 1, 1},
+    {"to_float", FN_TO_FLOAT, 1, 1},         {"coalesce", FN_COALESCE, 1, 64},
+    {"abs", FN_ABS, 1, 1},                   {"round", FN_ROUND, 1, 2},
+    {"floor", FN_FLOOR, 1, 1},               {"ceil", FN_CEIL, 1, 1},
+    {"lower", FN_LOWER, 1, 1},               {"upper", FN_UPPER, 1, 1},
+    {"length", FN_LENGTH, 1, 1},             {"substr", FN_SUBSTR, 2, 3},
+    {"extract", FN_EXTRACT, 2, 2},           {"date_trunc", FN_DATE_TRUNC, 2, 2},
+};
+
+static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, const char *want) {
+    return rx_error(s->err, RX_ETYPE, s->src, arg->span,
+                    "argument %d of %s must be %s, found %s", i + 1, call->name, want,
+                    type_name(arg->type));
+}
+
+static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
+    const FuncSig *f = NULL;
+    for (size_t i = 0; i < RX_ARRAY_LEN(funcs); i++)
+        if (strlen(funcs[i].name) == strlen(n->name)) {
+            size_t j = 0;
+            while (n->name[j] && (n->name[j] | 0x20) == funcs[i].name[j]) j++;
+            if (!n->name[j]) f = &funcs[i];
+        }
+    if (!f) {
+        rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown function '%s'", n->name);
+        return NULL;
+    }
+    int na = (int)n->items.n;
+    if (na < f->min_args || na > f->max_args) {
+        if (f->min_args == f->max_args)
+            rx_error(s->err, RX_ETYPE, s->src, n->span, "%s takes %d argument%s, given %d",
+                     f->name, f->min_args, f->min_args == 1 ? "" : "s", na);
+        else
+            rx_error(s->err, RX_ETYPE, s->src, n->span, "%s takes %d to %d arguments, given %d",
+                     f->name, f->min_args, f->max_args, na);
+        return NULL;
+    }
+    Expr *e = new_expr(s, EX_CALL, TY_NULL, n->span);
+    if (!e) return NULL;
+    e->fn = f->id;
+    e->n_args = na;
+    e->args = alloc(s, (size_t)na * sizeof *e->args);
+    if (!e->args) return NULL;
+    for (int i = 0; i < na; i++) {
+        e->args[i] = sema_expr(s, n->items.items[i], sc);
+        if (!e->args[i]) return NULL;
+    }
+    Expr **a = e->args;
+    RxType t0 = a[0]->type;
+    switch (f->id) {
+    case FN_TO_TIMESTAMP:
+        if (t0 != TY_TEXT && t0 != TY_DATE && t0 != TY_TIMESTAMP && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, DATE, TIMESTAMP or a number of seconds since 1970");
+            return NULL;
+        }
+        e->type = TY_TIMESTAMP;
+        break;
+    case FN_TO_DATE:
+        if (t0 != TY_TEXT && t0 != TY_DATE && t0 != TY_TIMESTAMP && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, DATE or TIMESTAMP");
+            return NULL;
+        }
+        e->type = TY_DATE;
+        break;
+    case FN_TO_TIME:
+        if (t0 != TY_TEXT && t0 != TY_TIME && t0 != TY_TIMESTAMP && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, TIME or TIMESTAMP");
+            return NULL;
+        }
+        e->type = TY_TIME;
+        break;
+    case FN_TO_DURATION:
+        if (t0 != TY_TEXT && t0 != TY_DURATION && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, DURATION or a number of seconds");
+            return NULL;
+        }
+        e->type = TY_DURATION;
+        break;
+    case FN_TO_TEXT: e->type = TY_TEXT; break;
+    case FN_TO_INT:
+        if (t0 != TY_TEXT && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_BOOL && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, INT, FLOAT or BOOL");
+            return NULL;
+        }
+        e->type = TY_INT;
+        break;
+    case FN_TO_FLOAT:
+        if (t0 != TY_TEXT && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT, INT or FLOAT");
+            return NULL;
+        }
+        e->type = TY_FLOAT;
+        break;
+    case FN_COALESCE: {
+        RxType t = TY_NULL;
+        for (int i = 0; i < na; i++) {
+            RxType ti = a[i]->type;
+            if (ti == TY_NULL) continue;
+            if (t == TY_NULL) t = ti;
+            else if (t != ti) {
+                if (type_is_numeric(t) && type_is_numeric(ti)) t = TY_FLOAT;
+                else {
+                    rx_error(s->err, RX_ETYPE, s->src, a[i]->span,
+                             "coalesce arguments must have one type: %s and %s", type_name(t),
+                             type_name(ti));
+                    return NULL;
+                }
+            }
+        }
+        e->type = t;
+        break;
+    }
+    case FN_ABS:
+        if (!type_is_numeric(t0) && t0 != TY_DURATION && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number or DURATION");
+            return NULL;
+        }
+        e->type = t0;
+        break;
+    case FN_ROUND: case FN_FLOOR: case FN_CEIL:
+        if (!type_is_numeric(t0) && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number");
+            return NULL;
+        }
+        if (na == 2 && a[1]->type != TY_INT) {
+            arg_type_error(s, n, 1, a[1], "INT (the number of decimal places)");
+            return NULL;
+        }
+        e->type = t0 == TY_NULL ? TY_FLOAT : t0;
+        break;
+    case FN_LOWER: case FN_UPPER:
+        if (t0 != TY_TEXT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT");
+            return NULL;
+        }
+        e->type = TY_TEXT;
+        break;
+    case FN_LENGTH:
+        if (t0 != TY_TEXT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT");
+            return NULL;
+        }
+        e->type = TY_INT;
+        break;
+    case FN_SUBSTR:
+        if (t0 != TY_TEXT && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TEXT");
+            return NULL;
+        }
+        for (int i = 1; i < na; i++)
+            if (a[i]->type != TY_INT && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "INT");
+                return NULL;
+            }
+        e->type = TY_TEXT;
+        break;
+    case FN_EXTRACT: case FN_DATE_TRUNC: {
+        if (a[0]->kind != EX_CONST || a[0]->type != TY_TEXT) {
+            rx_error(s->err, RX_ETYPE, s->src, a[0]->span,
+                     "the first argument of %s is a field name in quotes, e.g. %s('hour', ts)",
+                     f->name, f->name);
+            return NULL;
+        }
+        e->field = tm_field_from_name(a[0]->value.v.s.ptr, a[0]->value.v.s.len);
+        if (e->field == TF_INVALID) {
+            rx_error(s->err, RX_EVALUE, s->src, a[0]->span,
+                     "unknown field '%.*s' (fields: year, quarter, month, week, day, hour, minute, "
+                     "second, millisecond, microsecond, dow, isodow, doy, epoch)",
+                     (int)a[0]->value.v.s.len, a[0]->value.v.s.ptr);
+            return NULL;
+        }
+        RxType t1 = a[1]->type;
+        if (t1 != TY_TIMESTAMP && t1 != TY_DATE && t1 != TY_NULL && !(f->id == FN_EXTRACT && t1 == TY_TIME)) {
+            arg_type_error(s, n, 1, a[1], f->id == FN_EXTRACT ? "TIMESTAMP, DATE or TIME" : "TIMESTAMP or DATE");
+            return NULL;
+        }
+        if (f->id == FN_DATE_TRUNC) {
+            if (e->field == TF_DOW || e->field == TF_ISODOW || e->field == TF_DOY ||
+                e->field == TF_EPOCH || e->field == TF_MICROSECOND ||
+                (t1 == TY_DATE && e->field > TF_DAY)) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span,
+                         "date_trunc cannot truncate to '%s'", tm_field_name(e->field));
+                return NULL;
+            }
+            e->type = t1 == TY_DATE ? TY_DATE : TY_TIMESTAMP;
+        } else {
+            if (t1 == TY_TIME && e->field != TF_HOUR && e->field != TF_MINUTE &&
+                e->field != TF_SECOND && e->field != TF_MILLISECOND &&
+                e->field != TF_MICROSECOND && e->field != TF_EPOCH) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span, "a TIME has no '%s'",
+                         tm_field_name(e->field));
+                return NULL;
+            }
+            if (t1 == TY_DATE && e->field >= TF_HOUR && e->field <= TF_MICROSECOND) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span, "a DATE has no '%s'",
+                         tm_field_name(e->field));
+                return NULL;
+            }
+            e->type = TY_INT;
+        }
+        break;
+    }
+    }
+    return e;
+}
+
+static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
+    Expr *e = new_expr(s, EX_CONST, n->lit_type, n->span);
+    if (!e) return NULL;
+    e->value.type = n->lit_type;
+    const char *why = "invalid";
+    int rc = -1;
+    switch (n->lit_type) {
+    case TY_TIMESTAMP: rc = tm_parse_timestamp(n->str, n->str_len, &e->value.v.i, &why); break;
+    case TY_DATE: rc = tm_parse_date(n->str, n->str_len, &e->value.v.date, &why); break;
+    case TY_TIME: rc = tm_parse_time(n->str, n->str_len, &e->value.v.i, &why); break;
+    case TY_DURATION: rc = tm_parse_duration(n->str, n->str_len, &e->value.v.d, &why); break;
+    default: break;
+    }
+    if (rc < 0) {
+        rx_error(s->err, RX_EVALUE, s->src, n->span, "invalid %s literal '%.*s': %s",
+                 type_name(n->lit_type), (int)n->str_len, n->str, why);
+        return NULL;
+    }
+    return e;
+}
+
+static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
+    switch (n->kind) {
+    case AST_COLREF: {
+        int i = lookup_col(s, sc, n);
+        if (i == -2) return NULL;
+        if (i < 0) {
+            unknown_column(s, sc, n, "");
+            return NULL;
+        }
+        Expr *e = new_expr(s, EX_COL, sc->cols[i].type, n->span);
+        if (e) e->col = i;
+        return e;
+    }
+    case AST_INT: {
+        Expr *e = new_expr(s, EX_CONST, TY_INT, n->span);
+        if (e) e->value.type = TY_INT, e->value.v.i = n->ival;
+        return e;
+    }
+    case AST_FLOAT: {
+        Expr *e = new_expr(s, EX_CONST, TY_FLOAT, n->span);
+        if (e) e->value.type = TY_FLOAT, e->value.v.f = n->fval;
+        return e;
+    }
+    case AST_STRING: {
+        Expr *e = new_expr(s, EX_CONST, TY_TEXT, n->span);
+        if (e) {
+            e->value.type = TY_TEXT;
+            e->value.v.s.ptr = n->str;
+            e->value.v.s.len = n->str_len;
+        }
+        return e;
+    }
+    case AST_BOOL: {
+        Expr *e = new_expr(s, EX_CONST, TY_BOOL, n->span);
+        if (e) e->value.type = TY_BOOL, e->value.v.b = n->ival != 0;
+        return e;
+    }
+    case AST_NULL: {
+        Expr *e = new_expr(s, EX_CONST, TY_NULL, n->span);
+        if (e) e->value.type = TY_NULL, e->value.null = true;
+        return e;
+    }
+    case AST_TYPED:
+        return sema_typed_literal(s, n);
+    case AST_UNARY: {
+        Expr *a = sema_expr(s, n->a, sc);
+        if (!a) return NULL;
+        RxType t;
+        if (n->op == OP_NOT) {
+            if (a->type != TY_BOOL && a->type != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, n->span, "'¬' needs a BOOL operand, found %s",
+                         type_name(a->type));
+                return NULL;
+            }
+            t = TY_BOOL;
+        } else {
+            if (!type_is_numeric(a->type) && a->type != TY_DURATION && a->type != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, n->span, "cannot negate %s", type_name(a->type));
+                return NULL;
+            }
+            t = a->type;
+        }
+        Expr *e = new_expr(s, EX_UNARY, t, n->span);
+        if (!e) return NULL;
+        e->op = n->op;
+        e->n_args = 1;
+        e->args = alloc(s, sizeof *e->args);
+        if (!e->args) return NULL;
+        e->args[0] = a;
+        return e;
+    }
+    case AST_ISNULL: {
+        Expr *a = sema_expr(s, n->a, sc);
+        if (!a) return NULL;
+        Expr *e = new_expr(s, EX_ISNULL, TY_BOOL, n->span);
+        if (!e) return NULL;
+        e->negated = n->negated;
+        e->n_args = 1;
+        e->args = alloc(s, sizeof *e->args);
+        if (!e->args) return NULL;
+        e->args[0] = a;
+        return e;
+    }
+    case AST_BINARY: {
+        Expr *a = sema_expr(s, n->a, sc);
+        if (!a) return NULL;
+        Expr *b = sema_expr(s, n->b, sc);
+        if (!b) return NULL;
+        RxType ta = a->type, tb = b->type, t;
+        switch (n->op) {
+        case OP_AND: case OP_OR:
+            if ((ta != TY_BOOL && ta != TY_NULL) || (tb != TY_BOOL && tb != TY_NULL)) {
+                const Expr *bad = (ta != TY_BOOL && ta != TY_NULL) ? a : b;
+                rx_error(s->err, RX_ETYPE, s->src, bad->span, "'%s' needs BOOL operands, found %s",
+                         op_text(n->op), type_name(bad->type));
+                return NULL;
+            }
+            t = TY_BOOL;
+            break;
+        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+            if (!comparable(ta, tb)) {
+                rx_error(s->err, RX_ETYPE, s->src, n->span, "cannot compare %s with %s%s",
+                         type_name(ta), type_name(tb), conversion_hint(s, ta, tb));
+                return NULL;
+            }
+            t = TY_BOOL;
+            break;
+        case OP_CONCAT:
+            if (ta != TY_TEXT && tb != TY_TEXT && !(ta == TY_NULL || tb == TY_NULL)) {
+                rx_error(s->err, RX_ETYPE, s->src, n->span,
+                         "'||' joins text: at least one operand must be TEXT, found %s and %s",
+                         type_name(ta), type_name(tb));
+                return NULL;
+            }
+            t = TY_TEXT;
+            break;
+        default:
+            t = arith_type(n->op, ta, tb);
+            if (t == TY_NULL && !(ta == TY_NULL && tb == TY_NULL)) {
+                type_error_binary(s, n, ta, tb);
+                return NULL;
+            }
+            break;
+        }
+        Expr *e = new_expr(s, EX_BINARY, t, n->span);
+        if (!e) return NULL;
+        e->op = n->op;
+        e->n_args = 2;
+        e->args = alloc(s, 2 * sizeof *e->args);
+        if (!e->args) return NULL;
+        e->args[0] = a;
+        e->args[1] = b;
+        return e;
+    }
+    case AST_CALL:
+        return sema_call(s, n, sc);
+    default:
+        rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation cannot stand here; a scalar "
+                 "expression was expected");
+        return NULL;
+    }
+}
+
+/* ---- relations ------------------------------------------------------------------------------ */
+
+static LPlan *new_plan(Sema *s, LpKind k, RxSpan span) {
+    LPlan *p = alloc(s, sizeof *p);
+    if (!p) return NULL;
+    p->kind = k;
+    p->span = span;
+    p->src = s->src;
+    return p;
+}
+
+static int table_schema(Sema *s, const char *qual, const Table *t, Schema *out) {
+    out->n = t->n_cols;
+    out->cols = alloc(s, (size_t)(t->n_cols ? t->n_cols : 1) * sizeof *out->cols);
+    if (!out->cols) return -1;
+    for (int i = 0; i < t->n_cols; i++) {
+        out->cols[i].name = arena_strdup(s->a, t->names[i]);
+        out->cols[i].base = out->cols[i].name;
+        out->cols[i].qual = qual;
+        out->cols[i].type = t->cols[i]->type;
+    }
+    return 0;
+}
+
+static LPlan *rename_rel(Sema *s, LPlan *in, const char *qual, RxSpan span) {
+    LPlan *p = new_plan(s, LP_RENAME, span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+    for (int i = 0; i < p->schema.n; i++) {
+        p->schema.cols[i].qual = qual;
+        p->schema.cols[i].base = p->schema.cols[i].name;
+    }
+    return p;
+}
+
+static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref);
+
+static LPlan *sema_relname(Sema *s, const AstNode *n) {
+    RelDef *d = catalog_find(s->cat, n->name);
+    if (!d) {
+        const char **cands = alloc(s, (s->cat->n + 1) * sizeof *cands);
+        if (!cands) return NULL;
+        for (size_t i = 0; i < s->cat->n; i++) cands[i] = s->cat->defs[i]->name;
+        rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown relation '%s'%s", n->name,
+                 suggest(s, n->name, cands, s->cat->n));
+        return NULL;
+    }
+    LPlan *p;
+    if (d->stmt->kind == ST_VIEW) {
+        LPlan *body = analyze_view(s, d, n);
+        if (!body) return NULL;
+        p = new_plan(s, LP_VIEW, n->name_span);
+        if (!p) return NULL;
+        p->view_name = d->name;
+        p->in[0] = body;
+        if (schema_copy(s, &body->schema, &p->schema) < 0) return NULL;
+        for (int i = 0; i < p->schema.n; i++) {
+            p->schema.cols[i].qual = d->name;
+            p->schema.cols[i].base = p->schema.cols[i].name;
+        }
+    } else {
+        if (d->stmt->kind == ST_CSV && !d->table && catalog_load_csv(s->cat, d, s->err) < 0)
+            return NULL;
+        p = new_plan(s, LP_SCAN, n->name_span);
+        if (!p) return NULL;
+        p->rel_name = d->name;
+        p->table = d->table;
+        if (table_schema(s, d->name, d->table, &p->schema) < 0) return NULL;
+    }
+    if (n->alias) return rename_rel(s, p, n->alias, n->span);
+    return p;
+}
+
+/* Resolves an endpoint or key column that must come from `side` (0 left, 1 right). */
+static int side_column(Sema *s, const AstNode *ref, const Schema *want, const Schema *other,
+                       const char *what, const char *side_name) {
+    int i = lookup_col(s, want, ref);
+    if (i == -2) return -1;
+    if (i >= 0) return i;
+    int j = lookup_col(s, other, ref);
+    if (j == -2) return -1;
+    if (j >= 0) {
+        rx_error(s->err, RX_ENAME, s->src, ref->span,
+                 "'%s' is a column of the %s input, but the %s must come from the %s input",
+                 ref->qual ? arena_printf(s->a, "%s.%s", ref->qual, ref->name) : ref->name,
+                 side_name[0] == 'l' ? "right" : "left", what, side_name);
+        return -1;
+    }
+    unknown_column(s, want, ref, arena_printf(s->a, " in the %s input", side_name));
+    return -1;
+}
+
+/* Which family of orderable values a type belongs to, for IJOIN endpoints and ASOF keys. */
+static int order_family(RxType t) {
+    switch (t) {
+    case TY_INT: case TY_FLOAT: return 1;
+    case TY_TEXT: return 2;
+    case TY_TIMESTAMP: case TY_DATE: return 3;
+    case TY_TIME: return 4;
+    case TY_DURATION: return 5;
+    case TY_BOOL: return 6;
+    default: return 0;
+    }
+}
+
+static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
+    LPlan *l = sema_rel(s, n->a);
+    if (!l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    LPlan *p = new_plan(s, LP_IJOIN, n->span);
+    if (!p) return NULL;
+    p->in[0] = l;
+    p->in[1] = r;
+    p->relation = n->relation;
+    static const char *const what[4] = {"left start", "left end", "right start", "right end"};
+    RxType types[4];
+    for (int i = 0; i < 4; i++) {
+        const AstNode *ref = n->items.items[i];
+        bool left = i < 2;
+        int c = side_column(s, ref, left ? &l->schema : &r->schema,
+                            left ? &r->schema : &l->schema, what[i], left ? "left" : "right");
+        if (c < 0) return NULL;
+        p->ends[i] = c;
+        types[i] = (left ? &l->schema : &r->schema)->cols[c].type;
+        int fam = order_family(types[i]);
+        if (fam == 0 || fam == 6) {
+            rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                     "the %s endpoint is %s; interval endpoints must be temporal, numeric or "
+                     "TEXT", what[i], type_name(types[i]));
+            return NULL;
+        }
+        if (i > 0 && fam != order_family(types[0])) {
+            rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                     "endpoint types cannot be compared: the left start is %s but the %s is "
+                     "%s%s", type_name(types[0]), what[i], type_name(types[i]),
+                     conversion_hint(s, types[i], types[0]));
+            return NULL;
+        }
+    }
+    if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) return NULL;
+    return p;
+}
+
+/* Flattens an ∧ tree of the ASOF condition into conjuncts; ∨ and ¬ are errors. */
+static int flatten_and(Sema *s, const AstNode *n, PtrVec *out) {
+    if (n->kind == AST_BINARY && n->op == OP_AND) {
+        if (flatten_and(s, n->a, out) < 0) return -1;
+        return flatten_and(s, n->b, out);
+    }
+    if ((n->kind == AST_BINARY && n->op == OP_OR) || (n->kind == AST_UNARY && n->op == OP_NOT))
+        return rx_error(s->err, RX_ETYPE, s->src, n->span,
+                        "an ASOF condition is a conjunction (∧) of comparisons; '%s' is not "
+                        "allowed", op_text(n->op));
+    ptrvec_push(s->a, out, (void *)n);
+    return 0;
+}
+
+/* Which input a column reference of the ASOF condition belongs to: 0 left, 1 right, -1 error. */
+static int asof_side(Sema *s, const AstNode *ref, const Schema *l, const Schema *r, int *col) {
+    if (ref->kind != AST_COLREF)
+        return rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                        "an ASOF comparison relates a column of the left input to a column of "
+                        "the right input; this is not a column");
+    int li = lookup_col(s, l, ref);
+    if (li == -2) return -1;
+    int ri = lookup_col(s, r, ref);
+    if (ri == -2) return -1;
+    if (li >= 0 && ri >= 0)
+        return rx_error(s->err, RX_ENAME, s->src, ref->span,
+                        "column '%s' is in both inputs; qualify it (Left.%s or Right.%s)",
+                        ref->name, ref->name, ref->name);
+    if (li >= 0) {
+        *col = li;
+        return 0;
+    }
+    if (ri >= 0) {
+        *col = ri;
+        return 1;
+    }
+    Schema both;
+    if (schema_join(s, l, r, &both) < 0) return -1;
+    return unknown_column(s, &both, ref, " in either input");
+}
+
+static AstOp flip(AstOp op) {
+    switch (op) {
+    case OP_LT: return OP_GT;
+    case OP_LE: return OP_GE;
+    case OP_GT: return OP_LT;
+    case OP_GE: return OP_LE;
+    default: return op;
+    }
+}
+
+static LPlan *sema_asof(Sema *s, const AstNode *n) {
+    LPlan *l = sema_rel(s, n->a);
+    if (!l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    LPlan *p = new_plan(s, LP_ASOF, n->span);
+    if (!p) return NULL;
+    p->in[0] = l;
+    p->in[1] = r;
+    p->inner = n->inner;
+    p->ties_first = n->ties == 1;
+    PtrVec conj = {0};
+    if (flatten_and(s, n->cond, &conj) < 0) return NULL;
+    p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    p->rkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    if (!p->lkeys || !p->rkeys) return NULL;
+    const AstNode *ineq = NULL;
+    for (size_t i = 0; i < conj.n; i++) {
+        const AstNode *c = conj.items[i];
+        if (c->kind != AST_BINARY || c->op < OP_EQ || c->op > OP_GE) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "an ASOF condition is a conjunction of comparisons (= keys and one of "
+                     "< <= > >=); this is not a comparison");
+            return NULL;
+        }
+        if (c->op == OP_NE) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "'≠' cannot stand in an ASOF condition: use = for keys and one of < <= > >= "
+                     "for the match column");
+            return NULL;
+        }
+        int ca, cb;
+        int sa = asof_side(s, c->a, &l->schema, &r->schema, &ca);
+        if (sa < 0) return NULL;
+        int sb = asof_side(s, c->b, &l->schema, &r->schema, &cb);
+        if (sb < 0) return NULL;
+        if (sa == sb) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "this comparison does not relate the two inputs: both columns are from the "
+                     "%s input (filter one input with σ instead)", sa == 0 ? "left" : "right");
+            return NULL;
+        }
+        AstOp op = c->op;
+        if (sa == 1) {
+            int t = ca;
+            ca = cb;
+            cb = t;
+            op = flip(op);
+        }
+        RxType lt = l->schema.cols[ca].type, rt = r->schema.cols[cb].type;
+        if (order_family(lt) != order_family(rt) || order_family(lt) == 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "cannot compare %s with %s%s",
+                     type_name(lt), type_name(rt), conversion_hint(s, lt, rt));
+            return NULL;
+        }
+        if (op == OP_EQ) {
+            p->lkeys[p->n_keys] = ca;
+            p->rkeys[p->n_keys] = cb;
+            p->n_keys++;
+            continue;
+        }
+        if (ineq) {
+            uint32_t line, col;
+            rx_source_position(s->src, ineq->span.start, &line, &col);
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "an ASOF condition has exactly one ordering comparison; this is a second "
+                     "one (the first is at %u:%u)", line, col);
+            return NULL;
+        }
+        if (order_family(lt) == 6) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "an ASOF match column cannot be BOOL");
+            return NULL;
+        }
+        ineq = c;
+        p->lmatch = ca;
+        p->rmatch = cb;
+        p->dir = op == OP_GE ? ASOF_BACKWARD : op == OP_GT ? ASOF_BACKWARD_STRICT
+               : op == OP_LE ? ASOF_FORWARD : ASOF_FORWARD_STRICT;
+    }
+    if (!ineq) {
+        rx_error(s->err, RX_ETYPE, s->src, n->cond->span,
+                 "an ASOF condition needs exactly one ordering comparison (<, <=, > or >=) "
+                 "between a left and a right column; found only equalities");
+        return NULL;
+    }
+    if (n->within) {
+        const AstNode *w = n->within;
+        bool neg = false;
+        if (w->kind == AST_UNARY && w->op == OP_NEG) {
+            neg = true;
+            w = w->a;
+        }
+        if (w->kind != AST_TYPED || w->lit_type != TY_DURATION) {
+            rx_error(s->err, RX_ETYPE, s->src, n->within->span,
+                     "WITHIN takes a DURATION literal, e.g. WITHIN DURATION 'PT5M'");
+            return NULL;
+        }
+        Expr *we = sema_typed_literal(s, w);
+        if (!we) return NULL;
+        RxDuration d = we->value.v.d;
+        if (neg || d.us < 0 || d.months < 0) {
+            rx_error(s->err, RX_EVALUE, s->src, n->within->span,
+                     "a WITHIN bound cannot be negative");
+            return NULL;
+        }
+        if (d.months != 0) {
+            rx_error(s->err, RX_EVALUE, s->src, n->within->span,
+                     "a WITHIN bound needs an exact length, but '%.*s' has calendar units "
+                     "(months or years, whose length varies); write days or hours instead",
+                     (int)w->str_len, w->str);
+            return NULL;
+        }
+        const ColInfo *lm = &l->schema.cols[p->lmatch];
+        const ColInfo *rm = &r->schema.cols[p->rmatch];
+        const ColInfo *bad = NULL;
+        if (lm->type != TY_TIMESTAMP && lm->type != TY_DATE && lm->type != TY_DURATION) bad = lm;
+        else if (rm->type != lm->type) bad = rm;
+        if (bad) {
+            const char *label = sema_col_label(s->a, bad);
+            if (bad->type == TY_TEXT)
+                rx_error(s->err, RX_ETYPE, s->src, n->within->span,
+                         "WITHIN needs a match column with a distance (TIMESTAMP, DATE or "
+                         "DURATION), but %s is TEXT; text orders but has no distance, so convert "
+                         "it first: π to_timestamp(%s) → %s (…)",
+                         label, bad->base ? bad->base : bad->name, bad->base ? bad->base : bad->name);
+            else
+                rx_error(s->err, RX_ETYPE, s->src, n->within->span,
+                         "WITHIN needs a match column with a distance (TIMESTAMP, DATE or "
+                         "DURATION on both sides), but %s is %s%s", label, type_name(bad->type),
+                         bad->type == TY_TIME ? " (a TIME's difference wraps at midnight; use a "
+                                                "TIMESTAMP)" : "");
+            return NULL;
+        }
+        p->has_within = true;
+        p->within = d;
+    }
+    if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) return NULL;
+    return p;
+}
+
+/* The text of an expression's source, whitespace collapsed: the name of an unnamed π item. */
+static const char *expr_text(Sema *s, RxSpan span) {
+    StrBuf b;
+    sb_init(&b);
+    bool space = false;
+    for (uint32_t i = span.start; i < span.end && i < s->src->len; i++) {
+        char c = s->src->text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = true;
+            continue;
+        }
+        if (space && b.n) sb_putc(&b, ' ');
+        space = false;
+        sb_putc(&b, c);
+    }
+    const char *r = arena_strdup(s->a, b.p ? b.p : "?");
+    sb_free(&b);
+    return r;
+}
+
+static LPlan *sema_project(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_PROJECT, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    int ni = (int)n->items.n;
+    p->n_items = ni;
+    p->items = alloc(s, (size_t)ni * sizeof *p->items);
+    p->schema.n = ni;
+    p->schema.cols = alloc(s, (size_t)ni * sizeof *p->schema.cols);
+    if (!p->items || !p->schema.cols) return NULL;
+    for (int i = 0; i < ni; i++) {
+        const AstNode *it = n->items.items[i];
+        Expr *e = sema_expr(s, it->a, &in->schema);
+        if (!e) return NULL;
+        p->items[i] = e;
+        ColInfo *ci = &p->schema.cols[i];
+        ci->type = e->type;
+        if (it->name) {
+            ci->name = it->name;
+            ci->qual = e->kind == EX_COL ? in->schema.cols[e->col].qual : NULL;
+        } else if (e->kind == EX_COL) {
+            ci->name = it->a->name;
+            ci->qual = in->schema.cols[e->col].qual;
+        } else {
+            ci->name = expr_text(s, it->a->span);
+        }
+        ci->base = ci->name;
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->schema.cols[j].name, ci->name) == 0) {
+                rx_error(s->err, RX_ENAME, s->src, it->span,
+                         "two columns of this π are named '%s': rename one with '→ name'",
+                         ci->name);
+                return NULL;
+            }
+    }
+    return p;
+}
+
+static LPlan *sema_rename_cols(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_RENAME, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+    for (size_t k = 0; k < n->items.n; k++) {
+        const AstNode *it = n->items.items[k];
+        int i = lookup_col(s, &in->schema, it->a);
+        if (i == -2) return NULL;
+        if (i < 0) {
+            unknown_column(s, &in->schema, it->a, "");
+            return NULL;
+        }
+        p->schema.cols[i].name = it->name;
+        p->schema.cols[i].base = it->name;
+    }
+    for (int i = 0; i < p->schema.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
+                rx_error(s->err, RX_ENAME, s->src, n->span,
+                         "after this ρ two columns are named '%s'", p->schema.cols[i].name);
+                return NULL;
+            }
+    return p;
+}
+
+static LPlan *sema_rel(Sema *s, const AstNode *n) {
+    switch (n->kind) {
+    case AST_REL:
+        return sema_relname(s, n);
+    case AST_SELECT: {
+        LPlan *in = sema_rel(s, n->b);
+        if (!in) return NULL;
+        Expr *pred = sema_expr(s, n->a, &in->schema);
+        if (!pred) return NULL;
+        if (pred->type != TY_BOOL && pred->type != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, n->a->span,
+                     "a σ condition must be BOOL, found %s", type_name(pred->type));
+            return NULL;
+        }
+        LPlan *p = new_plan(s, LP_SELECT, n->span);
+        if (!p) return NULL;
+        p->in[0] = in;
+        p->pred = pred;
+        if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+        return p;
+    }
+    case AST_PROJECT:
+        return sema_project(s, n);
+    case AST_RENAME: {
+        LPlan *in = sema_rel(s, n->b);
+        if (!in) return NULL;
+        return rename_rel(s, in, n->name, n->span);
+    }
+    case AST_RENAME_COLS:
+        return sema_rename_cols(s, n);
+    case AST_IJOIN:
+        return sema_ijoin(s, n);
+    case AST_ASOF:
+        return sema_asof(s, n);
+    default:
+        rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
+        return NULL;
+    }
+}
+
+static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref) {
+    if (d->state == 2) return d->plan;
+    if (d->state == 1) {
+        StrBuf b;
+        sb_init(&b);
+        size_t start = 0;
+        for (size_t i = 0; i < s->view_stack.n; i++)
+            if (s->view_stack.items[i] == d) start = i;
+        for (size_t i = start; i < s->view_stack.n; i++)
+            sb_printf(&b, "%s → ", ((RelDef *)s->view_stack.items[i])->name);
+        sb_puts(&b, d->name);
+        rx_error(s->err, RX_ENAME, s->src, ref->name_span, "view '%s' refers to itself (%s)",
+                 d->name, b.p ? b.p : d->name);
+        sb_free(&b);
+        return NULL;
+    }
+    d->state = 1;
+    ptrvec_push(s->a, &s->view_stack, d);
+    /* A view's plan lives as long as the catalog. */
+    Sema inner = *s;
+    inner.a = s->cat->arena;
+    inner.src = d->src;
+    LPlan *body = sema_rel(&inner, d->stmt->expr);
+    s->view_stack = inner.view_stack;
+    s->view_stack.n--;
+    if (!body) {
+        d->state = 0;
+        return NULL;
+    }
+    d->plan = body;
+    d->state = 2;
+    return body;
+}
+
+/* Analyzes one statement of script sc. */
+static LPlan *analyze_stmt(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxError *err) {
+    Sema s = {.cat = c, .a = a, .src = sc->src, .err = err};
+    if (st->kind == ST_QUERY) return sema_rel(&s, st->expr);
+    RelDef *d = catalog_find(c, st->name);
+    if (st->kind == ST_VIEW) {
+        AstNode ref = {.kind = AST_REL, .name = st->name, .name_span = st->name_span};
+        return analyze_view(&s, d, &ref);
+    }
+    return NULL;
+}
+
+int sema_define_script(Catalog *c, const Script *sc, RxError *err) {
+    size_t before = c->n;
+    for (size_t i = 0; i < sc->n; i++) {
+        const Stmt *st = sc->stmts[i];
+        if (st->kind == ST_QUERY) continue;
+        if (catalog_define(c, st, sc->src, err) < 0) goto fail;
+    }
+    for (size_t i = 0; i < sc->n; i++) {
+        const Stmt *st = sc->stmts[i];
+        if (st->kind == ST_VIEW && !analyze_stmt(c, c->arena, sc, st, err)) goto fail;
+        if (st->kind == ST_QUERY) {
+            /* Queries are analyzed again, into the run's arena, when they run; this pass only
+             * reports their errors before anything runs. */
+            Arena *tmp = arena_new();
+            if (!tmp) return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
+            LPlan *p = analyze_stmt(c, tmp, sc, st, err);
+            arena_free(tmp);
+            if (!p) goto fail;
+        }
+    }
+    return 0;
+fail:
+    for (size_t i = before; i < c->n; i++) {
+        table_free(c->defs[i]->table);
+        c->defs[i]->table = NULL;
+    }
+    c->n = before;
+    /* Views analyzed before the failure may point at definitions just removed. */
+    for (size_t i = 0; i < c->n; i++)
+        if (c->defs[i]->stmt->kind == ST_VIEW && c->defs[i]->state != 2) c->defs[i]->state = 0;
+    return -1;
+}
+
+LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxError *err) {
+    return analyze_stmt(c, a, sc, st, err);
+}

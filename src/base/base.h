@@ -1,0 +1,152 @@
+/*
+ * base.h - the pieces every stage uses: arenas, growable byte buffers, error records and hashing.
+ *
+ * Nothing here knows about relations or syntax. Arenas own everything a phase allocates (AST,
+ * names, plans) and are freed whole by their owner; StrBuf is a growable byte buffer whose owner
+ * frees it with sb_free. Errors are values: a function that can fail takes an RxError *, fills it
+ * through rx_error() and returns -1; it never prints or exits. A failed allocation is sticky: the
+ * arena or buffer remembers it and the phase checks at its boundary.
+ */
+#ifndef RX_BASE_H
+#define RX_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RX_UNUSED(x) ((void)(x))
+#define RX_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- arena ---------------------------------------------------------------------------------- */
+
+typedef struct Arena Arena;
+
+/* A new empty arena, or NULL when out of memory. The caller frees it with arena_free. */
+Arena *arena_new(void);
+/* Frees the arena and everything allocated from it. Accepts NULL. */
+void arena_free(Arena *a);
+/* n zeroed bytes aligned for any type, owned by the arena; NULL (and arena_failed) on OOM. */
+void *arena_alloc(Arena *a, size_t n);
+/* A NUL-terminated copy of s[0..n) owned by the arena. */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+/* printf into the arena. */
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True once any allocation from this arena has failed. */
+bool arena_failed(const Arena *a);
+
+/* Arena-backed growable array of pointers (AST lists, plan children). */
+typedef struct {
+    void **items;
+    size_t n, cap;
+} PtrVec;
+void ptrvec_push(Arena *a, PtrVec *v, void *item);
+
+/* ---- byte buffer ---------------------------------------------------------------------------- */
+
+typedef struct {
+    char *p;       /* malloc'd, NUL-terminated whenever n < cap */
+    size_t n, cap;
+    bool oom;
+} StrBuf;
+
+void sb_init(StrBuf *b);
+void sb_free(StrBuf *b);
+void sb_reserve(StrBuf *b, size_t extra);
+void sb_append(StrBuf *b, const char *s, size_t n);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putc(StrBuf *b, char c);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
+/* Repeats the string s (of byte length n) count times. */
+void sb_repeat(StrBuf *b, const char *s, size_t n, size_t count);
+
+/* ---- errors --------------------------------------------------------------------------------- */
+
+typedef enum {
+    RX_OK = 0,
+    RX_ESYNTAX,   /* the script does not parse */
+    RX_ENAME,     /* unknown, ambiguous or duplicate name */
+    RX_ETYPE,     /* operand types do not fit the operator */
+    RX_EVALUE,    /* a literal or cell that is not a valid value (2026-02-30) */
+    RX_ERUNTIME,  /* overflow, division by zero, conversion failure while running */
+    RX_EIO,       /* a file could not be read or written */
+    RX_ECSV,      /* malformed CSV */
+    RX_ENOMEM,    /* out of memory, or over the memory limit */
+    RX_EUNSUPPORTED, /* parsed, but not implemented */
+    RX_ELIMIT,    /* a bound of the engine (nesting depth, row count) was exceeded */
+    RX_EINTERRUPT /* stopped by the user */
+} RxErrCode;
+
+/* Byte offsets [start, end) into a source text. */
+typedef struct {
+    uint32_t start, end;
+} RxSpan;
+
+/* A text that spans point into: the script, or one line of a data file that an error quotes. */
+typedef struct {
+    const char *name;   /* file name, "<command line>", "<stdin>" */
+    const char *text;
+    size_t len;
+    uint32_t first_line; /* line number of text[0]; 1 for a whole file */
+} RxSource;
+
+typedef struct {
+    RxErrCode code;
+    RxSpan span;
+    const RxSource *src;  /* NULL: the error has no position */
+    char msg[1024];
+    /* Storage for an error that quotes a data file: the source then points here. */
+    RxSource own_src;
+    char own_name[512];
+    char own_text[1024];
+} RxError;
+
+/* Records an error and returns -1, so that callers can write `return rx_error(...)`.
+ * A second error does not overwrite the first: the first cause is the one reported. */
+int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* As rx_error, for a position in a data file: the line's text is copied into the error. */
+int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line, uint32_t col,
+                     const char *line_text, size_t line_len, uint32_t caret_len,
+                     const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+void rx_error_clear(RxError *e);
+/* Appends "FILE:LINE:COL: error: MSG\n" plus the source line and a caret line when the error
+ * has a position. */
+void rx_error_format(const RxError *e, StrBuf *out);
+/* 1-based line and column (in characters) of byte offset off in src. */
+void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint32_t *col);
+
+static inline RxSpan rx_span(uint32_t start, uint32_t end) {
+    RxSpan s = {start, end};
+    return s;
+}
+static inline RxSpan rx_span_join(RxSpan a, RxSpan b) {
+    RxSpan s = {a.start < b.start ? a.start : b.start, a.end > b.end ? a.end : b.end};
+    return s;
+}
+
+/* ---- hashing -------------------------------------------------------------------------------- */
+
+static inline uint64_t rx_hash64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+static inline uint64_t rx_hash_combine(uint64_t h, uint64_t v) {
+    return rx_hash64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
+uint64_t rx_hash_bytes(const void *p, size_t n);
+
+/* ---- utf-8 ---------------------------------------------------------------------------------- */
+
+/* Number of code points in s[0..n) (invalid bytes count one each). */
+size_t utf8_width(const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if s[0..n) does not start with one. */
+int utf8_seq_len(const unsigned char *s, size_t n);
+
+#endif

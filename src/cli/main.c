@@ -1,0 +1,221 @@
+/*
+ * main.c - the relix command: runs a script file, a -e text or standard input, or a REPL
+ * when standard input is a terminal; a thin shell over include/relix.h.
+ *
+ * Exit status: 0 success, 1 an error in the script or its data, 2 a usage error. Results go to
+ * standard output in the chosen format (queries separated by a blank line); errors to standard
+ * error as FILE:LINE:COL: error: message, the source line and a caret.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "relix.h"
+
+#include "cli/cli.h"
+
+static const char usage_text[] =
+    "usage: relix [options] [FILE.rx]\n"
+    "       relix [options] -e 'SCRIPT'\n"
+    "       relix [options] < FILE.rx\n"
+    "\n"
+    "Runs a Relix script: inline tables, csv('file') sources, views and query { ... }\n"
+    "statements. With no script and a terminal on standard input, starts a REPL.\n"
+    "\n"
+    "options:\n"
+    "  -e, --eval TEXT        run TEXT as the script\n"
+    "  -f, --format FORMAT    table (default), csv, tsv, json or markdown\n"
+    "      --explain          after each result, print the rewrites applied and the\n"
+    "                         physical plan with row estimates\n"
+    "      --timing           print load, analysis, run and join times to standard error\n"
+    "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
+    "                         algorithm (for checking one against the other)\n"
+    "      --asof-algo ALGO   auto (default), nested-loop, binary-search or merge\n"
+    "  -h, --help             show this help\n"
+    "  -V, --version          show the version\n"
+    "\n"
+    "Exit status: 0 success, 1 error in the script or its data, 2 usage error.\n"
+    "Documentation: docs/grammar.md, docs/functions.md, man relix.\n";
+
+static volatile sig_atomic_t *interrupt_flag;
+static RxSession *current_session;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    if (current_session) rx_interrupt(current_session);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+    fprintf(stderr, "relix: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'relix --help' for more information.\n");
+    return 2;
+}
+
+static int write_stdout(void *ud, const char *p, size_t n) {
+    (void)ud;
+    return fwrite(p, 1, n, stdout) == n ? 0 : -1;
+}
+
+int cli_print_result(void *ud, const RxResult *r) {
+    CliOptions *o = ud;
+    if (o->n_printed++ > 0) fputc('\n', stdout);
+    if (rx_result_write(r, (RxFormat)o->format, write_stdout, NULL) != 0) {
+        fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
+        return 1;
+    }
+    if (o->explain) {
+        fputc('\n', stdout);
+        fputs(rx_result_explain(r), stdout);
+    }
+    fflush(stdout);
+    return 0;
+}
+
+static char *read_all(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n == cap) {
+            char *p = realloc(buf, cap * 2);
+            if (!p) {
+                free(buf);
+                return NULL;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, const char *name) {
+    int rc = rx_exec(s, text, len, name, cli_print_result, o);
+    if (o->timing) {
+        RxTiming t = rx_timing(s);
+        fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)\n",
+                t.load_s, t.analyze_s, t.run_s, t.join_s);
+    }
+    if (rc != 0) {
+        fputs(rx_errmsg(s), stderr);
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_algo(const char *v, const char *const *names, int n) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) return i;
+    return -1;
+}
+
+int main(int argc, char **argv) {
+    CliOptions o = {0};
+    const char *eval_text = NULL, *file = NULL;
+    int ijoin_algo = 0, asof_algo = 0;
+    static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
+    static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
+    static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        /* --opt=value */
+        char opt[64];
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof opt) {
+            memcpy(opt, a, (size_t)(eq - a));
+            opt[eq - a] = 0;
+            a = opt;
+            val = eq + 1;
+        }
+#define NEXT_VALUE()                                                                 \
+    do {                                                                             \
+        if (!val) {                                                                  \
+            if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);   \
+            val = argv[++i];                                                         \
+        }                                                                            \
+    } while (0)
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
+            printf("relix %s\n", RELIX_VERSION);
+            return 0;
+        } else if (strcmp(a, "-e") == 0 || strcmp(a, "--eval") == 0) {
+            NEXT_VALUE();
+            eval_text = val;
+        } else if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) {
+            NEXT_VALUE();
+            int f = parse_algo(val, formats, 5);
+            if (f < 0 && strcmp(val, "md") == 0) f = 4;
+            if (f < 0) return usage_error("unknown format '%s' (table, csv, tsv, json, markdown)", val);
+            o.format = f;
+        } else if (strcmp(a, "--explain") == 0) {
+            o.explain = true;
+        } else if (strcmp(a, "--timing") == 0) {
+            o.timing = true;
+        } else if (strcmp(a, "--ijoin-algo") == 0) {
+            NEXT_VALUE();
+            ijoin_algo = parse_algo(val, ij_algos, 3);
+            if (ijoin_algo < 0) return usage_error("unknown interval join algorithm '%s' (auto, nested-loop, fast)", val);
+        } else if (strcmp(a, "--asof-algo") == 0) {
+            NEXT_VALUE();
+            asof_algo = parse_algo(val, asof_algos, 4);
+            if (asof_algo < 0) return usage_error("unknown AS-OF algorithm '%s' (auto, nested-loop, binary-search, merge)", val);
+        } else if (a[0] == '-' && a[1] != 0) {
+            return usage_error("unknown option '%s'", a);
+        } else {
+            if (file) return usage_error("more than one script given ('%s')", a);
+            file = a;
+        }
+#undef NEXT_VALUE
+    }
+    if (file && eval_text) return usage_error("give either a script file or -e, not both%s", "");
+    RxSession *s = rx_open();
+    if (!s) {
+        fprintf(stderr, "relix: out of memory\n");
+        return 1;
+    }
+    rx_set_ijoin_algo(s, ijoin_algo);
+    rx_set_asof_algo(s, asof_algo);
+    current_session = s;
+    (void)interrupt_flag;
+    signal(SIGINT, on_sigint);
+    int rc;
+    if (eval_text) {
+        rc = cli_run_text(s, &o, eval_text, strlen(eval_text), "<command line>");
+    } else if (file || !isatty(STDIN_FILENO)) {
+        FILE *f = file ? fopen(file, "rb") : stdin;
+        if (!f) {
+            fprintf(stderr, "relix: cannot open '%s': %s\n", file, strerror(errno));
+            rx_close(s);
+            return 1;
+        }
+        size_t len = 0;
+        char *text = read_all(f, &len);
+        if (file) fclose(f);
+        if (!text) {
+            fprintf(stderr, "relix: cannot read '%s': %s\n", file ? file : "<stdin>", strerror(errno));
+            rx_close(s);
+            return 1;
+        }
+        rc = cli_run_text(s, &o, text, len, file ? file : "<stdin>");
+        free(text);
+    } else {
+        rc = cli_repl(s, &o);
+    }
+    rx_close(s);
+    return rc;
+}

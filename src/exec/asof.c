@@ -1,0 +1,804 @@
+/*
+ * asof.c - the AS-OF join kernel of exec/asof.h: for each left (probe) row, the nearest right row
+ * by match value within the probe's partition, in one of four directions, with the tie rule and
+ * the WITHIN bound of spec/asof-join.md. The executor (exec/asofjoin.c) maps the columns to int64
+ * keys and dense partition ids and gathers the output from the match vector.
+ *
+ * Algorithm (docs/asof.md has the costs and the reasoning):
+ *
+ *   1. Scan each side once (O(n)): per partition the count, min and max of the valid rows,
+ *      whether the values arrive non-decreasing, and whether the valid rows of each partition
+ *      form one contiguous run. A side that is grouped by partition and non-decreasing within
+ *      each group is "sorted" (AsofStats): no sort runs for it. If it has no invalid rows as
+ *      well it is "direct": the kernel reads its partitions in place.
+ *   2. Otherwise scatter the side by partition (a stable counting sort, O(n)), writing one
+ *      64-bit key per row: (val - min_p) << b_p | local index, b_p = bits of (count_p - 1),
+ *      whenever the range and the index fit in 64 bits ("packed"); else val - min_p alone.
+ *      The right side also records each key's input row.
+ *   3. For each partition with probes and candidates (two threads take contiguous halves of the
+ *      partitions, balanced by rows; each partition's answer is independent, so the result
+ *      does not depend on the split):
+ *      a. Right: if its values did not arrive sorted, LSD radix-sort the partition's keys on
+ *         the bits of (val - min) only, digits of up to 11 bits, skipping digits that are
+ *         constant. Stable, so rows with equal values stay in input order. Unpack the values
+ *         and the rows.
+ *      b. Left: BINARY_SEARCH answers each probe in scatter order with a branch-free binary
+ *         search. MERGE sorts the probes the same way (unless they arrived sorted) and answers
+ *         the partition in one merge pass whose cursor gallops (exponential then binary
+ *         search), so a few probes against many candidates cost O(k log(m/k)), not O(m).
+ *         AUTO picks MERGE when the probes arrived sorted, else by a cost estimate per
+ *         partition (probes * log2(candidates) against the radix passes plus the merge).
+ *      c. Nearest candidate: b = the first right index not "before" the probe (before is
+ *         r <= l for BACKWARD and FORWARD_STRICT, r < l for the other two); backward takes
+ *         b - 1, forward takes b. The candidate's value is shared by a run of equal values;
+ *         the stable sort put that run in input order, so TIES(LAST) backward and TIES(FIRST)
+ *         forward are the candidate itself, and the other two find the run's other end by
+ *         galloping from it (cached while consecutive probes hit the same candidate).
+ *         WITHIN rejects the candidate if its distance, computed in uint64 (it is never
+ *         negative after the direction test, so no overflow), exceeds the bound; there is no
+ *         fallback to another row, as every other qualifying row is farther.
+ *   4. A scattered left side wrote its answers by scatter position; one sequential pass over
+ *      the left rows replays the counting sort's cursors to put them in row order.
+ *
+ * Cost: O(n + m) for the scans, the scatters and the replay; the radix sorts are O(k * w/11)
+ * for w the bits of a partition's value range (at most 6 passes); binary search is O(log m) a
+ * probe. A sorted side costs one scan. Memory: the scattered keys (8 bytes a row), the right
+ * rows and the left answers (4 bytes a row each), and per thread a scratch of the largest
+ * partition it sorts. NESTED_LOOP is the O(n * m) reference scan, for tests only.
+ */
+#include "exec/asof.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_NONE UINT32_MAX
+
+#define RADIX_MAX_BITS 11
+#define RADIX_HIST_SIZE (6u << RADIX_MAX_BITS) /* ceil(64 / 11) passes of 2^11 buckets */
+#define SMALL_SORT 48                            /* insertion sort below this many keys */
+#define PARALLEL_ROWS 100000                     /* below this many rows, one thread */
+
+/* ---- per-partition and per-side state -------------------------------------------------------- */
+
+typedef struct {
+    uint32_t cnt;      /* valid rows of the partition */
+    uint32_t first;    /* first valid row: the partition's range on a direct side */
+    uint32_t half;     /* valid rows among rows [0, n/2): the second replay half's offset */
+    uint32_t start;    /* offset of the partition in the scattered arrays */
+    uint32_t cur;      /* scatter cursor */
+    uint8_t unsorted;  /* the values did not arrive non-decreasing */
+    uint8_t packed;    /* the key holds (val - min) << shift | local index */
+    uint8_t shift;     /* bits of the local index when packed, else 0 */
+    uint8_t kbits;     /* bits of max - min */
+    uint8_t merge;     /* left: answered by the merge pass, else by binary search */
+    int64_t min, max;
+} PartInfo;
+
+typedef struct {
+    const AsofSide *s;
+    bool is_left;
+    uint32_t n_parts;   /* 1 when s->part is NULL */
+    PartInfo *pi;
+    size_t n_valid;
+    bool any_invalid;
+    bool sorted;        /* grouped by partition, non-decreasing within each */
+    bool direct;        /* sorted and no invalid rows: partitions are read in place */
+    bool failed;        /* an allocation failed */
+    uint64_t *key;      /* scattered keys (n_valid), NULL when direct */
+    uint32_t *row;      /* right: the input row of each scattered key */
+    uint32_t *res;      /* left: the answer of each scattered position (may be the output) */
+    uint32_t *match;    /* left: the caller's output */
+} SideState;
+
+typedef struct {
+    bool upper;         /* "before" is r <= l (else r < l) */
+    bool backward;
+    bool ties_first;
+    bool has_within;
+    uint64_t within;
+} Rule;
+
+typedef struct {
+    SideState l, r;
+    Rule ru;
+    AsofAlgo algo;
+    uint32_t n_parts;
+    uint32_t *match;
+} Job;
+
+/* One right partition, sorted: values v[0..k), rows row[j] (or base + j when row is NULL). */
+typedef struct {
+    const int64_t *v;
+    const uint32_t *row;
+    uint32_t base;
+    size_t k;
+} RPart;
+
+typedef struct {
+    const Job *J;
+    uint32_t p0, p1;     /* partitions [p0, p1) */
+    uint64_t *tmp;       /* radix ping-pong buffer */
+    uint32_t *rrow;      /* right rows of a radix-sorted packed partition */
+    uint32_t *lpos;      /* local positions of sorted probes */
+    uint32_t *ptmp;      /* payload ping-pong buffer of unpacked keys */
+    uint32_t *hist;
+    size_t merge_probes, bs_probes;
+} Worker;
+
+static inline unsigned bitlen(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0u; }
+
+/* The int64 with the bit pattern of u (two's complement), without implementation-defined
+ * conversion. */
+static inline int64_t to_i64(uint64_t u) {
+    return u <= (uint64_t)INT64_MAX ? (int64_t)u : (int64_t)(u - (uint64_t)INT64_MAX - 1) + INT64_MIN;
+}
+
+static inline bool row_ok(const AsofSide *s, uint32_t n_parts, size_t i, uint32_t *p) {
+    if (s->valid && !((s->valid[i >> 6] >> (i & 63)) & 1)) return false;
+    uint32_t q = s->part ? s->part[i] : 0;
+    if (q >= n_parts) return false;
+    *p = q;
+    return true;
+}
+
+/* ---- two-way parallelism ----------------------------------------------------------------------- */
+
+/* Runs f(a) and f(b), on two threads when par; inline when a thread cannot start. */
+static void run_two(void *(*f)(void *), void *a, void *b, bool par) {
+    pthread_t t;
+    if (par && pthread_create(&t, NULL, f, b) == 0) {
+        f(a);
+        pthread_join(t, NULL);
+        return;
+    }
+    f(a);
+    f(b);
+}
+
+/* ---- step 1 and 2: scan and scatter a side ------------------------------------------------------ */
+
+static void scan_side(SideState *S) {
+    const AsofSide *s = S->s;
+    size_t n = s->n, h = n / 2;
+    uint32_t prev = UINT32_MAX;
+    size_t runs = 0;
+    bool unsorted = false;
+    for (int half = 0; half < 2; half++) {
+        size_t i0 = half ? h : 0, i1 = half ? n : h;
+        for (size_t i = i0; i < i1; i++) {
+            uint32_t p;
+            if (!row_ok(s, S->n_parts, i, &p)) {
+                S->any_invalid = true;
+                continue;
+            }
+            int64_t v = s->val[i];
+            PartInfo *c = &S->pi[p];
+            if (c->cnt == 0) {
+                c->first = (uint32_t)i;
+                c->min = c->max = v;
+            } else {
+                if (v < c->max) c->unsorted = 1;
+                else c->max = v;
+                if (v < c->min) c->min = v;
+            }
+            c->cnt++;
+            runs += p != prev;
+            prev = p;
+        }
+        if (!half)
+            for (uint32_t p = 0; p < S->n_parts; p++) S->pi[p].half = S->pi[p].cnt;
+    }
+    size_t nonempty = 0, off = 0;
+    for (uint32_t p = 0; p < S->n_parts; p++) {
+        PartInfo *c = &S->pi[p];
+        if (!c->cnt) continue;
+        nonempty++;
+        unsorted |= c->unsorted;
+        c->start = c->cur = (uint32_t)off;
+        off += c->cnt;
+        c->kbits = (uint8_t)bitlen((uint64_t)c->max - (uint64_t)c->min);
+        unsigned ib = bitlen(c->cnt - 1u);
+        c->packed = c->kbits + ib <= 64;
+        c->shift = c->packed ? (uint8_t)ib : 0;
+    }
+    S->n_valid = off;
+    S->sorted = runs == nonempty && !unsorted;
+    S->direct = S->sorted && !S->any_invalid;
+}
+
+static void scatter_side(SideState *S) {
+    const AsofSide *s = S->s;
+    size_t nv = S->n_valid ? S->n_valid : 1;
+    S->key = malloc(nv * sizeof *S->key);
+    if (!S->is_left) S->row = malloc(nv * sizeof *S->row);
+    else if (!s->part && !S->any_invalid) S->res = S->match; /* scatter order is row order */
+    else S->res = malloc(nv * sizeof *S->res);
+    if (!S->key || (!S->is_left && !S->row) || (S->is_left && !S->res)) {
+        S->failed = true;
+        return;
+    }
+    uint32_t *row = S->row;
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t p;
+        if (!row_ok(s, S->n_parts, i, &p)) continue;
+        PartInfo *c = &S->pi[p];
+        uint32_t pos = c->cur++;
+        uint64_t local = c->packed ? (uint64_t)(pos - c->start) : 0;
+        S->key[pos] = (((uint64_t)s->val[i] - (uint64_t)c->min) << c->shift) | local;
+        if (row) row[pos] = (uint32_t)i;
+    }
+}
+
+static void *prepare_side(void *arg) {
+    SideState *S = arg;
+    scan_side(S);
+    if (!S->direct) scatter_side(S);
+    return NULL;
+}
+
+/* ---- radix sorts ------------------------------------------------------------------------------- */
+
+/* Digit width for k keys of `bits` significant bits: fewer, wider digits for larger k, so the
+ * histograms stay small next to the data. */
+static unsigned digit_plan(size_t k, unsigned bits, unsigned *n_pass) {
+    unsigned dmax = bitlen(k);
+    dmax = dmax > 6 ? dmax - 2 : 4;
+    if (dmax > RADIX_MAX_BITS) dmax = RADIX_MAX_BITS;
+    unsigned np = (bits + dmax - 1) / dmax;
+    *n_pass = np;
+    return np ? (bits + np - 1) / np : 0;
+}
+
+static void insertion_u64(uint64_t *a, size_t k) {
+    for (size_t i = 1; i < k; i++) {
+        uint64_t x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
+}
+
+/* Stable LSD radix sort of a[0..k) by bits [lo, lo + bits); the bits above are zero and the
+ * bits below ascend in input order, so sorting whole words is the same order. Returns the
+ * buffer that holds the result, a or tmp (room for k). */
+static uint64_t *radix_u64(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, unsigned bits,
+                           uint32_t *hist) {
+    if (k <= SMALL_SORT) {
+        insertion_u64(a, k);
+        return a;
+    }
+    unsigned np, d = digit_plan(k, bits, &np);
+    size_t nb = (size_t)1 << d;
+    uint64_t mask = nb - 1;
+    memset(hist, 0, np * nb * sizeof *hist);
+    for (size_t i = 0; i < k; i++) {
+        uint64_t x = a[i] >> lo;
+        for (unsigned q = 0; q < np; q++) hist[q * nb + ((x >> (q * d)) & mask)]++;
+    }
+    uint64_t *src = a, *dst = tmp;
+    for (unsigned q = 0; q < np; q++) {
+        uint32_t *hq = hist + q * nb;
+        unsigned sh = lo + q * d;
+        if (hq[(src[0] >> sh) & mask] == k) continue; /* a constant digit */
+        uint32_t sum = 0;
+        for (size_t b = 0; b < nb; b++) {
+            uint32_t t = hq[b];
+            hq[b] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < k; i++) {
+            uint64_t x = src[i];
+            dst[hq[(x >> sh) & mask]++] = x;
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Stable LSD radix sort of (key, pay) pairs by key's low `bits` bits (the rest zero); the
+ * result is left in key and pay. ktmp and ptmp have room for k. */
+static void radix_kv(uint64_t *key, uint32_t *pay, uint64_t *ktmp, uint32_t *ptmp, size_t k,
+                     unsigned bits, uint32_t *hist) {
+    if (k <= SMALL_SORT) {
+        for (size_t i = 1; i < k; i++) {
+            uint64_t x = key[i];
+            uint32_t y = pay[i];
+            size_t j = i;
+            for (; j > 0 && key[j - 1] > x; j--) {
+                key[j] = key[j - 1];
+                pay[j] = pay[j - 1];
+            }
+            key[j] = x;
+            pay[j] = y;
+        }
+        return;
+    }
+    unsigned np, d = digit_plan(k, bits, &np);
+    size_t nb = (size_t)1 << d;
+    uint64_t mask = nb - 1;
+    memset(hist, 0, np * nb * sizeof *hist);
+    for (size_t i = 0; i < k; i++)
+        for (unsigned q = 0; q < np; q++) hist[q * nb + ((key[i] >> (q * d)) & mask)]++;
+    uint64_t *ks = key, *kd = ktmp;
+    uint32_t *ps = pay, *pd = ptmp;
+    for (unsigned q = 0; q < np; q++) {
+        uint32_t *hq = hist + q * nb;
+        unsigned sh = q * d;
+        if (hq[(ks[0] >> sh) & mask] == k) continue;
+        uint32_t sum = 0;
+        for (size_t b = 0; b < nb; b++) {
+            uint32_t t = hq[b];
+            hq[b] = sum;
+            sum += t;
+        }
+        for (size_t i = 0; i < k; i++) {
+            uint32_t at = hq[(ks[i] >> sh) & mask]++;
+            kd[at] = ks[i];
+            pd[at] = ps[i];
+        }
+        uint64_t *kt = ks;
+        ks = kd;
+        kd = kt;
+        uint32_t *pt = ps;
+        ps = pd;
+        pd = pt;
+    }
+    if (ks != key) {
+        memcpy(key, ks, k * sizeof *key);
+        memcpy(pay, ps, k * sizeof *pay);
+    }
+}
+
+/* ---- searching ------------------------------------------------------------------------------- */
+
+static inline bool before(int64_t x, int64_t v, bool upper) { return upper ? x <= v : x < v; }
+
+/* The number of leading elements of sorted a[0..k) that are before v: branch-free. */
+static inline size_t bound_bs(const int64_t *a, size_t k, int64_t v, bool upper) {
+    if (k == 0) return 0;
+    const int64_t *base = a;
+    size_t n = k;
+    while (n > 1) {
+        size_t half = n >> 1;
+        base = before(base[half], v, upper) ? base + half : base;
+        n -= half;
+    }
+    return (size_t)(base - a) + before(base[0], v, upper);
+}
+
+/* The first index >= b of sorted a[0..k) not before v, given that all of a[0..b) are before v:
+ * a few linear steps, then exponential and binary search. */
+static inline size_t advance(const int64_t *a, size_t k, size_t b, int64_t v, bool upper) {
+    for (int t = 0; t < 4; t++, b++)
+        if (b >= k || !before(a[b], v, upper)) return b;
+    size_t step = 4, hi;
+    for (;;) {
+        size_t q = b + step;
+        if (q >= k) {
+            hi = k;
+            break;
+        }
+        if (!before(a[q], v, upper)) {
+            hi = q;
+            break;
+        }
+        b = q + 1;
+        step <<= 1;
+    }
+    return b + bound_bs(a + b, hi - b, v, upper);
+}
+
+/* First index of the run of values equal to a[c]. */
+static size_t run_start(const int64_t *a, size_t c) {
+    int64_t x = a[c];
+    if (c == 0 || a[c - 1] != x) return c;
+    size_t eq = c - 1, step = 1;
+    while (step <= eq && a[eq - step] == x) {
+        eq -= step;
+        step <<= 1;
+    }
+    size_t lo = step > eq ? 0 : eq - step + 1;
+    return lo + bound_bs(a + lo, eq - lo, x, false);
+}
+
+/* Last index of the run of values equal to a[c], in a[0..k). */
+static size_t run_end(const int64_t *a, size_t k, size_t c) {
+    int64_t x = a[c];
+    if (c + 1 >= k || a[c + 1] != x) return c;
+    size_t eq = c + 1, step = 1;
+    while (eq + step < k && a[eq + step] == x) {
+        eq += step;
+        step <<= 1;
+    }
+    size_t hi = eq + step < k ? eq + step : k;
+    return eq + bound_bs(a + eq + 1, hi - eq - 1, x, true);
+}
+
+static inline uint32_t row_of(const RPart *rp, size_t c) {
+    return rp->row ? rp->row[c] : rp->base + (uint32_t)c;
+}
+
+/* Step 3c: the answer for probe v given b, the first right index not before v. */
+static inline uint32_t resolve(const RPart *rp, size_t b, int64_t v, const Rule *ru,
+                               size_t *cache_c, uint32_t *cache_r) {
+    size_t c;
+    if (ru->backward) {
+        if (b == 0) return ROW_NONE;
+        c = b - 1;
+    } else {
+        if (b >= rp->k) return ROW_NONE;
+        c = b;
+    }
+    int64_t x = rp->v[c];
+    if (ru->has_within) {
+        uint64_t d = ru->backward ? (uint64_t)v - (uint64_t)x : (uint64_t)x - (uint64_t)v;
+        if (d > ru->within) return ROW_NONE;
+    }
+    if (ru->backward == ru->ties_first) { /* the run's other end: backward first, forward last */
+        if (c != *cache_c) {
+            *cache_c = c;
+            *cache_r = row_of(rp, ru->backward ? run_start(rp->v, c) : run_end(rp->v, rp->k, c));
+        }
+        return *cache_r;
+    }
+    return row_of(rp, c);
+}
+
+static void answer_merge(const int64_t *lv, const uint32_t *lpos, size_t kl, uint32_t *out,
+                         const RPart *rp, const Rule *ru) {
+    size_t b = 0, cc = SIZE_MAX;
+    uint32_t cr = ROW_NONE;
+    bool upper = ru->upper;
+    for (size_t j = 0; j < kl; j++) {
+        int64_t v = lv[j];
+        b = advance(rp->v, rp->k, b, v, upper);
+        out[lpos ? lpos[j] : j] = resolve(rp, b, v, ru, &cc, &cr);
+    }
+}
+
+static void answer_bs(const int64_t *lv, size_t kl, uint32_t *out, const RPart *rp, const Rule *ru) {
+    size_t cc = SIZE_MAX;
+    uint32_t cr = ROW_NONE;
+    bool upper = ru->upper;
+    for (size_t j = 0; j < kl; j++) {
+        int64_t v = lv[j];
+        out[j] = resolve(rp, bound_bs(rp->v, rp->k, v, upper), v, ru, &cc, &cr);
+    }
+}
+
+/* ---- step 3: one partition ------------------------------------------------------------------ */
+
+static void prepare_right(Worker *w, uint32_t p, RPart *rp) {
+    const SideState *S = &w->J->r;
+    const PartInfo *c = &S->pi[p];
+    size_t k = c->cnt;
+    rp->k = k;
+    if (S->direct) {
+        rp->v = S->s->val + c->first;
+        rp->row = NULL;
+        rp->base = c->first;
+        return;
+    }
+    uint64_t *a = S->key + c->start;
+    uint32_t *rows = S->row + c->start;
+    uint64_t mn = (uint64_t)c->min;
+    int64_t *v = (int64_t *)a;
+    rp->v = v;
+    rp->base = 0;
+    if (!c->packed) {
+        if (c->unsorted) radix_kv(a, rows, w->tmp, w->ptmp, k, c->kbits, w->hist);
+        for (size_t j = 0; j < k; j++) v[j] = to_i64(a[j] + mn);
+        rp->row = rows;
+        return;
+    }
+    unsigned sh = c->shift;
+    if (!c->unsorted) { /* arrived sorted: the local order is the sorted order */
+        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
+        rp->row = rows;
+        return;
+    }
+    const uint64_t *sorted = radix_u64(a, w->tmp, k, sh, c->kbits, w->hist);
+    uint64_t lmask = sh ? (UINT64_C(1) << sh) - 1 : 0;
+    for (size_t j = 0; j < k; j++) {
+        uint64_t x = sorted[j];
+        w->rrow[j] = rows[x & lmask];
+        v[j] = to_i64((x >> sh) + mn);
+    }
+    rp->row = w->rrow;
+}
+
+/* The probes of partition p as values, in scatter order or (merge) sorted with *lpos their
+ * scatter positions (NULL: the identity). */
+static const int64_t *prepare_left(Worker *w, uint32_t p, const uint32_t **lpos) {
+    const SideState *S = &w->J->l;
+    const PartInfo *c = &S->pi[p];
+    size_t k = c->cnt;
+    uint64_t *a = S->key + c->start;
+    int64_t *v = (int64_t *)a;
+    uint64_t mn = (uint64_t)c->min;
+    unsigned sh = c->shift;
+    *lpos = NULL;
+    if (!c->merge || !c->unsorted) {
+        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
+        return v;
+    }
+    uint32_t *pos = w->lpos;
+    if (c->packed) {
+        const uint64_t *sorted = radix_u64(a, w->tmp, k, sh, c->kbits, w->hist);
+        uint64_t lmask = sh ? (UINT64_C(1) << sh) - 1 : 0;
+        for (size_t j = 0; j < k; j++) {
+            uint64_t x = sorted[j];
+            pos[j] = (uint32_t)(x & lmask);
+            v[j] = to_i64((x >> sh) + mn);
+        }
+    } else {
+        for (size_t j = 0; j < k; j++) pos[j] = (uint32_t)j;
+        radix_kv(a, pos, w->tmp, w->ptmp, k, c->kbits, w->hist);
+        for (size_t j = 0; j < k; j++) v[j] = to_i64(a[j] + mn);
+    }
+    *lpos = pos;
+    return v;
+}
+
+static void run_partition(Worker *w, uint32_t p) {
+    const Job *J = w->J;
+    const PartInfo *L = &J->l.pi[p], *R = &J->r.pi[p];
+    size_t kl = L->cnt;
+    if (kl == 0) return;
+    uint32_t *out = J->l.direct ? J->match + L->first : J->l.res + L->start;
+    if (R->cnt == 0) {
+        for (size_t j = 0; j < kl; j++) out[j] = ROW_NONE;
+        return;
+    }
+    RPart rp;
+    prepare_right(w, p, &rp);
+    const int64_t *lv;
+    const uint32_t *lpos = NULL;
+    if (J->l.direct) lv = J->l.s->val + L->first;
+    else lv = prepare_left(w, p, &lpos);
+    if (L->merge) {
+        answer_merge(lv, lpos, kl, out, &rp, &J->ru);
+        w->merge_probes += kl;
+    } else {
+        answer_bs(lv, kl, out, &rp, &J->ru);
+        w->bs_probes += kl;
+    }
+}
+
+static void *run_worker(void *arg) {
+    Worker *w = arg;
+    for (uint32_t p = w->p0; p < w->p1; p++) run_partition(w, p);
+    return NULL;
+}
+
+/* Scratch for partitions [p0, p1): radix buffers sized to the largest partition sorted there.
+ * Returns false on OOM. */
+static bool alloc_scratch(Worker *w) {
+    const Job *J = w->J;
+    size_t kt = 0, kr = 0, kl = 0, kp = 0;
+    for (uint32_t p = w->p0; p < w->p1; p++) {
+        const PartInfo *L = &J->l.pi[p], *R = &J->r.pi[p];
+        if (!L->cnt || !R->cnt) continue;
+        if (!J->r.direct && R->unsorted) {
+            if (R->cnt > kt) kt = R->cnt;
+            if (R->packed && R->cnt > kr) kr = R->cnt;
+            if (!R->packed && R->cnt > kp) kp = R->cnt;
+        }
+        if (!J->l.direct && L->merge && L->unsorted) {
+            if (L->cnt > kt) kt = L->cnt;
+            if (L->cnt > kl) kl = L->cnt;
+            if (!L->packed && L->cnt > kp) kp = L->cnt;
+        }
+    }
+    if (kt) {
+        w->tmp = malloc(kt * sizeof *w->tmp);
+        w->hist = malloc(RADIX_HIST_SIZE * sizeof *w->hist);
+        if (!w->tmp || !w->hist) return false;
+    }
+    if (kr && !(w->rrow = malloc(kr * sizeof *w->rrow))) return false;
+    if (kl && !(w->lpos = malloc(kl * sizeof *w->lpos))) return false;
+    if (kp && !(w->ptmp = malloc(kp * sizeof *w->ptmp))) return false;
+    return true;
+}
+
+static void free_scratch(Worker *w) {
+    free(w->tmp);
+    free(w->hist);
+    free(w->rrow);
+    free(w->lpos);
+    free(w->ptmp);
+}
+
+/* AUTO's choice for one partition of a scattered left side: binary search costs about two
+ * units a probe and level; the merge costs the probe sort's passes plus one unit a row. */
+static bool prefer_merge(const PartInfo *L, const PartInfo *R) {
+    if (!L->unsorted) return true;
+    unsigned np;
+    digit_plan(L->cnt, L->kbits, &np);
+    uint64_t kl = L->cnt, kr = R->cnt;
+    uint64_t bs = kl * 2 * (bitlen(kr) + 1);
+    uint64_t mg = kl * (2 * (uint64_t)np + 3) + kr;
+    return mg < bs;
+}
+
+/* ---- step 4: replay the left scatter ----------------------------------------------------------- */
+
+typedef struct {
+    const SideState *S;
+    size_t i0, i1;
+    uint32_t *cur;
+} Replay;
+
+static void *run_replay(void *arg) {
+    const Replay *rp = arg;
+    const SideState *S = rp->S;
+    uint32_t *cur = rp->cur, *match = S->match;
+    const uint32_t *res = S->res;
+    for (size_t i = rp->i0; i < rp->i1; i++) {
+        uint32_t p;
+        match[i] = row_ok(S->s, S->n_parts, i, &p) ? res[cur[p]++] : ROW_NONE;
+    }
+    return NULL;
+}
+
+/* ---- the reference loop --------------------------------------------------------------------- */
+
+static void nested_loop(const AsofSide *l, const AsofSide *r, uint32_t n_parts, const Rule *ru,
+                        AsofDir dir, uint32_t *match) {
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t pl, pr, best = ROW_NONE;
+        match[i] = ROW_NONE;
+        if (!row_ok(l, n_parts, i, &pl)) continue;
+        int64_t v = l->val[i], bx = 0;
+        for (size_t j = 0; j < r->n; j++) {
+            if (!row_ok(r, n_parts, j, &pr) || pr != pl) continue;
+            int64_t x = r->val[j];
+            bool q = dir == ASOF_BACKWARD ? x <= v : dir == ASOF_BACKWARD_STRICT ? x < v
+                   : dir == ASOF_FORWARD ? x >= v : x > v;
+            if (!q) continue;
+            if (best == ROW_NONE || (ru->backward ? x > bx : x < bx) || (x == bx && !ru->ties_first)) {
+                best = (uint32_t)j;
+                bx = x;
+            }
+        }
+        if (best != ROW_NONE && ru->has_within) {
+            uint64_t d = ru->backward ? (uint64_t)v - (uint64_t)bx : (uint64_t)bx - (uint64_t)v;
+            if (d > ru->within) best = ROW_NONE;
+        }
+        match[i] = best;
+    }
+}
+
+/* ---- entry point ---------------------------------------------------------------------------- */
+
+static void free_side(SideState *S) {
+    free(S->pi);
+    free(S->key);
+    free(S->row);
+    if (S->res != S->match) free(S->res);
+}
+
+int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
+              AsofStats *stats, RxError *err) {
+    AsofStats st = {false, false, opt->algo};
+    if (l->n >= UINT32_MAX || r->n >= UINT32_MAX)
+        return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                        "AS-OF join input over %u rows", (unsigned)(UINT32_MAX - 1));
+    Job J;
+    memset(&J, 0, sizeof J);
+    J.ru.backward = opt->dir == ASOF_BACKWARD || opt->dir == ASOF_BACKWARD_STRICT;
+    J.ru.upper = opt->dir == ASOF_BACKWARD || opt->dir == ASOF_FORWARD_STRICT;
+    J.ru.ties_first = opt->ties_first;
+    J.ru.has_within = opt->has_within;
+    J.ru.within = opt->has_within && opt->within > 0 ? (uint64_t)opt->within : 0;
+    J.algo = opt->algo;
+    J.match = match;
+    /* A side without partition ids is all in partition 0. A negative bound rejects every
+     * candidate, and with no partitions nothing pairs. */
+    uint32_t n_parts = (l->part || r->part) ? opt->n_parts : 1;
+    J.n_parts = n_parts;
+    if ((opt->has_within && opt->within < 0) || n_parts == 0) {
+        for (size_t i = 0; i < l->n; i++) match[i] = ROW_NONE;
+        if (stats) *stats = st;
+        return 0;
+    }
+    if (opt->algo == ASOF_ALGO_NESTED_LOOP) {
+        nested_loop(l, r, n_parts, &J.ru, opt->dir, match);
+        if (stats) *stats = st;
+        return 0;
+    }
+
+    SideState *L = &J.l, *R = &J.r;
+    L->s = l;
+    L->is_left = true;
+    L->match = match;
+    R->s = r;
+    L->n_parts = R->n_parts = n_parts;
+    L->pi = calloc(n_parts, sizeof *L->pi);
+    R->pi = calloc(n_parts, sizeof *R->pi);
+    if (!L->pi || !R->pi) goto oom;
+    bool par = l->n + r->n >= PARALLEL_ROWS;
+
+    /* Steps 1 and 2, the two sides at once. */
+    run_two(prepare_side, L, R, par);
+    if (L->failed || R->failed) goto oom;
+    st.left_sorted = L->sorted;
+    st.right_sorted = R->sorted;
+
+    /* Step 3: choose per partition, then split the partitions between two workers. */
+    uint64_t total = 0;
+    for (uint32_t p = 0; p < n_parts; p++) {
+        PartInfo *pl = &L->pi[p], *pr = &R->pi[p];
+        pl->merge = 0;
+        if (!pl->cnt || !pr->cnt) continue;
+        switch (opt->algo) {
+        case ASOF_ALGO_BINARY_SEARCH: pl->merge = 0; break;
+        case ASOF_ALGO_MERGE: pl->merge = 1; break;
+        case ASOF_ALGO_AUTO:
+        case ASOF_ALGO_NESTED_LOOP: pl->merge = L->direct || prefer_merge(pl, pr); break;
+        }
+        total += (uint64_t)pl->cnt + pr->cnt;
+    }
+    Worker w[2];
+    memset(w, 0, sizeof w);
+    w[0].J = w[1].J = &J;
+    uint32_t split = n_parts;
+    if (par && total > 0) {
+        uint64_t acc = 0;
+        for (uint32_t p = 0; p < n_parts; p++) {
+            if (acc * 2 >= total) {
+                split = p;
+                break;
+            }
+            if (L->pi[p].cnt && R->pi[p].cnt) acc += (uint64_t)L->pi[p].cnt + R->pi[p].cnt;
+        }
+    }
+    w[0].p0 = 0;
+    w[0].p1 = split;
+    w[1].p0 = split;
+    w[1].p1 = n_parts;
+    bool ok = alloc_scratch(&w[0]) && alloc_scratch(&w[1]);
+    if (ok) run_two(run_worker, &w[0], &w[1], par && split < n_parts);
+    size_t merged = w[0].merge_probes + w[1].merge_probes;
+    size_t searched = w[0].bs_probes + w[1].bs_probes;
+    free_scratch(&w[0]);
+    free_scratch(&w[1]);
+    if (!ok) goto oom;
+
+    /* Step 4. */
+    if (!L->direct && L->res != match) {
+        uint32_t *cur = malloc(2 * (size_t)n_parts * sizeof *cur);
+        if (!cur) goto oom;
+        for (uint32_t p = 0; p < n_parts; p++) {
+            cur[p] = L->pi[p].start;
+            cur[n_parts + p] = L->pi[p].start + L->pi[p].half;
+        }
+        Replay a = {L, 0, l->n / 2, cur}, b = {L, l->n / 2, l->n, cur + n_parts};
+        run_two(run_replay, &a, &b, par);
+        free(cur);
+    }
+    if (opt->algo == ASOF_ALGO_AUTO)
+        st.algo = merged >= searched ? ASOF_ALGO_MERGE : ASOF_ALGO_BINARY_SEARCH;
+    if (stats) *stats = st;
+    free_side(L);
+    free_side(R);
+    return 0;
+
+oom:
+    free_side(L);
+    free_side(R);
+    return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the AS-OF join");
+}
+
+const char *asof_algo_name(AsofAlgo a) {
+    switch (a) {
+    case ASOF_ALGO_AUTO: return "auto";
+    case ASOF_ALGO_NESTED_LOOP: return "nested_loop";
+    case ASOF_ALGO_BINARY_SEARCH: return "binary_search";
+    case ASOF_ALGO_MERGE: return "merge";
+    }
+    return "?";
+}

@@ -1,0 +1,63 @@
+/*
+ * asof.h - the AS-OF join kernel of spec/asof-join.md: for each left (probe) row, the single
+ * nearest right row by the match value, within the probe's partition.
+ *
+ * The kernel sees 64-bit keys (the executor maps every orderable type to order-preserving int64
+ * keys, as for the interval join) and dense partition ids (equal ids = equal equality keys; the
+ * executor computes them by hashing both sides' keys together).
+ *
+ * Directions: BACKWARD  L >= R  greatest R.val <= L.val
+ *             BACKWARD_STRICT  L > R  greatest R.val < L.val
+ *             FORWARD   L <= R  least R.val >= L.val
+ *             FORWARD_STRICT   L < R  least R.val > L.val
+ * Ties: among right rows sharing the nearest value, the last in input order (default) or the
+ * first (ties_first). WITHIN: a candidate whose distance |L.val - R.val| exceeds `within` is
+ * rejected (a distance equal to the bound is kept); the bound is in the keys' own unit.
+ * Rows whose validity bit is clear (NULL key or NULL match value) never match; a left row that
+ * is invalid gets ROW_NONE.
+ */
+#ifndef RX_ASOF_H
+#define RX_ASOF_H
+
+#include "base/base.h"
+
+typedef enum { ASOF_BACKWARD, ASOF_BACKWARD_STRICT, ASOF_FORWARD, ASOF_FORWARD_STRICT } AsofDir;
+
+typedef struct {
+    const int64_t *val;        /* match values, n rows */
+    size_t n;
+    const uint64_t *valid;     /* bit clear = never matches; NULL: all valid */
+    const uint32_t *part;      /* partition id per row in [0, n_parts), or NULL: one partition */
+} AsofSide;
+
+typedef enum {
+    ASOF_ALGO_AUTO = 0,        /* the kernel chooses */
+    ASOF_ALGO_NESTED_LOOP,     /* reference O(n*m) scan: tests and the planner switch only */
+    ASOF_ALGO_BINARY_SEARCH,   /* sort right per partition, binary-search each probe */
+    ASOF_ALGO_MERGE            /* sort both per partition, one merge pass */
+} AsofAlgo;
+
+typedef struct {
+    AsofDir dir;
+    bool ties_first;
+    bool has_within;
+    int64_t within;            /* >= 0, in the keys' unit */
+    uint32_t n_parts;          /* when part is set */
+    AsofAlgo algo;
+} AsofOptions;
+
+/* What the kernel did, for EXPLAIN and --timing. */
+typedef struct {
+    bool left_sorted, right_sorted;  /* input found already ordered by (part, val): sort skipped */
+    AsofAlgo algo;                   /* the algorithm used */
+} AsofStats;
+
+/* match[i] = the right row matched by left row i, or ROW_NONE (from types/column.h:
+ * UINT32_MAX). match has l->n entries, allocated by the caller. Returns 0, or -1 with err set
+ * (RX_ENOMEM). */
+int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
+              AsofStats *stats, RxError *err);
+
+const char *asof_algo_name(AsofAlgo a);
+
+#endif

@@ -1,0 +1,909 @@
+/*
+ * eval.c - vectorized evaluation of typed expressions (exec.h).
+ *
+ * An expression is evaluated over a batch of rows at a time: a column reference is a view of
+ * the column's data, a constant is broadcast, and each operator runs one tight loop per type
+ * combination. NULL follows SQL: arithmetic and comparisons with NULL give NULL, ∧ and ∨ use
+ * three-valued logic. Integer overflow, division by zero and failed conversions are errors
+ * that point at the operator or call, never wrap-arounds; values in NULL rows are not checked.
+ */
+#include "exec/exec.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io.h"
+#include "types/number.h"
+#include "types/temporal.h"
+
+typedef struct {
+    const Table *in;
+    size_t off, n;
+    Arena *a;
+    RxError *err;
+} Ev;
+
+static int eval(Ev *v, const Expr *e, Vec *out);
+
+static void *scratch(Ev *v, size_t bytes) {
+    void *p = arena_alloc(v->a, bytes ? bytes : 1);
+    if (!p) rx_error(v->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    return p;
+}
+
+static int new_vec(Ev *v, Vec *out, RxType t) {
+    out->type = t;
+    out->n = v->n;
+    out->nulls = NULL;
+    out->data = scratch(v, type_width(t) * v->n);
+    return out->data ? 0 : -1;
+}
+
+static uint8_t *need_nulls(Ev *v, Vec *out) {
+    if (!out->nulls) out->nulls = scratch(v, v->n);
+    return out->nulls;
+}
+
+/* nulls of out = a's nulls OR b's nulls. */
+static int merge_nulls(Ev *v, Vec *out, const Vec *a, const Vec *b) {
+    if (!a->nulls && (!b || !b->nulls)) return 0;
+    uint8_t *m = need_nulls(v, out);
+    if (!m) return -1;
+    for (size_t i = 0; i < v->n; i++)
+        m[i] = (a->nulls ? a->nulls[i] : 0) | (b && b->nulls ? b->nulls[i] : 0);
+    return 0;
+}
+
+static bool is_null(const Vec *x, size_t i) { return x->nulls && x->nulls[i]; }
+
+static int run_error(Ev *v, const Expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int run_error(Ev *v, const Expr *e, const char *fmt, ...) {
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rx_error(v->err, RX_ERUNTIME, e->src, e->span, "%s", msg);
+}
+
+/* ---- conversions between representations ------------------------------------------------------ */
+
+static int to_float_vec(Ev *v, const Vec *in, Vec *out) {
+    if (in->type == TY_FLOAT || in->type == TY_NULL) {
+        *out = *in;
+        if (in->type == TY_NULL) {
+            if (new_vec(v, out, TY_FLOAT) < 0) return -1;
+            out->nulls = in->nulls;
+        }
+        return 0;
+    }
+    if (new_vec(v, out, TY_FLOAT) < 0) return -1;
+    out->nulls = in->nulls;
+    const int64_t *s = in->data;
+    double *d = out->data;
+    for (size_t i = 0; i < v->n; i++) d[i] = (double)s[i];
+    return 0;
+}
+
+static int date_to_ts_vec(Ev *v, const Vec *in, Vec *out) {
+    if (new_vec(v, out, TY_TIMESTAMP) < 0) return -1;
+    out->nulls = in->nulls;
+    const int32_t *s = in->data;
+    int64_t *d = out->data;
+    for (size_t i = 0; i < v->n; i++) d[i] = (int64_t)s[i] * US_PER_DAY;
+    return 0;
+}
+
+/* A NULL-typed vector (every row NULL) as type t. */
+static int null_vec(Ev *v, Vec *out, RxType t) {
+    if (new_vec(v, out, t) < 0) return -1;
+    uint8_t *m = need_nulls(v, out);
+    if (!m) return -1;
+    memset(m, 1, v->n);
+    return 0;
+}
+
+/* Brings two operands of a comparison to one representation. */
+static int unify(Ev *v, Vec *a, Vec *b) {
+    if (a->type == TY_NULL && b->type != TY_NULL) return null_vec(v, a, b->type);
+    if (b->type == TY_NULL && a->type != TY_NULL) return null_vec(v, b, a->type);
+    if (a->type == b->type) return 0;
+    Vec t;
+    if (type_is_numeric(a->type) && type_is_numeric(b->type)) {
+        if (a->type == TY_INT) {
+            if (to_float_vec(v, a, &t) < 0) return -1;
+            *a = t;
+        } else {
+            if (to_float_vec(v, b, &t) < 0) return -1;
+            *b = t;
+        }
+        return 0;
+    }
+    if (a->type == TY_DATE && b->type == TY_TIMESTAMP) {
+        if (date_to_ts_vec(v, a, &t) < 0) return -1;
+        *a = t;
+        return 0;
+    }
+    if (b->type == TY_DATE && a->type == TY_TIMESTAMP) {
+        if (date_to_ts_vec(v, b, &t) < 0) return -1;
+        *b = t;
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- leaves --------------------------------------------------------------------------------- */
+
+static int eval_col(Ev *v, const Expr *e, Vec *out) {
+    const Column *c = v->in->cols[e->col];
+    out->type = c->type;
+    out->n = v->n;
+    out->data = (char *)c->data + v->off * type_width(c->type);
+    out->nulls = NULL;
+    if (c->valid) {
+        uint8_t *m = need_nulls(v, out);
+        if (!m) return -1;
+        for (size_t i = 0; i < v->n; i++) m[i] = !bitmap_get(c->valid, v->off + i);
+    }
+    return 0;
+}
+
+static int eval_const(Ev *v, const Expr *e, Vec *out) {
+    if (new_vec(v, out, e->type) < 0) return -1;
+    if (e->value.null || e->type == TY_NULL) {
+        uint8_t *m = need_nulls(v, out);
+        if (!m) return -1;
+        memset(m, 1, v->n);
+        return 0;
+    }
+    size_t w = type_width(e->type);
+    const void *src;
+    uint8_t b = e->value.v.b;
+    switch (e->type) {
+    case TY_BOOL: src = &b; break;
+    case TY_DATE: src = &e->value.v.date; break;
+    case TY_FLOAT: src = &e->value.v.f; break;
+    case TY_TEXT: src = &e->value.v.s; break;
+    case TY_DURATION: src = &e->value.v.d; break;
+    default: src = &e->value.v.i; break;
+    }
+    char *d = out->data;
+    for (size_t i = 0; i < v->n; i++) memcpy(d + i * w, src, w);
+    return 0;
+}
+
+/* ---- comparisons ---------------------------------------------------------------------------- */
+
+static __int128 dur_key(RxDuration d) { return (__int128)d.months * 30 * US_PER_DAY + d.us; }
+
+static int text_cmp(RxStr a, RxStr b) {
+    size_t n = a.len < b.len ? a.len : b.len;
+    int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+    if (c) return c < 0 ? -1 : 1;
+    return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
+}
+
+#define CMP_LOOPS(T, A, B)                                                                     \
+    do {                                                                                       \
+        const T *x_ = (const T *)(A), *y_ = (const T *)(B);                                    \
+        switch (e->op) {                                                                       \
+        case OP_EQ: for (size_t i = 0; i < n; i++) r[i] = x_[i] == y_[i]; break;               \
+        case OP_NE: for (size_t i = 0; i < n; i++) r[i] = x_[i] != y_[i]; break;               \
+        case OP_LT: for (size_t i = 0; i < n; i++) r[i] = x_[i] < y_[i]; break;                \
+        case OP_LE: for (size_t i = 0; i < n; i++) r[i] = x_[i] <= y_[i]; break;               \
+        case OP_GT: for (size_t i = 0; i < n; i++) r[i] = x_[i] > y_[i]; break;                \
+        case OP_GE: for (size_t i = 0; i < n; i++) r[i] = x_[i] >= y_[i]; break;               \
+        default: break;                                                                        \
+        }                                                                                      \
+    } while (0)
+
+static bool cmp_holds(AstOp op, int c) {
+    switch (op) {
+    case OP_EQ: return c == 0;
+    case OP_NE: return c != 0;
+    case OP_LT: return c < 0;
+    case OP_LE: return c <= 0;
+    case OP_GT: return c > 0;
+    case OP_GE: return c >= 0;
+    default: return false;
+    }
+}
+
+static int eval_compare(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
+    if (unify(v, a, b) < 0) return -1;
+    if (new_vec(v, out, TY_BOOL) < 0 || merge_nulls(v, out, a, b) < 0) return -1;
+    uint8_t *r = out->data;
+    size_t n = v->n;
+    switch (a->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: CMP_LOOPS(int64_t, a->data, b->data); break;
+    case TY_FLOAT: CMP_LOOPS(double, a->data, b->data); break;
+    case TY_DATE: CMP_LOOPS(int32_t, a->data, b->data); break;
+    case TY_BOOL: CMP_LOOPS(uint8_t, a->data, b->data); break;
+    case TY_TEXT: {
+        const RxStr *x = a->data, *y = b->data;
+        for (size_t i = 0; i < n; i++) r[i] = cmp_holds(e->op, text_cmp(x[i], y[i]));
+        break;
+    }
+    case TY_DURATION: {
+        const RxDuration *x = a->data, *y = b->data;
+        for (size_t i = 0; i < n; i++) {
+            __int128 p = dur_key(x[i]), q = dur_key(y[i]);
+            r[i] = cmp_holds(e->op, (p > q) - (p < q));
+        }
+        break;
+    }
+    case TY_NULL: memset(r, 0, n); break;
+    }
+    return 0;
+}
+
+/* ---- arithmetic ----------------------------------------------------------------------------- */
+
+static int eval_int_arith(Ev *v, const Expr *e, const Vec *a, const Vec *b, Vec *out) {
+    if (new_vec(v, out, TY_INT) < 0 || merge_nulls(v, out, a, b) < 0) return -1;
+    const int64_t *x = a->data, *y = b->data;
+    int64_t *r = out->data;
+    size_t n = v->n;
+    for (size_t i = 0; i < n; i++) {
+        if (is_null(out, i)) {
+            r[i] = 0;
+            continue;
+        }
+        bool ovf = false;
+        switch (e->op) {
+        case OP_ADD: ovf = __builtin_add_overflow(x[i], y[i], &r[i]); break;
+        case OP_SUB: ovf = __builtin_sub_overflow(x[i], y[i], &r[i]); break;
+        case OP_MUL: ovf = __builtin_mul_overflow(x[i], y[i], &r[i]); break;
+        case OP_MOD:
+            if (y[i] == 0) return run_error(v, e, "division by zero in '%%'");
+            r[i] = y[i] == -1 ? 0 : x[i] % y[i];
+            break;
+        default: break;
+        }
+        if (ovf)
+            return run_error(v, e, "integer overflow: %lld %s %lld does not fit in 64 bits",
+                             (long long)x[i], op_text(e->op), (long long)y[i]);
+    }
+    return 0;
+}
+
+static int eval_float_arith(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
+    Vec fa, fb;
+    if (to_float_vec(v, a, &fa) < 0 || to_float_vec(v, b, &fb) < 0) return -1;
+    if (new_vec(v, out, TY_FLOAT) < 0 || merge_nulls(v, out, &fa, &fb) < 0) return -1;
+    const double *x = fa.data, *y = fb.data;
+    double *r = out->data;
+    size_t n = v->n;
+    switch (e->op) {
+    case OP_ADD: for (size_t i = 0; i < n; i++) r[i] = x[i] + y[i]; break;
+    case OP_SUB: for (size_t i = 0; i < n; i++) r[i] = x[i] - y[i]; break;
+    case OP_MUL: for (size_t i = 0; i < n; i++) r[i] = x[i] * y[i]; break;
+    case OP_DIV: case OP_MOD:
+        for (size_t i = 0; i < n; i++) {
+            if (is_null(out, i)) {
+                r[i] = 0;
+                continue;
+            }
+            if (y[i] == 0) return run_error(v, e, "division by zero in '%s'", op_text(e->op));
+            r[i] = e->op == OP_DIV ? x[i] / y[i] : fmod(x[i], y[i]);
+        }
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+static int ts_range_error(Ev *v, const Expr *e) {
+    return run_error(v, e, "timestamp out of range (years 0001 to 9999)");
+}
+
+/* Temporal and duration arithmetic, one row at a time. */
+static int eval_temporal_arith(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
+    RxType ta = a->type, tb = b->type;
+    if (new_vec(v, out, e->type) < 0 || merge_nulls(v, out, a, b) < 0) return -1;
+    size_t n = v->n;
+    bool sub = e->op == OP_SUB;
+    for (size_t i = 0; i < n; i++) {
+        if (is_null(out, i)) {
+            memset((char *)out->data + i * type_width(e->type), 0, type_width(e->type));
+            continue;
+        }
+        switch (e->type) {
+        case TY_DURATION: {
+            RxDuration r = {0, 0};
+            if (ta == TY_TIMESTAMP || ta == TY_TIME) {
+                int64_t x = ((int64_t *)a->data)[i], y = ((int64_t *)b->data)[i];
+                if (__builtin_sub_overflow(x, y, &r.us)) return ts_range_error(v, e);
+            } else if (ta == TY_DATE) {
+                int64_t d = (int64_t)((int32_t *)a->data)[i] - ((int32_t *)b->data)[i];
+                r.us = d * US_PER_DAY;
+            } else if (ta == TY_DURATION && tb == TY_DURATION) {
+                RxDuration x = ((RxDuration *)a->data)[i], y = ((RxDuration *)b->data)[i];
+                bool o1 = sub ? __builtin_sub_overflow(x.months, y.months, &r.months)
+                              : __builtin_add_overflow(x.months, y.months, &r.months);
+                bool o2 = sub ? __builtin_sub_overflow(x.us, y.us, &r.us)
+                              : __builtin_add_overflow(x.us, y.us, &r.us);
+                if (o1 || o2) return run_error(v, e, "duration overflow in '%s'", op_text(e->op));
+            } else {
+                /* DURATION * number, number * DURATION, DURATION / number */
+                RxDuration d = ta == TY_DURATION ? ((RxDuration *)a->data)[i] : ((RxDuration *)b->data)[i];
+                const Vec *num = ta == TY_DURATION ? b : a;
+                double f = num->type == TY_INT ? (double)((int64_t *)num->data)[i] : ((double *)num->data)[i];
+                if (e->op == OP_DIV) {
+                    if (f == 0) return run_error(v, e, "division by zero in '/'");
+                    f = 1.0 / f;
+                }
+                double m = (double)d.months * f, u = (double)d.us * f;
+                if (!(fabs(u) < 9.2e18) || !(fabs(m) < 9.2e18))
+                    return run_error(v, e, "duration overflow in '%s'", op_text(e->op));
+                /* Fractional months are not representable; they become days of 30. */
+                double whole = trunc(m);
+                r.months = (int64_t)whole;
+                r.us = (int64_t)llround(u + (m - whole) * 30.0 * (double)US_PER_DAY);
+            }
+            ((RxDuration *)out->data)[i] = r;
+            break;
+        }
+        case TY_TIMESTAMP: {
+            int64_t ts;
+            RxDuration d;
+            if (ta == TY_TIMESTAMP) ts = ((int64_t *)a->data)[i], d = ((RxDuration *)b->data)[i];
+            else if (ta == TY_DATE) ts = (int64_t)((int32_t *)a->data)[i] * US_PER_DAY, d = ((RxDuration *)b->data)[i];
+            else if (tb == TY_TIMESTAMP) ts = ((int64_t *)b->data)[i], d = ((RxDuration *)a->data)[i];
+            else ts = (int64_t)((int32_t *)b->data)[i] * US_PER_DAY, d = ((RxDuration *)a->data)[i];
+            if (sub) d.months = -d.months, d.us = -d.us;
+            if (tm_ts_add(ts, d, &((int64_t *)out->data)[i]) < 0) return ts_range_error(v, e);
+            break;
+        }
+        case TY_DATE: {
+            int32_t date = ta == TY_DATE ? ((int32_t *)a->data)[i] : ((int32_t *)b->data)[i];
+            int64_t days = ta == TY_DATE ? ((int64_t *)b->data)[i] : ((int64_t *)a->data)[i];
+            if (sub) days = -days;
+            if (tm_date_add_days(date, days, &((int32_t *)out->data)[i]) < 0)
+                return run_error(v, e, "date out of range (years 0001 to 9999)");
+            break;
+        }
+        case TY_TIME: {
+            int64_t t = ta == TY_TIME ? ((int64_t *)a->data)[i] : ((int64_t *)b->data)[i];
+            RxDuration d = ta == TY_TIME ? ((RxDuration *)b->data)[i] : ((RxDuration *)a->data)[i];
+            int64_t us = d.us % US_PER_DAY;
+            if (sub) us = -us;
+            int64_t r = (t + us) % US_PER_DAY;
+            if (r < 0) r += US_PER_DAY;
+            ((int64_t *)out->data)[i] = r;
+            break;
+        }
+        default:
+            return run_error(v, e, "internal error: no arithmetic for %s", type_name(e->type));
+        }
+    }
+    return 0;
+}
+
+RxStr vec_text(Arena *a, const Vec *x, size_t i) {
+    RxStr s = {"", 0};
+    if (x->type == TY_TEXT) return ((RxStr *)x->data)[i];
+    /* Reuse the table writer's formatting through a one-row column view. */
+    Column c = {0};
+    c.type = x->type;
+    c.n = 1;
+    c.data = (char *)x->data + i * type_width(x->type);
+    StrBuf b;
+    sb_init(&b);
+    out_value_text(&c, 0, "NULL", &b);
+    if (b.p) {
+        s.ptr = arena_strndup(a, b.p, b.n);
+        s.len = b.n;
+    }
+    sb_free(&b);
+    return s;
+}
+
+static int eval_concat(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
+    if (new_vec(v, out, TY_TEXT) < 0 || merge_nulls(v, out, a, b) < 0) return -1;
+    RxStr *r = out->data;
+    for (size_t i = 0; i < v->n; i++) {
+        if (is_null(out, i)) {
+            r[i].ptr = "";
+            r[i].len = 0;
+            continue;
+        }
+        RxStr x = vec_text(v->a, a, i), y = vec_text(v->a, b, i);
+        char *p = scratch(v, x.len + y.len + 1);
+        if (!p) return -1;
+        memcpy(p, x.ptr, x.len);
+        memcpy(p + x.len, y.ptr, y.len);
+        r[i].ptr = p;
+        r[i].len = x.len + y.len;
+    }
+    return 0;
+}
+
+static int eval_logic(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
+    if (new_vec(v, out, TY_BOOL) < 0) return -1;
+    const uint8_t *x = a->data, *y = b->data;
+    uint8_t *r = out->data;
+    bool and_ = e->op == OP_AND;
+    bool any_null = a->nulls || b->nulls || a->type == TY_NULL || b->type == TY_NULL;
+    if (!any_null) {
+        if (and_) for (size_t i = 0; i < v->n; i++) r[i] = x[i] & y[i];
+        else for (size_t i = 0; i < v->n; i++) r[i] = x[i] | y[i];
+        return 0;
+    }
+    uint8_t *m = need_nulls(v, out);
+    if (!m) return -1;
+    for (size_t i = 0; i < v->n; i++) {
+        bool xn = a->type == TY_NULL || is_null(a, i), yn = b->type == TY_NULL || is_null(b, i);
+        bool xv = !xn && x[i], yv = !yn && y[i];
+        if (and_) {
+            if ((!xn && !xv) || (!yn && !yv)) r[i] = 0, m[i] = 0;
+            else if (xn || yn) r[i] = 0, m[i] = 1;
+            else r[i] = 1, m[i] = 0;
+        } else {
+            if (xv || yv) r[i] = 1, m[i] = 0;
+            else if (xn || yn) r[i] = 0, m[i] = 1;
+            else r[i] = 0, m[i] = 0;
+        }
+    }
+    return 0;
+}
+
+static int eval_binary(Ev *v, const Expr *e, Vec *out) {
+    Vec a, b;
+    if (eval(v, e->args[0], &a) < 0 || eval(v, e->args[1], &b) < 0) return -1;
+    switch (e->op) {
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        return eval_compare(v, e, &a, &b, out);
+    case OP_AND: case OP_OR:
+        return eval_logic(v, e, &a, &b, out);
+    case OP_CONCAT:
+        return eval_concat(v, e, &a, &b, out);
+    default:
+        break;
+    }
+    if (e->type == TY_NULL || a.type == TY_NULL || b.type == TY_NULL)
+        return null_vec(v, out, e->type == TY_NULL ? TY_INT : e->type);
+    if (e->type == TY_INT && a.type == TY_INT && b.type == TY_INT) return eval_int_arith(v, e, &a, &b, out);
+    if (e->type == TY_FLOAT) return eval_float_arith(v, e, &a, &b, out);
+    return eval_temporal_arith(v, e, &a, &b, out);
+}
+
+static int eval_unary(Ev *v, const Expr *e, Vec *out) {
+    Vec a;
+    if (eval(v, e->args[0], &a) < 0) return -1;
+    if (a.type == TY_NULL) return null_vec(v, out, e->type == TY_NULL ? TY_BOOL : e->type);
+    if (new_vec(v, out, e->type) < 0) return -1;
+    out->nulls = a.nulls;
+    size_t n = v->n;
+    if (e->op == OP_NOT) {
+        const uint8_t *x = a.data;
+        uint8_t *r = out->data;
+        for (size_t i = 0; i < n; i++) r[i] = !x[i];
+        return 0;
+    }
+    switch (e->type) {
+    case TY_INT: {
+        const int64_t *x = a.data;
+        int64_t *r = out->data;
+        for (size_t i = 0; i < n; i++) {
+            if (!is_null(&a, i) && x[i] == INT64_MIN)
+                return run_error(v, e, "integer overflow: -(%lld) does not fit in 64 bits", (long long)x[i]);
+            r[i] = is_null(&a, i) ? 0 : -x[i];
+        }
+        break;
+    }
+    case TY_FLOAT: {
+        const double *x = a.data;
+        double *r = out->data;
+        for (size_t i = 0; i < n; i++) r[i] = -x[i];
+        break;
+    }
+    case TY_DURATION: {
+        const RxDuration *x = a.data;
+        RxDuration *r = out->data;
+        for (size_t i = 0; i < n; i++) {
+            if (!is_null(&a, i) && (x[i].us == INT64_MIN || x[i].months == INT64_MIN))
+                return run_error(v, e, "duration overflow in '-'");
+            r[i].months = is_null(&a, i) ? 0 : -x[i].months;
+            r[i].us = is_null(&a, i) ? 0 : -x[i].us;
+        }
+        break;
+    }
+    default:
+        return run_error(v, e, "internal error: cannot negate %s", type_name(e->type));
+    }
+    return 0;
+}
+
+/* ---- functions ------------------------------------------------------------------------------ */
+
+static int conv_error(Ev *v, const Expr *e, const char *tname, RxStr s, const char *why) {
+    return run_error(v, e, "cannot convert '%.*s' to %s: %s", (int)(s.len > 80 ? 80 : s.len),
+                     s.ptr, tname, why);
+}
+
+/* Unicode-aware enough for ASCII case mapping; other bytes are kept as they are. */
+static RxStr map_case(Ev *v, RxStr s, bool up) {
+    char *p = scratch(v, s.len + 1);
+    RxStr r = {"", 0};
+    if (!p) return r;
+    for (size_t i = 0; i < s.len; i++) {
+        unsigned char c = (unsigned char)s.ptr[i];
+        p[i] = (char)(c < 0x80 ? (up ? toupper(c) : tolower(c)) : c);
+    }
+    r.ptr = p;
+    r.len = s.len;
+    return r;
+}
+
+/* Byte offset of code point k (0-based) in s, or s.len. */
+static size_t cp_offset(RxStr s, int64_t k) {
+    size_t i = 0;
+    while (i < s.len && k > 0) {
+        i++;
+        while (i < s.len && ((unsigned char)s.ptr[i] & 0xC0) == 0x80) i++;
+        k--;
+    }
+    return i;
+}
+
+static double round_to(double x, int64_t digits, FuncId fn) {
+    double scale = pow(10.0, (double)digits);
+    double y = x * scale;
+    if (!isfinite(y) || !isfinite(scale) || scale == 0) return x;
+    y = fn == FN_ROUND ? round(y) : fn == FN_FLOOR ? floor(y) : ceil(y);
+    return y / scale;
+}
+
+static int eval_call(Ev *v, const Expr *e, Vec *out) {
+    int na = e->n_args;
+    Vec args[4];
+    Vec *va = args;
+    if (na > 4) {
+        va = scratch(v, (size_t)na * sizeof *va);
+        if (!va) return -1;
+    }
+    for (int i = 0; i < na; i++)
+        if (eval(v, e->args[i], &va[i]) < 0) return -1;
+    size_t n = v->n;
+    RxType rt = e->type == TY_NULL ? TY_INT : e->type;
+    if (new_vec(v, out, rt) < 0) return -1;
+    if (e->fn == FN_COALESCE) {
+        uint8_t *m = need_nulls(v, out);
+        if (!m) return -1;
+        for (int k = 0; k < na; k++) {
+            if (va[k].type == TY_INT && rt == TY_FLOAT) {
+                Vec f;
+                if (to_float_vec(v, &va[k], &f) < 0) return -1;
+                va[k] = f;
+            }
+        }
+        size_t w = type_width(rt);
+        for (size_t i = 0; i < n; i++) {
+            m[i] = 1;
+            for (int k = 0; k < na; k++) {
+                if (va[k].type == TY_NULL || is_null(&va[k], i)) continue;
+                memcpy((char *)out->data + i * w, (char *)va[k].data + i * w, w);
+                m[i] = 0;
+                break;
+            }
+        }
+        return 0;
+    }
+    /* Every other function is NULL when any argument is NULL. */
+    for (int k = 0; k < na; k++)
+        if (va[k].type == TY_NULL) return null_vec(v, out, rt);
+    if (na == 1) out->nulls = va[0].nulls;
+    else {
+        for (int k = 0; k < na; k++)
+            if (va[k].nulls) {
+                uint8_t *m = need_nulls(v, out);
+                if (!m) return -1;
+                for (size_t i = 0; i < n; i++) m[i] |= va[k].nulls[i];
+            }
+    }
+    Vec *a = &va[0];
+    for (size_t i = 0; i < n; i++) {
+        if (is_null(out, i)) {
+            memset((char *)out->data + i * type_width(rt), 0, type_width(rt));
+            if (rt == TY_TEXT) ((RxStr *)out->data)[i].ptr = "";
+            continue;
+        }
+        const char *why = NULL;
+        switch (e->fn) {
+        case FN_TO_TIMESTAMP: {
+            int64_t *r = &((int64_t *)out->data)[i];
+            switch (a->type) {
+            case TY_TEXT: {
+                RxStr s = ((RxStr *)a->data)[i];
+                if (tm_parse_timestamp(s.ptr, s.len, r, &why) < 0) return conv_error(v, e, "TIMESTAMP", s, why);
+                break;
+            }
+            case TY_DATE: *r = (int64_t)((int32_t *)a->data)[i] * US_PER_DAY; break;
+            case TY_INT: {
+                int64_t sec = ((int64_t *)a->data)[i];
+                if (__builtin_mul_overflow(sec, US_PER_SEC, r) || *r < TM_TS_MIN || *r > TM_TS_MAX)
+                    return ts_range_error(v, e);
+                break;
+            }
+            case TY_FLOAT: {
+                double sec = ((double *)a->data)[i] * 1e6;
+                if (!(sec >= (double)TM_TS_MIN && sec <= (double)TM_TS_MAX)) return ts_range_error(v, e);
+                *r = (int64_t)llround(sec);
+                break;
+            }
+            default: *r = ((int64_t *)a->data)[i]; break;
+            }
+            break;
+        }
+        case FN_TO_DATE: {
+            int32_t *r = &((int32_t *)out->data)[i];
+            if (a->type == TY_TEXT) {
+                RxStr s = ((RxStr *)a->data)[i];
+                if (tm_parse_date(s.ptr, s.len, r, &why) < 0) {
+                    int64_t ts;
+                    const char *why2;
+                    if (tm_parse_timestamp(s.ptr, s.len, &ts, &why2) < 0) return conv_error(v, e, "DATE", s, why);
+                    int64_t d = ts / US_PER_DAY - (ts % US_PER_DAY < 0);
+                    *r = (int32_t)d;
+                }
+            } else if (a->type == TY_TIMESTAMP) {
+                int64_t ts = ((int64_t *)a->data)[i];
+                *r = (int32_t)(ts / US_PER_DAY - (ts % US_PER_DAY < 0));
+            } else {
+                *r = ((int32_t *)a->data)[i];
+            }
+            break;
+        }
+        case FN_TO_TIME: {
+            int64_t *r = &((int64_t *)out->data)[i];
+            if (a->type == TY_TEXT) {
+                RxStr s = ((RxStr *)a->data)[i];
+                if (tm_parse_time(s.ptr, s.len, r, &why) < 0) return conv_error(v, e, "TIME", s, why);
+            } else if (a->type == TY_TIMESTAMP) {
+                int64_t ts = ((int64_t *)a->data)[i];
+                int64_t t = ts % US_PER_DAY;
+                *r = t < 0 ? t + US_PER_DAY : t;
+            } else {
+                *r = ((int64_t *)a->data)[i];
+            }
+            break;
+        }
+        case FN_TO_DURATION: {
+            RxDuration *r = &((RxDuration *)out->data)[i];
+            if (a->type == TY_TEXT) {
+                RxStr s = ((RxStr *)a->data)[i];
+                if (tm_parse_duration(s.ptr, s.len, r, &why) < 0) return conv_error(v, e, "DURATION", s, why);
+            } else if (a->type == TY_INT) {
+                r->months = 0;
+                if (__builtin_mul_overflow(((int64_t *)a->data)[i], US_PER_SEC, &r->us))
+                    return run_error(v, e, "duration overflow");
+            } else if (a->type == TY_FLOAT) {
+                double us = ((double *)a->data)[i] * 1e6;
+                if (!(fabs(us) < 9.2e18)) return run_error(v, e, "duration overflow");
+                r->months = 0;
+                r->us = (int64_t)llround(us);
+            } else {
+                *r = ((RxDuration *)a->data)[i];
+            }
+            break;
+        }
+        case FN_TO_TEXT: ((RxStr *)out->data)[i] = vec_text(v->a, a, i); break;
+        case FN_TO_INT: {
+            int64_t *r = &((int64_t *)out->data)[i];
+            if (a->type == TY_TEXT) {
+                RxStr s = ((RxStr *)a->data)[i];
+                int rc = num_parse_int(s.ptr, s.len, r);
+                if (rc == -2) return conv_error(v, e, "INT", s, "it does not fit in 64 bits");
+                if (rc < 0) return conv_error(v, e, "INT", s, "not an integer");
+            } else if (a->type == TY_FLOAT) {
+                double d = ((double *)a->data)[i];
+                if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+                    return run_error(v, e, "cannot convert %g to INT: out of range", d);
+                *r = (int64_t)d;
+            } else if (a->type == TY_BOOL) {
+                *r = ((uint8_t *)a->data)[i];
+            } else {
+                *r = ((int64_t *)a->data)[i];
+            }
+            break;
+        }
+        case FN_TO_FLOAT: {
+            double *r = &((double *)out->data)[i];
+            if (a->type == TY_TEXT) {
+                RxStr s = ((RxStr *)a->data)[i];
+                if (num_parse_float(s.ptr, s.len, r) < 0) return conv_error(v, e, "FLOAT", s, "not a number");
+            } else if (a->type == TY_INT) {
+                *r = (double)((int64_t *)a->data)[i];
+            } else {
+                *r = ((double *)a->data)[i];
+            }
+            break;
+        }
+        case FN_ABS:
+            if (a->type == TY_INT) {
+                int64_t x = ((int64_t *)a->data)[i];
+                if (x == INT64_MIN) return run_error(v, e, "integer overflow: abs(%lld) does not fit in 64 bits", (long long)x);
+                ((int64_t *)out->data)[i] = x < 0 ? -x : x;
+            } else if (a->type == TY_FLOAT) {
+                ((double *)out->data)[i] = fabs(((double *)a->data)[i]);
+            } else {
+                RxDuration d = ((RxDuration *)a->data)[i];
+                if (dur_key(d) < 0) {
+                    if (d.us == INT64_MIN || d.months == INT64_MIN) return run_error(v, e, "duration overflow");
+                    d.us = -d.us, d.months = -d.months;
+                }
+                ((RxDuration *)out->data)[i] = d;
+            }
+            break;
+        case FN_ROUND: case FN_FLOOR: case FN_CEIL: {
+            int64_t digits = na == 2 ? ((int64_t *)va[1].data)[i] : 0;
+            if (a->type == TY_INT) {
+                int64_t x = ((int64_t *)a->data)[i];
+                if (digits >= 0) {
+                    ((int64_t *)out->data)[i] = x;
+                } else {
+                    /* round an integer to tens, hundreds ... */
+                    int64_t p = 1;
+                    for (int64_t k = 0; k < -digits && p <= INT64_MAX / 10; k++) p *= 10;
+                    int64_t q = x / p, rem = x % p;
+                    if (e->fn == FN_FLOOR && rem < 0) q--;
+                    else if (e->fn == FN_CEIL && rem > 0) q++;
+                    else if (e->fn == FN_ROUND && (rem >= 0 ? rem * 2 >= p : -rem * 2 >= p)) q += rem >= 0 ? 1 : -1;
+                    int64_t r;
+                    if (__builtin_mul_overflow(q, p, &r)) return run_error(v, e, "integer overflow in %s", e->fn == FN_ROUND ? "round" : e->fn == FN_FLOOR ? "floor" : "ceil");
+                    ((int64_t *)out->data)[i] = r;
+                }
+            } else {
+                ((double *)out->data)[i] = round_to(((double *)a->data)[i], digits, e->fn);
+            }
+            break;
+        }
+        case FN_LOWER: case FN_UPPER:
+            ((RxStr *)out->data)[i] = map_case(v, ((RxStr *)a->data)[i], e->fn == FN_UPPER);
+            break;
+        case FN_LENGTH: {
+            RxStr s = ((RxStr *)a->data)[i];
+            ((int64_t *)out->data)[i] = (int64_t)utf8_width(s.ptr, s.len);
+            break;
+        }
+        case FN_SUBSTR: {
+            RxStr s = ((RxStr *)a->data)[i];
+            int64_t start = ((int64_t *)va[1].data)[i];
+            int64_t len = na == 3 ? ((int64_t *)va[2].data)[i] : INT64_MAX;
+            if (len < 0) return run_error(v, e, "substr length cannot be negative (%lld)", (long long)len);
+            /* SQL semantics: characters from position start (1-based) for len characters; a
+             * start before 1 shortens the length accordingly. */
+            int64_t from = start - 1, to;
+            if (len == INT64_MAX || __builtin_add_overflow(from, len, &to)) to = INT64_MAX;
+            if (from < 0) from = 0;
+            RxStr r = {"", 0};
+            if (to > from) {
+                size_t b0 = cp_offset(s, from), b1 = to == INT64_MAX ? s.len : cp_offset(s, to);
+                r.ptr = s.ptr + b0;
+                r.len = b1 - b0;
+            }
+            ((RxStr *)out->data)[i] = r;
+            break;
+        }
+        case FN_EXTRACT: {
+            Vec *x = &va[1];
+            int64_t ts;
+            if (x->type == TY_DATE) ts = (int64_t)((int32_t *)x->data)[i] * US_PER_DAY;
+            else ts = ((int64_t *)x->data)[i];
+            if (x->type == TY_TIME && e->field == TF_EPOCH) {
+                ((int64_t *)out->data)[i] = ts / US_PER_SEC;
+            } else {
+                ((int64_t *)out->data)[i] = tm_extract_ts(e->field, ts);
+            }
+            break;
+        }
+        case FN_DATE_TRUNC: {
+            Vec *x = &va[1];
+            if (x->type == TY_DATE) {
+                int64_t ts = (int64_t)((int32_t *)x->data)[i] * US_PER_DAY, r;
+                if (tm_trunc_ts(e->field, ts, &r) < 0) return run_error(v, e, "date_trunc failed");
+                ((int32_t *)out->data)[i] = (int32_t)(r / US_PER_DAY - (r % US_PER_DAY < 0));
+            } else {
+                if (tm_trunc_ts(e->field, ((int64_t *)x->data)[i], &((int64_t *)out->data)[i]) < 0)
+                    return run_error(v, e, "date_trunc failed");
+            }
+            break;
+        }
+        case FN_COALESCE: break;
+        }
+    }
+    return 0;
+}
+
+static int eval(Ev *v, const Expr *e, Vec *out) {
+    switch (e->kind) {
+    case EX_COL: return eval_col(v, e, out);
+    case EX_CONST: return eval_const(v, e, out);
+    case EX_UNARY: return eval_unary(v, e, out);
+    case EX_BINARY: return eval_binary(v, e, out);
+    case EX_CALL: return eval_call(v, e, out);
+    case EX_ISNULL: {
+        Vec a;
+        if (eval(v, e->args[0], &a) < 0) return -1;
+        if (new_vec(v, out, TY_BOOL) < 0) return -1;
+        uint8_t *r = out->data;
+        for (size_t i = 0; i < v->n; i++) {
+            bool nul = a.type == TY_NULL || is_null(&a, i);
+            r[i] = e->negated ? !nul : nul;
+        }
+        return 0;
+    }
+    }
+    return rx_error(v->err, RX_ERUNTIME, e->src, e->span, "internal error: unknown expression");
+}
+
+int eval_batch(const Expr *e, const Table *in, size_t off, size_t n, Arena *a, Vec *out,
+               RxError *err) {
+    Ev v = {.in = in, .off = off, .n = n, .a = a, .err = err};
+    return eval(&v, e, out);
+}
+
+Column *eval_column(const Expr *e, const Table *in, RxError *err) {
+    RxType t = e->type;
+    size_t n = in->n_rows;
+    Column *c = NULL;
+    ColBuilder tb;
+    bool text = t == TY_TEXT;
+    if (text) colb_init(&tb, TY_TEXT, n ? n : 1);
+    else {
+        c = col_new(t, n);
+        if (!c) {
+            rx_error(err, RX_ENOMEM, NULL, e->span, "out of memory");
+            return NULL;
+        }
+    }
+    size_t w = type_width(t);
+    for (size_t off = 0; off < n || (off == 0 && n == 0 && false); off += EXEC_BATCH) {
+        size_t k = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
+        Arena *a = arena_new();
+        Vec v;
+        if (!a || eval_batch(e, in, off, k, a, &v, err) < 0) {
+            if (!a) rx_error(err, RX_ENOMEM, NULL, e->span, "out of memory");
+            arena_free(a);
+            if (text) colb_free(&tb);
+            else col_release(c);
+            return NULL;
+        }
+        if (text) {
+            for (size_t i = 0; i < k; i++) {
+                if (v.nulls && v.nulls[i]) {
+                    colb_push_null(&tb);
+                } else {
+                    Value val = {.type = TY_TEXT};
+                    val.v.s = ((RxStr *)v.data)[i];
+                    colb_push(&tb, &val);
+                }
+            }
+        } else {
+            if (v.type == t) memcpy((char *)c->data + off * w, v.data, k * w);
+            else if (t == TY_FLOAT && v.type == TY_INT)
+                for (size_t i = 0; i < k; i++) col_f64(c)[off + i] = (double)((int64_t *)v.data)[i];
+            else memset((char *)c->data + off * w, 0, k * w);
+            if (v.nulls || v.type != t)
+                for (size_t i = 0; i < k; i++)
+                    if ((v.nulls && v.nulls[i]) || (v.type == TY_NULL)) {
+                        if (col_set_null(c, off + i) < 0) {
+                            arena_free(a);
+                            col_release(c);
+                            rx_error(err, RX_ENOMEM, NULL, e->span, "out of memory");
+                            return NULL;
+                        }
+                    }
+        }
+        arena_free(a);
+    }
+    if (text) {
+        c = colb_finish(&tb);
+        if (!c) rx_error(err, RX_ENOMEM, NULL, e->span, "out of memory");
+    }
+    return c;
+}

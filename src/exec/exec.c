@@ -1,0 +1,449 @@
+/*
+ * exec.c - the operators: scan, select, project, rename, interval join, AS-OF join (exec.h).
+ *
+ * Every operator materializes its result as a Table. Columns that pass through unchanged are
+ * shared (scan, rename, a projected column); σ gathers the selected rows; π evaluates its items
+ * then removes duplicate rows with a hash set, keeping first occurrences (DESIGN.md). The joins
+ * turn their key columns into order-preserving int64 keys (keys.c) and hand them to the
+ * kernels in ijoin.c and asof.c, then gather both sides' columns by the matched row indices.
+ */
+#include "exec/exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "exec/keys.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
+
+static int check_interrupt(ExecCtx *x, RxError *err) {
+    if (x->interrupt && *x->interrupt)
+        return rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
+    return 0;
+}
+
+static Table *shared_table(const Table *in, const Schema *sc) {
+    Table *t = table_new(in->n_cols, in->n_rows);
+    if (!t) return NULL;
+    for (int i = 0; i < in->n_cols; i++) {
+        col_retain(in->cols[i]);
+        if (table_set(t, i, in->cols[i], sc->cols[i].name) < 0) {
+            table_free(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* ---- σ -------------------------------------------------------------------------------------- */
+
+static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+    const Expr *pred = p->lp->pred;
+    size_t n = in->n_rows;
+    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!idx) {
+        oom(err);
+        return NULL;
+    }
+    size_t k = 0;
+    Arena *a = arena_new();
+    for (size_t off = 0; off < n; off += EXEC_BATCH) {
+        size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
+        Vec v;
+        if (!a || eval_batch(pred, in, off, m, a, &v, err) < 0 || check_interrupt(x, err) < 0) {
+            if (!a) oom(err);
+            arena_free(a);
+            free(idx);
+            return NULL;
+        }
+        const uint8_t *b = v.data;
+        if (v.type == TY_NULL) continue;
+        if (v.nulls) {
+            for (size_t i = 0; i < m; i++) {
+                idx[k] = (uint32_t)(off + i);
+                k += b[i] & !v.nulls[i];
+            }
+        } else {
+            for (size_t i = 0; i < m; i++) {
+                idx[k] = (uint32_t)(off + i);
+                k += b[i];
+            }
+        }
+        arena_free(a);
+        a = arena_new();
+    }
+    arena_free(a);
+    Table *t;
+    if (k == n) {
+        t = shared_table(in, &p->lp->schema);
+    } else {
+        t = table_new(in->n_cols, k);
+        for (int c = 0; t && c < in->n_cols; c++) {
+            Column *g = col_gather(in->cols[c], idx, k);
+            if (!g || table_set(t, c, g, p->lp->schema.cols[c].name) < 0) {
+                col_release(g);
+                table_free(t);
+                t = NULL;
+            }
+        }
+    }
+    free(idx);
+    if (!t) oom(err);
+    return t;
+}
+
+/* ---- π -------------------------------------------------------------------------------------- */
+
+static uint64_t cell_hash(const Column *c, size_t i) {
+    if (col_is_null(c, i)) return 0x6e756c6cULL;
+    switch (c->type) {
+    case TY_TEXT: {
+        RxStr s = col_str(c)[i];
+        return rx_hash_bytes(s.ptr, s.len);
+    }
+    case TY_FLOAT: {
+        double d = col_f64(c)[i];
+        if (d == 0) d = 0; /* -0 and 0 are one value */
+        if (d != d) return 0x6e616eULL;
+        uint64_t u;
+        memcpy(&u, &d, 8);
+        return rx_hash64(u);
+    }
+    case TY_BOOL: return rx_hash64(col_u8(c)[i] + 17);
+    case TY_DATE: return rx_hash64((uint64_t)(int64_t)col_i32(c)[i]);
+    case TY_DURATION: return rx_hash_combine(rx_hash64((uint64_t)col_dur(c)[i].months), (uint64_t)col_dur(c)[i].us);
+    case TY_NULL: return 0x6e756c6cULL;
+    default: return rx_hash64((uint64_t)col_i64(c)[i]);
+    }
+}
+
+static bool cell_equal(const Column *c, size_t i, size_t j) {
+    bool ni = col_is_null(c, i), nj = col_is_null(c, j);
+    if (ni || nj) return ni == nj;
+    switch (c->type) {
+    case TY_TEXT: {
+        RxStr a = col_str(c)[i], b = col_str(c)[j];
+        return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+    }
+    case TY_FLOAT: {
+        double a = col_f64(c)[i], b = col_f64(c)[j];
+        return a == b || (a != a && b != b);
+    }
+    case TY_BOOL: return col_u8(c)[i] == col_u8(c)[j];
+    case TY_DATE: return col_i32(c)[i] == col_i32(c)[j];
+    case TY_DURATION: return col_dur(c)[i].months == col_dur(c)[j].months && col_dur(c)[i].us == col_dur(c)[j].us;
+    case TY_NULL: return true;
+    default: return col_i64(c)[i] == col_i64(c)[j];
+    }
+}
+
+/* Row indices of the first occurrence of every distinct row, in order; *n_out of them.
+ * Returns NULL with *n_out = n when every row is distinct (nothing to gather). */
+static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxError *err) {
+    size_t n = t->n_rows;
+    *keep_out = NULL;
+    *n_out = n;
+    if (n < 2 || t->n_cols == 0) {
+        if (t->n_cols == 0 && n > 1) {
+            /* rows of no columns are all equal */
+            *keep_out = malloc(sizeof **keep_out);
+            if (!*keep_out) return oom(err);
+            (*keep_out)[0] = 0;
+            *n_out = 1;
+        }
+        return 0;
+    }
+    uint64_t *h = malloc(n * sizeof *h);
+    size_t cap = 16;
+    while (cap < n * 2) cap <<= 1;
+    uint32_t *slots = malloc(cap * sizeof *slots);
+    uint32_t *keep = malloc(n * sizeof *keep);
+    if (!h || !slots || !keep) {
+        free(h), free(slots), free(keep);
+        return oom(err);
+    }
+    for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
+    for (int c = 0; c < t->n_cols; c++)
+        for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], cell_hash(t->cols[c], i));
+    memset(slots, 0xff, cap * sizeof *slots);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = h[i] & (cap - 1);
+        bool dup = false;
+        while (slots[s] != UINT32_MAX) {
+            uint32_t j = slots[s];
+            if (h[j] == h[i]) {
+                bool eq = true;
+                for (int c = 0; c < t->n_cols && eq; c++) eq = cell_equal(t->cols[c], j, i);
+                if (eq) {
+                    dup = true;
+                    break;
+                }
+            }
+            s = (s + 1) & (cap - 1);
+        }
+        if (dup) continue;
+        slots[s] = (uint32_t)i;
+        keep[k++] = (uint32_t)i;
+    }
+    free(h);
+    free(slots);
+    if (k == n) {
+        free(keep);
+        return 0;
+    }
+    *keep_out = keep;
+    *n_out = k;
+    return 0;
+}
+
+static Table *dedup(Table *t, RxError *err) {
+    uint32_t *keep;
+    size_t k;
+    if (distinct_rows(t, &keep, &k, err) < 0) {
+        table_free(t);
+        return NULL;
+    }
+    if (!keep) return t;
+    Table *out = table_new(t->n_cols, k);
+    for (int c = 0; out && c < t->n_cols; c++) {
+        Column *g = col_gather(t->cols[c], keep, k);
+        if (!g || table_set(out, c, g, t->names[c]) < 0) {
+            col_release(g);
+            table_free(out);
+            out = NULL;
+        }
+    }
+    free(keep);
+    table_free(t);
+    if (!out) oom(err);
+    return out;
+}
+
+static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+    const LPlan *lp = p->lp;
+    Table *t = table_new(lp->n_items, in->n_rows);
+    if (!t) {
+        oom(err);
+        return NULL;
+    }
+    for (int i = 0; i < lp->n_items; i++) {
+        const Expr *e = lp->items[i];
+        Column *c;
+        if (e->kind == EX_COL) {
+            c = in->cols[e->col];
+            col_retain(c);
+        } else {
+            c = eval_column(e, in, err);
+            if (!c) {
+                table_free(t);
+                return NULL;
+            }
+        }
+        if (table_set(t, i, c, lp->schema.cols[i].name) < 0) {
+            table_free(t);
+            oom(err);
+            return NULL;
+        }
+        if (check_interrupt(x, err) < 0) {
+            table_free(t);
+            return NULL;
+        }
+    }
+    return dedup(t, err);
+}
+
+/* ---- joins ---------------------------------------------------------------------------------- */
+
+/* The output of a join: left columns gathered by li, right columns by ri (ROW_NONE = NULL). */
+static Table *gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
+                          const uint32_t *ri, size_t n, RxError *err) {
+    const Schema *sc = &p->lp->schema;
+    Table *t = table_new(l->n_cols + r->n_cols, n);
+    if (!t) {
+        oom(err);
+        return NULL;
+    }
+    for (int c = 0; c < l->n_cols + r->n_cols; c++) {
+        const Column *src = c < l->n_cols ? l->cols[c] : r->cols[c - l->n_cols];
+        const uint32_t *idx = c < l->n_cols ? li : ri;
+        Column *g;
+        if (!idx) {
+            /* identity: the side's rows in order, one each (AS-OF's left side) */
+            g = (Column *)src;
+            col_retain(g);
+        } else {
+            g = col_gather(src, idx, n);
+        }
+        if (!g || table_set(t, c, g, sc->cols[c].name) < 0) {
+            col_release(g);
+            table_free(t);
+            oom(err);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    const Column *ends[4] = {l->cols[lp->ends[0]], l->cols[lp->ends[1]], r->cols[lp->ends[2]],
+                             r->cols[lp->ends[3]]};
+    KeySet ks;
+    if (keys_encode_ordered(ends, 4, &ks, err) < 0) return NULL;
+    IjSide ls = {.s = ks.keys[0], .e = ks.keys[1], .n = l->n_rows};
+    IjSide rs = {.s = ks.keys[2], .e = ks.keys[3], .n = r->n_rows};
+    uint64_t *lv = NULL, *rv = NULL;
+    if (keys_validity(&ends[0], 2, l->n_rows, &lv) < 0 || keys_validity(&ends[2], 2, r->n_rows, &rv) < 0) {
+        free(lv);
+        keys_free(&ks);
+        oom(err);
+        return NULL;
+    }
+    ls.valid = lv;
+    rs.valid = rv;
+    IjOptions opt = {.algo = p->ij_algo};
+    IjPairs pairs = {0};
+    double t0 = now_s();
+    int rc = ij_join((IjRelation)lp->relation, &ls, &rs, &opt, &pairs, err);
+    x->t_join_s += now_s() - t0;
+    free(lv);
+    free(rv);
+    keys_free(&ks);
+    if (rc < 0) {
+        ij_pairs_free(&pairs);
+        return NULL;
+    }
+    Table *t = gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
+    ij_pairs_free(&pairs);
+    return t;
+}
+
+static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t nl = l->n_rows, nr = r->n_rows;
+    /* Partition ids from the equality keys, then order-preserving keys of the match column. */
+    uint32_t *lpart = NULL, *rpart = NULL, n_parts = 1;
+    uint64_t *lv = NULL, *rv = NULL;
+    KeySet ks = {0};
+    uint32_t *match = NULL;
+    Table *t = NULL;
+    if (lp->n_keys > 0) {
+        const Column **lk = malloc((size_t)lp->n_keys * sizeof *lk);
+        const Column **rk = malloc((size_t)lp->n_keys * sizeof *rk);
+        if (!lk || !rk) {
+            free(lk), free(rk);
+            oom(err);
+            goto out;
+        }
+        for (int i = 0; i < lp->n_keys; i++) {
+            lk[i] = l->cols[lp->lkeys[i]];
+            rk[i] = r->cols[lp->rkeys[i]];
+        }
+        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &lpart, &rpart, &n_parts, err);
+        free(lk), free(rk);
+        if (rc < 0) goto out;
+    }
+    const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
+    if (keys_encode_ordered(m, 2, &ks, err) < 0) goto out;
+    if (keys_validity(&m[0], 1, nl, &lv) < 0 || keys_validity(&m[1], 1, nr, &rv) < 0) {
+        oom(err);
+        goto out;
+    }
+    /* Rows whose keys found no partition on the other side, or are NULL, never match. */
+    if (lpart) {
+        if (!lv && keys_validity(NULL, 0, nl, &lv) < 0) { oom(err); goto out; }
+        if (!rv && keys_validity(NULL, 0, nr, &rv) < 0) { oom(err); goto out; }
+        for (size_t i = 0; i < nl; i++)
+            if (lpart[i] == ROW_NONE) bitmap_set(lv, i, false), lpart[i] = 0;
+        for (size_t i = 0; i < nr; i++)
+            if (rpart[i] == ROW_NONE) bitmap_set(rv, i, false), rpart[i] = 0;
+    }
+    AsofSide as_l = {.val = ks.keys[0], .n = nl, .valid = lv, .part = lpart};
+    AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = rpart};
+    AsofOptions opt = {.dir = (AsofDir)lp->dir, .ties_first = lp->ties_first,
+                       .has_within = lp->has_within, .n_parts = n_parts, .algo = p->asof_algo};
+    if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
+    match = malloc((nl ? nl : 1) * sizeof *match);
+    if (!match) {
+        oom(err);
+        goto out;
+    }
+    AsofStats st = {0};
+    double t0 = now_s();
+    int rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
+    x->t_join_s += now_s() - t0;
+    if (rc < 0) goto out;
+    if (lp->inner) {
+        size_t k = 0;
+        uint32_t *li = malloc((nl ? nl : 1) * sizeof *li);
+        if (!li) {
+            oom(err);
+            goto out;
+        }
+        for (size_t i = 0; i < nl; i++)
+            if (match[i] != ROW_NONE) {
+                li[k] = (uint32_t)i;
+                match[k] = match[i];
+                k++;
+            }
+        t = gather_join(p, l, r, li, match, k, err);
+        free(li);
+    } else {
+        t = gather_join(p, l, r, NULL, match, nl, err);
+    }
+out:
+    free(lpart);
+    free(rpart);
+    free(lv);
+    free(rv);
+    free(match);
+    keys_free(&ks);
+    return t;
+}
+
+/* ---- driver --------------------------------------------------------------------------------- */
+
+static Table *run(ExecCtx *x, PNode *p, RxError *err) {
+    if (check_interrupt(x, err) < 0) return NULL;
+    const LPlan *lp = p->lp;
+    Table *in0 = NULL, *in1 = NULL, *out = NULL;
+    if (p->in[0] && !(in0 = run(x, p->in[0], err))) return NULL;
+    if (p->in[1] && !(in1 = run(x, p->in[1], err))) {
+        table_free(in0);
+        return NULL;
+    }
+    switch (p->kind) {
+    case PN_SCAN:
+        out = shared_table(lp->table, &lp->schema);
+        if (!out) oom(err);
+        break;
+    case PN_SELECT: out = run_select(x, p, in0, err); break;
+    case PN_PROJECT: out = run_project(x, p, in0, err); break;
+    case PN_RENAME:
+        out = shared_table(in0, &lp->schema);
+        if (!out) oom(err);
+        break;
+    case PN_IJOIN: out = run_ijoin(x, p, in0, in1, err); break;
+    case PN_ASOF: out = run_asof(x, p, in0, in1, err); break;
+    }
+    table_free(in0);
+    table_free(in1);
+    if (out) {
+        p->ran = true;
+        p->actual_rows = (double)out->n_rows;
+    }
+    return out;
+}
+
+int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err) {
+    *out = run(x, p, err);
+    return *out ? 0 : -1;
+}

@@ -1,0 +1,48 @@
+/*
+ * exec.h - the fifth stage: runs a physical plan over columnar tables.
+ *
+ * Operators materialize column at a time (DESIGN.md): each returns a new Table whose columns
+ * are shared with its input where they pass through unchanged. Expressions are evaluated in
+ * batches of EXEC_BATCH rows (eval.c). Run-time state lives here, beside the read-only plan.
+ */
+#ifndef RX_EXEC_H
+#define RX_EXEC_H
+
+#include <signal.h>
+
+#include "plan/plan.h"
+
+#define EXEC_BATCH 1024
+
+typedef struct {
+    volatile sig_atomic_t *interrupt;  /* set asynchronously (Ctrl-C): the run stops; may be NULL */
+    double t_join_s;                   /* time spent inside join operators, for --timing */
+} ExecCtx;
+
+/* Runs plan p; *out is a new table (names = p's schema display names) that the caller frees
+ * with table_free. -1 with err on a run-time error (overflow, division by zero, a value that
+ * does not convert, out of memory, interrupted). */
+int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err);
+
+/* ---- expression evaluation (eval.c) --------------------------------------------------------- */
+
+/* A batch of values: n elements of the type's width; nulls is a byte per row (1 = NULL) or
+ * NULL when no row is NULL. Data may point into a column (read only) or into scratch. */
+typedef struct {
+    RxType type;
+    size_t n;
+    void *data;
+    uint8_t *nulls;
+} Vec;
+
+/* Evaluates e over rows [off, off+n) of table in; memory for results comes from scratch. */
+int eval_batch(const Expr *e, const Table *in, size_t off, size_t n, Arena *scratch, Vec *out,
+               RxError *err);
+
+/* Evaluates e over every row of in into a new column. */
+Column *eval_column(const Expr *e, const Table *in, RxError *err);
+
+/* Text form of value i of v (as the table writer prints it), into the arena. */
+RxStr vec_text(Arena *a, const Vec *v, size_t i);
+
+#endif

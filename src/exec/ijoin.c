@@ -1,0 +1,1093 @@
+/*
+ * ijoin.c - the interval-join kernel of ijoin.h: every (left row, right row) pair whose
+ * intervals satisfy one of the fourteen endpoint predicates of spec/interval-join.md, in
+ * (left row, right row) order.
+ *
+ * The executor hands over int64 keys, validity bitmaps and optional partition ids; this file
+ * relies on base.h only (errors). Every predicate is applied literally, also to empty (s = e) and
+ * inverted (s > e) intervals; the one fast path that assumes s < e (INTERSECTS) routes the other
+ * rows to the exact dominance sweep. docs/ijoin.md gives the reasoning and the costs.
+ *
+ * Algorithm (n left rows, m right rows, k result pairs):
+ *   1. Drop invalid rows; group both sides by partition id with a counting sort (O(n + m)).
+ *      Each partition is joined on its own; a left row lies in one partition only, so its pairs
+ *      come from one partition.
+ *   2. Per partition, one of four engines, chosen by the relation. Sorting is an LSD radix sort
+ *      of (key, position) packed into one 64-bit word, key offset by its minimum, passes whose
+ *      digit is constant skipped (sort_ids).
+ *      a. "endpoint merge" (MEETS, MET_BY, STARTS, STARTED_BY, FINISHES, FINISHED_BY, EQUALS):
+ *         sort right by (shared endpoint, other endpoint), left by its shared endpoint, merge to
+ *         find each left row's equal-key group, binary-search the other endpoint's range inside
+ *         the group. The matches of a left row are one contiguous run: O((n+m) log + k).
+ *      b. "band" (PRECEDES, PRECEDED_BY): the matches are the rights whose key x exceeds a
+ *         threshold t of the left row. Sort both, merge to count each left row's matches, then
+ *         sweep t upwards deleting rights with x <= t from a doubly linked list kept in right
+ *         row order; each left row walks the list, which holds exactly its matches, already in
+ *         right order: O((n+m) log + k).
+ *      c. "dominance sweep" (OVERLAPS, OVERLAPPED_BY, DURING, CONTAINS; the rows of INTERSECTS
+ *         that are not proper intervals): each relation is x(r) in [xlo(l), xhi(l)] and
+ *         y(r) >= ymin(l) for coordinates mapped from the endpoints (~k reverses order without
+ *         overflow). Sort rights by x, sweep queries by ymin upwards deleting rights with
+ *         y < ymin (a union-find "next alive" over the x order), then each query binary-searches
+ *         xlo and walks alive rights up to xhi: every visited right is a match.
+ *         O((n+m) log + k alpha).
+ *      d. "sweep" (INTERSECTS, proper intervals): with ls < le and rs < re, a pair intersects
+ *         iff rs in [ls, le) or ls in (rs, re), and the two cases are disjoint. Sort left starts
+ *         and right starts, merge once to place every start of one side among the other's, then
+ *         scan forward from that place: set 1 per left row, set 2 per right row. Counts come
+ *         first (set 2 through a difference array over the sorted left starts), so each left
+ *         row's run is reserved exactly and filled in place. Empty left rows take part in set 2
+ *         unchanged (ls in (rs, re) is then their whole predicate); inverted left rows and
+ *         non-proper right rows go to engine c. O((n+m) log + k).
+ *   3. Assembly: each left row's run is sorted by right row (insertion sort when short, radix
+ *      otherwise; a run already in order costs one check), runs laid out in left order. When the
+ *      engine reserved the runs in left order (one partition, engines a, b, d) the buffer is the
+ *      result; otherwise the runs are copied once into place.
+ * The nested loop (IJ_ALGO_NESTED_LOOP) is the reference: ij_holds over every valid pair.
+ */
+#include "exec/ijoin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- relations ------------------------------------------------------------------------------ */
+
+static const char *const relation_names[IJ_N_RELATIONS] = {
+    "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS",      "MET_BY",
+    "OVERLAPS",   "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING",
+    "CONTAINS",   "FINISHES", "FINISHED_BY", "EQUALS",
+};
+
+const char *ij_relation_name(IjRelation r) {
+    return (unsigned)r < IJ_N_RELATIONS ? relation_names[r] : "?";
+}
+
+static int upper_ascii(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
+
+int ij_relation_from_name(const char *s, size_t n, IjRelation *out) {
+    for (int r = 0; r < IJ_N_RELATIONS; r++) {
+        const char *name = relation_names[r];
+        if (strlen(name) != n) continue;
+        size_t i = 0;
+        while (i < n && upper_ascii((unsigned char)s[i]) == name[i]) i++;
+        if (i == n) {
+            *out = (IjRelation)r;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+IjRelation ij_converse(IjRelation r) {
+    switch (r) {
+    case IJ_INTERSECTS: return IJ_INTERSECTS;
+    case IJ_PRECEDES: return IJ_PRECEDED_BY;
+    case IJ_PRECEDED_BY: return IJ_PRECEDES;
+    case IJ_MEETS: return IJ_MET_BY;
+    case IJ_MET_BY: return IJ_MEETS;
+    case IJ_OVERLAPS: return IJ_OVERLAPPED_BY;
+    case IJ_OVERLAPPED_BY: return IJ_OVERLAPS;
+    case IJ_STARTS: return IJ_STARTED_BY;
+    case IJ_STARTED_BY: return IJ_STARTS;
+    case IJ_DURING: return IJ_CONTAINS;
+    case IJ_CONTAINS: return IJ_DURING;
+    case IJ_FINISHES: return IJ_FINISHED_BY;
+    case IJ_FINISHED_BY: return IJ_FINISHES;
+    case IJ_EQUALS: return IJ_EQUALS;
+    case IJ_N_RELATIONS: break;
+    }
+    return r;
+}
+
+bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re) {
+    switch (r) {
+    case IJ_INTERSECTS: return ls < re && rs < le;
+    case IJ_PRECEDES: return le < rs;
+    case IJ_PRECEDED_BY: return ls > re;
+    case IJ_MEETS: return le == rs;
+    case IJ_MET_BY: return ls == re;
+    case IJ_OVERLAPS: return ls < rs && le > rs && le < re;
+    case IJ_OVERLAPPED_BY: return rs < ls && re > ls && re < le;
+    case IJ_STARTS: return ls == rs && le < re;
+    case IJ_STARTED_BY: return ls == rs && re < le;
+    case IJ_DURING: return rs < ls && le < re;
+    case IJ_CONTAINS: return ls < rs && re < le;
+    case IJ_FINISHES: return le == re && rs < ls;
+    case IJ_FINISHED_BY: return le == re && ls < rs;
+    case IJ_EQUALS: return ls == rs && le == re;
+    case IJ_N_RELATIONS: break;
+    }
+    return false;
+}
+
+typedef enum { ENG_NESTED, ENG_EQ, ENG_BAND, ENG_DOM, ENG_SWEEP } Engine;
+
+static Engine engine_of(IjRelation rel, const IjOptions *opt) {
+    if (opt && opt->algo == IJ_ALGO_NESTED_LOOP) return ENG_NESTED;
+    switch (rel) {
+    case IJ_INTERSECTS: return ENG_SWEEP;
+    case IJ_PRECEDES:
+    case IJ_PRECEDED_BY: return ENG_BAND;
+    case IJ_MEETS:
+    case IJ_MET_BY:
+    case IJ_STARTS:
+    case IJ_STARTED_BY:
+    case IJ_FINISHES:
+    case IJ_FINISHED_BY:
+    case IJ_EQUALS: return ENG_EQ;
+    case IJ_OVERLAPS:
+    case IJ_OVERLAPPED_BY:
+    case IJ_DURING:
+    case IJ_CONTAINS: return ENG_DOM;
+    case IJ_N_RELATIONS: break;
+    }
+    return ENG_NESTED;
+}
+
+const char *ij_strategy(IjRelation rel, const IjOptions *opt) {
+    switch (engine_of(rel, opt)) {
+    case ENG_NESTED: return "nested loop";
+    case ENG_EQ: return (rel == IJ_MEETS || rel == IJ_MET_BY) ? "endpoint merge"
+                                                              : "endpoint merge+range";
+    case ENG_BAND: return "band";
+    case ENG_DOM: return "dominance sweep";
+    case ENG_SWEEP: return "sweep";
+    }
+    return "nested loop";
+}
+
+void ij_pairs_free(IjPairs *p) {
+    if (!p) return;
+    free(p->left);
+    free(p->right);
+    p->left = p->right = NULL;
+    p->n = p->cap = 0;
+}
+
+/* ---- small helpers -------------------------------------------------------------------------- */
+
+#define SIGN64 0x8000000000000000ULL
+
+static inline uint64_t flip(int64_t k) { return (uint64_t)k ^ SIGN64; }
+static inline int64_t unflip(uint64_t u) { return (int64_t)(u ^ SIGN64); }
+static inline int bits_for(uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
+
+/* Strict bounds as inclusive ones: x > c is x >= c + 1, impossible when c is the maximum. */
+static inline bool above(int64_t c, int64_t *out) {
+    if (c == INT64_MAX) return false;
+    *out = c + 1;
+    return true;
+}
+static inline bool below(int64_t c, int64_t *out) {
+    if (c == INT64_MIN) return false;
+    *out = c - 1;
+    return true;
+}
+
+static int oom(RxError *err) {
+    return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the interval join");
+}
+
+static void *xmalloc(size_t n, size_t size) {
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / size) return NULL;
+    return malloc(n * size);
+}
+
+/* ---- radix sort ----------------------------------------------------------------------------- */
+
+/* Sorts the words a[0..n) stably by their bits [lo, lo + nbits), LSD, using b as scratch; the
+ * sorted words end in a. Digits of up to 11 bits (fewer for short arrays, so a histogram never
+ * dwarfs its data); a pass whose digit is the same for every word is skipped. */
+static int radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbits) {
+    if (nbits <= 0 || n < 2) return 0;
+    int wmax = bits_for(n);
+    if (wmax > 11) wmax = 11;
+    if (wmax < 4) wmax = 4;
+    int passes = (nbits + wmax - 1) / wmax;
+    int w = (nbits + passes - 1) / passes;
+    size_t nb = (size_t)1 << w;
+    uint32_t *hist = calloc((size_t)passes * nb, sizeof *hist);
+    if (!hist) return -1;
+    uint64_t mask = nb - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = a[i] >> lo;
+        for (int p = 0; p < passes; p++) hist[(size_t)p * nb + ((v >> (p * w)) & mask)]++;
+    }
+    uint64_t *src = a, *dst = b;
+    for (int p = 0; p < passes; p++) {
+        uint32_t *h = hist + (size_t)p * nb;
+        int shift = lo + p * w;
+        if (h[(src[0] >> shift) & mask] == n) continue;
+        uint32_t sum = 0;
+        for (size_t d = 0; d < nb; d++) {
+            uint32_t c = h[d];
+            h[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint64_t v = src[i];
+            dst[h[(v >> shift) & mask]++] = v;
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    free(hist);
+    return 0;
+}
+
+/* Sorts positions 0..n-1 stably by u[j] (nbits significant bits): perm[t] is the position of the
+ * t-th smallest, and sorted[t] (if not NULL; it may be u itself) its value. */
+static int sort_positions(const uint64_t *u, size_t n, int nbits, uint32_t *perm, uint64_t *sorted) {
+    int jb = bits_for(n - 1);
+    uint64_t jmask = ((uint64_t)1 << jb) - 1;
+    if (nbits + jb > 64) {
+        /* Too wide to pack with the position: sort by the low 32 bits, then stably by the rest. */
+        uint64_t *lo = xmalloc(n, sizeof *lo), *hi = xmalloc(n, sizeof *hi);
+        uint32_t *p1 = xmalloc(n, sizeof *p1), *p2 = xmalloc(n, sizeof *p2);
+        int rc = -1;
+        if (lo && hi && p1 && p2) {
+            for (size_t j = 0; j < n; j++) lo[j] = u[j] & 0xffffffffu;
+            if (sort_positions(lo, n, 32, p1, NULL) == 0) {
+                for (size_t t = 0; t < n; t++) hi[t] = u[p1[t]] >> 32;
+                if (sort_positions(hi, n, nbits - 32, p2, NULL) == 0) {
+                    /* sorted may alias u: gather into lo first. */
+                    for (size_t t = 0; t < n; t++) {
+                        perm[t] = p1[p2[t]];
+                        lo[t] = u[perm[t]];
+                    }
+                    if (sorted) memcpy(sorted, lo, n * sizeof *sorted);
+                    rc = 0;
+                }
+            }
+        }
+        free(lo);
+        free(hi);
+        free(p1);
+        free(p2);
+        return rc;
+    }
+    uint64_t *a = xmalloc(n, sizeof *a), *b = xmalloc(n, sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (size_t j = 0; j < n; j++) a[j] = (u[j] << jb) | j;
+    if (radix_words(a, b, n, jb, nbits) != 0) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (size_t t = 0; t < n; t++) {
+        perm[t] = (uint32_t)(a[t] & jmask);
+        if (sorted) sorted[t] = a[t] >> jb;
+    }
+    free(a);
+    free(b);
+    return 0;
+}
+
+/* Sorts the ids seq[0..n) (NULL: 0..n-1) stably by key[id]: out_id[t] is the t-th id in key
+ * order and out_key[t] (if not NULL) its key. Returns -1 when out of memory. */
+static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t *out_id,
+                    int64_t *out_key) {
+    if (n == 0) return 0;
+    uint64_t mn = UINT64_MAX, mx = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t u = flip(key[seq ? seq[j] : j]);
+        if (u < mn) mn = u;
+        if (u > mx) mx = u;
+    }
+    if (n <= 32) {
+        uint64_t uk[32];
+        uint32_t id[32];
+        for (size_t j = 0; j < n; j++) {
+            id[j] = seq ? seq[j] : (uint32_t)j;
+            uk[j] = flip(key[id[j]]);
+            size_t i = j;
+            while (i > 0 && uk[i - 1] > uk[i]) {
+                uint64_t tu = uk[i];
+                uk[i] = uk[i - 1];
+                uk[i - 1] = tu;
+                uint32_t ti = id[i];
+                id[i] = id[i - 1];
+                id[i - 1] = ti;
+                i--;
+            }
+        }
+        for (size_t t = 0; t < n; t++) {
+            out_id[t] = id[t];
+            if (out_key) out_key[t] = unflip(uk[t]);
+        }
+        return 0;
+    }
+    uint64_t *u = xmalloc(n, sizeof *u);
+    uint32_t *perm = xmalloc(n, sizeof *perm);
+    if (!u || !perm) {
+        free(u);
+        free(perm);
+        return -1;
+    }
+    for (size_t j = 0; j < n; j++) u[j] = flip(key[seq ? seq[j] : j]) - mn;
+    int rc = sort_positions(u, n, bits_for(mx - mn), perm, out_key ? u : NULL);
+    if (rc == 0) {
+        for (size_t t = 0; t < n; t++) {
+            out_id[t] = seq ? seq[perm[t]] : perm[t];
+            if (out_key) out_key[t] = unflip(u[t] + mn);
+        }
+    }
+    free(u);
+    free(perm);
+    return rc;
+}
+
+/* Sorts v[0..n) ascending (a left row's run of right rows); scratch holds n words if needed. */
+static void sort_run(uint32_t *v, size_t n, uint32_t *scratch) {
+    size_t i = 1;
+    while (i < n && v[i - 1] < v[i]) i++;
+    if (i >= n) return;
+    if (n <= 48) {
+        for (; i < n; i++) {
+            uint32_t x = v[i];
+            size_t j = i;
+            while (j > 0 && v[j - 1] > x) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = x;
+        }
+        return;
+    }
+    uint32_t mx = 0;
+    for (size_t t = 0; t < n; t++)
+        if (v[t] > mx) mx = v[t];
+    int nbits = bits_for(mx);
+    uint32_t *src = v, *dst = scratch;
+    for (int shift = 0; shift < nbits; shift += 8) {
+        uint32_t h[256] = {0};
+        for (size_t t = 0; t < n; t++) h[(src[t] >> shift) & 255]++;
+        uint32_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            uint32_t c = h[d];
+            h[d] = sum;
+            sum += c;
+        }
+        for (size_t t = 0; t < n; t++) dst[h[(src[t] >> shift) & 255]++] = src[t];
+        uint32_t *tmp = src;
+        src = dst;
+        dst = tmp;
+    }
+    if (src != v) memcpy(v, src, n * sizeof *v);
+}
+
+/* ---- output: one run of right rows per left row --------------------------------------------- */
+
+typedef struct {
+    uint32_t *cstart, *clen;     /* per left row (global): its run in tmp */
+    uint32_t *tmp;               /* runs of right rows (global ids) */
+    size_t n_tmp, cap_tmp;
+    uint32_t *xl, *xr;           /* extra pairs, in any order, merged into the runs at the end */
+    size_t n_x, cap_x;
+    bool in_order;               /* runs were reserved in increasing left row order */
+    int64_t last_left;
+    RxError *err;
+} Out;
+
+static int out_limit(Out *o, size_t add) {
+    size_t have = o->n_tmp + o->n_x;
+    if (add > (size_t)UINT32_MAX - have)
+        return rx_error(o->err, RX_ELIMIT, NULL, rx_span(0, 0),
+                        "the interval join's result exceeds %u rows", (unsigned)UINT32_MAX);
+    return 0;
+}
+
+static int tmp_grow(Out *o, size_t add) {
+    if (out_limit(o, add) != 0) return -1;
+    size_t need = o->n_tmp + add;
+    if (need <= o->cap_tmp) return 0;
+    size_t cap = o->cap_tmp ? o->cap_tmp : 1024;
+    while (cap < need) cap += cap / 2 + 1;
+    uint32_t *p = realloc(o->tmp, cap * sizeof *p);
+    if (!p) return oom(o->err);
+    o->tmp = p;
+    o->cap_tmp = cap;
+    return 0;
+}
+
+/* Opens left row gl's run at the end of tmp (each left row has at most one run). */
+static void run_open(Out *o, uint32_t gl) {
+    if ((int64_t)gl <= o->last_left) o->in_order = false;
+    o->last_left = gl;
+    o->cstart[gl] = (uint32_t)o->n_tmp;
+}
+static void run_close(Out *o, uint32_t gl) { o->clen[gl] = (uint32_t)(o->n_tmp - o->cstart[gl]); }
+
+static inline int run_push(Out *o, uint32_t gr) {
+    if (o->n_tmp == o->cap_tmp && tmp_grow(o, 1) != 0) return -1;
+    if (o->n_tmp >= UINT32_MAX) return out_limit(o, 1);
+    o->tmp[o->n_tmp++] = gr;
+    return 0;
+}
+
+/* Reserves a run of cnt rows for left row gl (tmp must have room); returns its offset. */
+static uint32_t run_reserve(Out *o, uint32_t gl, size_t cnt) {
+    run_open(o, gl);
+    o->n_tmp += cnt;
+    run_close(o, gl);
+    return o->cstart[gl];
+}
+
+static int extra_push(Out *o, uint32_t gl, uint32_t gr) {
+    if (o->n_x == o->cap_x) {
+        if (out_limit(o, 1) != 0) return -1;
+        size_t cap = o->cap_x ? o->cap_x + o->cap_x / 2 + 1 : 256;
+        uint32_t *a = realloc(o->xl, cap * sizeof *a);
+        if (!a) return oom(o->err);
+        o->xl = a;
+        uint32_t *b = realloc(o->xr, cap * sizeof *b);
+        if (!b) return oom(o->err);
+        o->xr = b;
+        o->cap_x = cap;
+    }
+    if (out_limit(o, 1) != 0) return -1;
+    o->xl[o->n_x] = gl;
+    o->xr[o->n_x] = gr;
+    o->n_x++;
+    return 0;
+}
+
+/* Lays the runs (and the extra pairs) out in left order, each run sorted, into res. */
+static int assemble(Out *o, size_t n_left, IjPairs *res) {
+    size_t total = o->n_tmp + o->n_x;
+    res->n = res->cap = 0;
+    if (total == 0) return 0;
+    uint32_t *left = xmalloc(total, sizeof *left);
+    if (!left) return oom(o->err);
+    uint32_t *right;
+    size_t max_run = 0;
+    if (o->n_x == 0 && o->in_order) {
+        right = o->tmp;
+        o->tmp = NULL;
+        size_t pos = 0;
+        for (size_t l = 0; l < n_left; l++) {
+            uint32_t c = o->clen[l];
+            for (uint32_t t = 0; t < c; t++) left[pos + t] = (uint32_t)l;
+            pos += c;
+            if (c > max_run) max_run = c;
+        }
+    } else {
+        right = xmalloc(total, sizeof *right);
+        if (!right) {
+            free(left);
+            return oom(o->err);
+        }
+        /* cursor per left row: reuse clen as the count, cstart stays the source offset. */
+        uint32_t *cnt = calloc(n_left ? n_left : 1, sizeof *cnt);
+        if (!cnt) {
+            free(left);
+            free(right);
+            return oom(o->err);
+        }
+        for (size_t i = 0; i < o->n_x; i++) cnt[o->xl[i]]++;
+        size_t pos = 0;
+        for (size_t l = 0; l < n_left; l++) {
+            uint32_t c = o->clen[l];
+            if (c) memcpy(right + pos, o->tmp + o->cstart[l], c * sizeof *right);
+            size_t all = (size_t)c + cnt[l];
+            for (size_t t = 0; t < all; t++) left[pos + t] = (uint32_t)l;
+            o->cstart[l] = (uint32_t)(pos + c);  /* where the extras go */
+            o->clen[l] = (uint32_t)all;
+            if (all > max_run) max_run = all;
+            pos += all;
+        }
+        for (size_t i = 0; i < o->n_x; i++) right[o->cstart[o->xl[i]]++] = o->xr[i];
+        /* Back to run starts: cstart now points past each run. */
+        for (size_t l = 0; l < n_left; l++) o->cstart[l] -= o->clen[l];
+        free(cnt);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
+    uint32_t *scratch = NULL;
+    if (max_run > 48) {
+        scratch = xmalloc(max_run, sizeof *scratch);
+        if (!scratch) {
+            free(left);
+            free(right);
+            return oom(o->err);
+        }
+    }
+    size_t pos = 0;
+    for (size_t l = 0; l < n_left; l++) {
+        uint32_t c = o->clen[l];
+        if (c > 1) sort_run(right + pos, c, scratch);
+        pos += c;
+    }
+    free(scratch);
+    res->left = left;
+    res->right = right;
+    res->n = res->cap = total;
+    return 0;
+}
+
+/* ---- one partition's rows ------------------------------------------------------------------- */
+
+typedef struct {
+    const int64_t *s, *e;
+    const uint32_t *gid;   /* local row -> input row; NULL: the same */
+    size_t n;
+} Sub;
+
+static inline uint32_t gid_of(const Sub *x, size_t i) { return x->gid ? x->gid[i] : (uint32_t)i; }
+
+/* ---- engine a: endpoint merge (equal shared endpoint, range on the other) ------------------- */
+
+/* Right row's keys: k1 the shared endpoint, k2 the other. */
+static void eq_point(IjRelation rel, int64_t rs, int64_t re, int64_t *k1, int64_t *k2) {
+    bool end_shared = rel == IJ_MET_BY || rel == IJ_FINISHES || rel == IJ_FINISHED_BY;
+    *k1 = end_shared ? re : rs;
+    *k2 = end_shared ? rs : re;
+}
+
+/* Left row's query: k1 == q1 and k2 in [lo, hi]; false when no right row can match. */
+static bool eq_query(IjRelation rel, int64_t ls, int64_t le, int64_t *q1, int64_t *lo,
+                     int64_t *hi) {
+    *lo = INT64_MIN;
+    *hi = INT64_MAX;
+    switch (rel) {
+    case IJ_MEETS: *q1 = le; return true;
+    case IJ_MET_BY: *q1 = ls; return true;
+    case IJ_STARTS: *q1 = ls; return above(le, lo);
+    case IJ_STARTED_BY: *q1 = ls; return below(le, hi);
+    case IJ_FINISHES: *q1 = le; return below(ls, hi);
+    case IJ_FINISHED_BY: *q1 = le; return above(ls, lo);
+    case IJ_EQUALS: *q1 = ls; *lo = *hi = le; return true;
+    case IJ_INTERSECTS: case IJ_PRECEDES: case IJ_PRECEDED_BY: case IJ_OVERLAPS:
+    case IJ_OVERLAPPED_BY: case IJ_DURING: case IJ_CONTAINS: case IJ_N_RELATIONS: break;
+    }
+    *q1 = 0;
+    return false; /* not an endpoint-merge relation */
+}
+
+static size_t lower_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+static size_t upper_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+    size_t n = L->n, m = R->n;
+    bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
+    int rc = -1;
+    int64_t *k1 = xmalloc(m, sizeof *k1), *k2 = xmalloc(m, sizeof *k2);
+    int64_t *K1 = xmalloc(m, sizeof *K1), *K2 = ranged ? xmalloc(m, sizeof *K2) : NULL;
+    uint32_t *rid = xmalloc(m, sizeof *rid), *o1 = ranged ? xmalloc(m, sizeof *o1) : NULL;
+    int64_t *q1 = xmalloc(n, sizeof *q1), *Q1 = xmalloc(n, sizeof *Q1);
+    int64_t *qlo = ranged ? xmalloc(n, sizeof *qlo) : NULL, *qhi = ranged ? xmalloc(n, sizeof *qhi) : NULL;
+    uint32_t *lid = xmalloc(n, sizeof *lid), *A = xmalloc(n, sizeof *A), *B = xmalloc(n, sizeof *B);
+    if (!k1 || !k2 || !K1 || !rid || !q1 || !Q1 || !lid || !A || !B ||
+        (ranged && (!K2 || !o1 || !qlo || !qhi))) {
+        oom(o->err);
+        goto done;
+    }
+    for (size_t j = 0; j < m; j++) eq_point(rel, R->s[j], R->e[j], &k1[j], &k2[j]);
+    for (size_t i = 0; i < n; i++) {
+        int64_t lo, hi;
+        bool nonempty = eq_query(rel, L->s[i], L->e[i], &q1[i], &lo, &hi);
+        if (!nonempty) { lo = 1; hi = 0; }
+        if (ranged) {
+            qlo[i] = lo;
+            qhi[i] = hi;
+        }
+    }
+    if (ranged) {
+        if (sort_ids(k2, NULL, m, o1, NULL) || sort_ids(k1, o1, m, rid, K1)) {
+            oom(o->err);
+            goto done;
+        }
+        for (size_t t = 0; t < m; t++) K2[t] = k2[rid[t]];
+    } else if (sort_ids(k1, NULL, m, rid, K1)) {
+        oom(o->err);
+        goto done;
+    }
+    if (sort_ids(q1, NULL, n, lid, Q1)) {
+        oom(o->err);
+        goto done;
+    }
+    size_t j = 0, gs = 0, ge = 0, total = 0;
+    for (size_t t = 0; t < n; t++) {
+        int64_t q = Q1[t];
+        if (t == 0 || q != Q1[t - 1]) {
+            while (j < m && K1[j] < q) j++;
+            gs = ge = j;
+            while (ge < m && K1[ge] == q) ge++;
+        }
+        size_t a = gs, b = ge;
+        if (ranged) {
+            size_t l = lid[t];
+            if (qlo[l] > qhi[l]) b = a;
+            else {
+                a = lower_bound(K2, gs, ge, qlo[l]);
+                b = upper_bound(K2, a, ge, qhi[l]);
+            }
+        }
+        A[lid[t]] = (uint32_t)a;
+        B[lid[t]] = (uint32_t)b;
+        total += b - a;
+    }
+    if (tmp_grow(o, total) != 0) goto done;
+    for (size_t i = 0; i < n; i++) {
+        size_t c = B[i] - A[i];
+        if (!c) continue;
+        uint32_t *dst = o->tmp + run_reserve(o, gid_of(L, i), c);
+        const uint32_t *src = rid + A[i];
+        if (R->gid)
+            for (size_t t = 0; t < c; t++) dst[t] = R->gid[src[t]];
+        else
+            memcpy(dst, src, c * sizeof *dst);
+    }
+    rc = 0;
+done:
+    free(k1); free(k2); free(K1); free(K2); free(rid); free(o1);
+    free(q1); free(Q1); free(qlo); free(qhi); free(lid); free(A); free(B);
+    return rc;
+}
+
+/* ---- engine b: band (right key above a left threshold) -------------------------------------- */
+
+static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+    size_t n = L->n, m = R->n;
+    int rc = -1;
+    /* PRECEDES: le < rs. PRECEDED_BY: ls > re, i.e. ~re > ~ls (~ reverses order). */
+    bool pre = rel == IJ_PRECEDES;
+    int64_t *x = xmalloc(m, sizeof *x), *X = xmalloc(m, sizeof *X);
+    int64_t *th = xmalloc(n, sizeof *th), *T = xmalloc(n, sizeof *T);
+    uint32_t *xid = xmalloc(m, sizeof *xid), *tid = xmalloc(n, sizeof *tid);
+    uint32_t *cnt = xmalloc(n, sizeof *cnt);
+    uint32_t *nxt = xmalloc(m + 1, sizeof *nxt), *prv = xmalloc(m + 1, sizeof *prv);
+    if (!x || !X || !th || !T || !xid || !tid || !cnt || !nxt || !prv) {
+        oom(o->err);
+        goto done;
+    }
+    for (size_t j = 0; j < m; j++) x[j] = pre ? R->s[j] : ~R->e[j];
+    for (size_t i = 0; i < n; i++) th[i] = pre ? L->e[i] : ~L->s[i];
+    if (sort_ids(x, NULL, m, xid, X) || sort_ids(th, NULL, n, tid, T)) {
+        oom(o->err);
+        goto done;
+    }
+    size_t j = 0, total = 0;
+    for (size_t t = 0; t < n; t++) {
+        while (j < m && X[j] <= T[t]) j++;
+        cnt[tid[t]] = (uint32_t)(m - j);
+        total += m - j;
+    }
+    if (tmp_grow(o, total) != 0) goto done;
+    for (size_t i = 0; i < n; i++)
+        cnt[i] = cnt[i] ? run_reserve(o, gid_of(L, i), cnt[i]) : UINT32_MAX;
+    /* Doubly linked list of right rows in row order; m is the head. */
+    for (size_t r = 0; r < m; r++) {
+        nxt[r] = (uint32_t)(r + 1);
+        prv[r] = (uint32_t)(r ? r - 1 : m);
+    }
+    nxt[m] = m ? 0 : (uint32_t)m;
+    prv[m] = (uint32_t)(m ? m - 1 : m);
+    j = 0;
+    for (size_t t = 0; t < n; t++) {
+        while (j < m && X[j] <= T[t]) {
+            uint32_t r = xid[j++];
+            nxt[prv[r]] = nxt[r];
+            prv[nxt[r]] = prv[r];
+        }
+        uint32_t off = cnt[tid[t]];
+        if (off == UINT32_MAX) continue;
+        uint32_t *dst = o->tmp + off;
+        for (uint32_t r = nxt[m]; r != m; r = nxt[r]) *dst++ = gid_of(R, r);
+    }
+    rc = 0;
+done:
+    free(x); free(X); free(th); free(T); free(xid); free(tid); free(cnt); free(nxt); free(prv);
+    return rc;
+}
+
+/* ---- engine c: dominance sweep -------------------------------------------------------------- */
+
+/* Right row's coordinates (x, y) for rel. */
+static void dom_point(IjRelation rel, int64_t rs, int64_t re, int64_t *x, int64_t *y) {
+    /* INTERSECTS, OVERLAPS, DURING: (rs, re). */
+    *x = rel == IJ_OVERLAPPED_BY ? re : rs;
+    *y = rel == IJ_OVERLAPPED_BY ? ~rs : rel == IJ_CONTAINS ? ~re : re;
+}
+
+/* Left row's query x in [xlo, xhi], y >= ymin; false when it is empty. */
+static bool dom_query(IjRelation rel, int64_t ls, int64_t le, int64_t *xlo, int64_t *xhi,
+                      int64_t *ymin) {
+    *xlo = INT64_MIN;
+    *xhi = INT64_MAX;
+    bool ok = false;
+    switch (rel) {
+    case IJ_INTERSECTS: /* rs < le, re > ls */
+        ok = below(le, xhi) && above(ls, ymin);
+        break;
+    case IJ_OVERLAPS: /* ls < rs < le, re > le */
+        ok = above(ls, xlo) && below(le, xhi) && above(le, ymin);
+        break;
+    case IJ_OVERLAPPED_BY: /* ls < re < le, rs < ls: ~rs > ~ls */
+        ok = above(ls, xlo) && below(le, xhi) && above(~ls, ymin);
+        break;
+    case IJ_DURING: /* rs < ls, re > le */
+        ok = below(ls, xhi) && above(le, ymin);
+        break;
+    case IJ_CONTAINS: /* rs > ls, re < le: ~re > ~le */
+        ok = above(ls, xlo) && above(~le, ymin);
+        break;
+    case IJ_PRECEDES: case IJ_PRECEDED_BY: case IJ_MEETS: case IJ_MET_BY: case IJ_STARTS:
+    case IJ_STARTED_BY: case IJ_FINISHES: case IJ_FINISHED_BY: case IJ_EQUALS:
+    case IJ_N_RELATIONS: ok = false; break; /* not a dominance relation */
+    }
+    return ok && *xlo <= *xhi;
+}
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Joins the left rows ql[0..nq) (NULL: all) with the right rows pr[0..np) (NULL: all); pairs go
+ * to runs (one per left row) or, with extra, to the extra pairs. */
+static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq, const Sub *R,
+                    const uint32_t *pr, size_t np, Out *o, bool extra) {
+    int rc = -1;
+    int64_t *px = xmalloc(np, sizeof *px), *py = xmalloc(np, sizeof *py);
+    int64_t *X = xmalloc(np, sizeof *X), *Y = xmalloc(np, sizeof *Y);
+    uint32_t *xo = xmalloc(np, sizeof *xo), *yo = xmalloc(np, sizeof *yo);
+    uint32_t *posx = xmalloc(np, sizeof *posx), *parent = xmalloc(np + 1, sizeof *parent);
+    int64_t *qlo = xmalloc(nq, sizeof *qlo), *qhi = xmalloc(nq, sizeof *qhi);
+    int64_t *qmin = xmalloc(nq, sizeof *qmin), *QM = xmalloc(nq, sizeof *QM);
+    uint32_t *qid = xmalloc(nq, sizeof *qid), *qo = xmalloc(nq, sizeof *qo);
+    if (!px || !py || !X || !Y || !xo || !yo || !posx || !parent || !qlo || !qhi || !qmin ||
+        !QM || !qid || !qo) {
+        oom(o->err);
+        goto done;
+    }
+    for (size_t j = 0; j < np; j++) {
+        size_t r = pr ? pr[j] : j;
+        dom_point(rel, R->s[r], R->e[r], &px[j], &py[j]);
+    }
+    size_t nk = 0;
+    for (size_t i = 0; i < nq; i++) {
+        size_t l = ql ? ql[i] : i;
+        if (dom_query(rel, L->s[l], L->e[l], &qlo[nk], &qhi[nk], &qmin[nk])) qid[nk++] = (uint32_t)l;
+    }
+    if (sort_ids(px, NULL, np, xo, X) || sort_ids(py, NULL, np, yo, Y) ||
+        sort_ids(qmin, NULL, nk, qo, QM)) {
+        oom(o->err);
+        goto done;
+    }
+    for (size_t t = 0; t < np; t++) posx[xo[t]] = (uint32_t)t;
+    for (size_t t = 0; t <= np; t++) parent[t] = (uint32_t)t;
+    size_t j = 0;
+    for (size_t t = 0; t < nk; t++) {
+        size_t k = qo[t];
+        while (j < np && Y[j] < QM[t]) {
+            uint32_t p = posx[yo[j++]];
+            parent[p] = p + 1;
+        }
+        uint32_t gl = gid_of(L, qid[k]);
+        size_t p = lower_bound(X, 0, np, qlo[k]);
+        uint32_t q = uf_find(parent, (uint32_t)p);
+        if (q >= np || X[q] > qhi[k]) continue;
+        if (!extra) run_open(o, gl);
+        for (; q < np && X[q] <= qhi[k]; q = uf_find(parent, q + 1)) {
+            size_t r = pr ? pr[xo[q]] : xo[q];
+            uint32_t gr = gid_of(R, r);
+            if ((extra ? extra_push(o, gl, gr) : run_push(o, gr)) != 0) goto done;
+        }
+        if (!extra) run_close(o, gl);
+    }
+    rc = 0;
+done:
+    free(px); free(py); free(X); free(Y); free(xo); free(yo); free(posx); free(parent);
+    free(qlo); free(qhi); free(qmin); free(QM); free(qid); free(qo);
+    return rc;
+}
+
+/* ---- engine d: INTERSECTS sweep over sorted starts ------------------------------------------ */
+
+static int sweep_join(const Sub *L, const Sub *R, Out *o) {
+    size_t n = L->n, m = R->n;
+    int rc = -1;
+    uint32_t *lwe = xmalloc(n, sizeof *lwe), *li = xmalloc(n, sizeof *li);
+    uint32_t *rw = xmalloc(m, sizeof *rw), *rd = xmalloc(m, sizeof *rd);
+    int64_t *LK = xmalloc(n, sizeof *LK), *RK = xmalloc(m, sizeof *RK);
+    uint32_t *LI = xmalloc(n, sizeof *LI), *RI = xmalloc(m, sizeof *RI);
+    uint32_t *lo1 = xmalloc(n, sizeof *lo1), *hi1 = xmalloc(n, sizeof *hi1);
+    uint32_t *cnt = calloc(n ? n : 1, sizeof *cnt), *diff = calloc(n + 1, sizeof *diff);
+    uint32_t *lo2 = xmalloc(m, sizeof *lo2), *hi2 = xmalloc(m, sizeof *hi2);
+    if (!lwe || !li || !rw || !rd || !LK || !RK || !LI || !RI || !lo1 || !hi1 || !cnt || !diff ||
+        !lo2 || !hi2) {
+        oom(o->err);
+        goto done;
+    }
+    size_t n2 = 0, ni = 0, m1 = 0, md = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (L->s[i] <= L->e[i]) lwe[n2++] = (uint32_t)i;
+        else li[ni++] = (uint32_t)i;
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (R->s[j] < R->e[j]) rw[m1++] = (uint32_t)j;
+        else rd[md++] = (uint32_t)j;
+    }
+    if (sort_ids(L->s, n2 == n ? NULL : lwe, n2, LI, LK) ||
+        sort_ids(R->s, m1 == m ? NULL : rw, m1, RI, RK)) {
+        oom(o->err);
+        goto done;
+    }
+    /* Place every start among the other side's: lo1 = #RK < LK[i] (sorted-left order),
+     * lo2 = #LK <= RK[j] (by right row). */
+    {
+        size_t j = 0;
+        for (size_t i = 0; i < n2; i++) {
+            while (j < m1 && RK[j] < LK[i]) j++;
+            lo1[i] = (uint32_t)j;
+        }
+        size_t i = 0;
+        for (j = 0; j < m1; j++) {
+            while (i < n2 && LK[i] <= RK[j]) i++;
+            lo2[RI[j]] = (uint32_t)i;
+        }
+    }
+    /* Set 1: rs in [ls, le), scanned from lo1. */
+    size_t total = 0;
+    for (size_t i = 0; i < n2; i++) {
+        uint32_t l = LI[i];
+        int64_t le = L->e[l];
+        size_t h = lo1[i];
+        while (h < m1 && RK[h] < le) h++;
+        hi1[i] = (uint32_t)h;
+        cnt[l] = (uint32_t)(h - lo1[i]);
+        total += h - lo1[i];
+    }
+    /* Set 2: ls in (rs, re), scanned from lo2; counted through a difference array. */
+    for (size_t t = 0; t < m1; t++) {
+        uint32_t r = rw[t];
+        int64_t re = R->e[r];
+        size_t q = lo2[r];
+        while (q < n2 && LK[q] < re) q++;
+        hi2[r] = (uint32_t)q;
+        diff[lo2[r]]++;
+        diff[q]--;
+        total += q - lo2[r];
+    }
+    {
+        uint32_t run = 0;
+        for (size_t i = 0; i < n2; i++) {
+            run += diff[i];
+            cnt[LI[i]] += run;
+        }
+    }
+    if (tmp_grow(o, total) != 0) goto done;
+    /* Reserve each left row's run in row order; cnt becomes the run's write cursor. */
+    for (size_t l = 0; l < n; l++)
+        if (cnt[l]) cnt[l] = run_reserve(o, gid_of(L, l), cnt[l]);
+    for (size_t i = 0; i < n2; i++) {
+        uint32_t l = LI[i];
+        uint32_t c = hi1[i] - lo1[i];
+        if (!c) continue;
+        uint32_t *dst = o->tmp + cnt[l];
+        const uint32_t *src = RI + lo1[i];
+        if (R->gid)
+            for (uint32_t t = 0; t < c; t++) dst[t] = R->gid[src[t]];
+        else
+            memcpy(dst, src, c * sizeof *dst);
+        cnt[l] += c;
+    }
+    for (size_t t = 0; t < m1; t++) {
+        uint32_t r = rw[t];
+        uint32_t gr = gid_of(R, r);
+        for (uint32_t q = lo2[r]; q < hi2[r]; q++) o->tmp[cnt[LI[q]]++] = gr;
+    }
+    /* The rows the split does not cover: inverted left rows with proper right rows, and
+     * non-inverted left rows with non-proper right rows (two non-proper rows never intersect). */
+    if (ni && m1 && dom_join(IJ_INTERSECTS, L, li, ni, R, rw, m1, o, true) != 0) goto done;
+    if (md && n2 && dom_join(IJ_INTERSECTS, L, lwe, n2, R, rd, md, o, true) != 0) goto done;
+    rc = 0;
+done:
+    free(lwe); free(li); free(rw); free(rd); free(LK); free(RK); free(LI); free(RI);
+    free(lo1); free(hi1); free(cnt); free(diff); free(lo2); free(hi2);
+    return rc;
+}
+
+/* ---- nested loop ---------------------------------------------------------------------------- */
+
+static int nested_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+    for (size_t i = 0; i < L->n; i++) {
+        uint32_t gl = gid_of(L, i);
+        bool open = false;
+        for (size_t j = 0; j < R->n; j++) {
+            if (!ij_holds(rel, L->s[i], L->e[i], R->s[j], R->e[j])) continue;
+            if (!open) {
+                run_open(o, gl);
+                open = true;
+            }
+            if (run_push(o, gid_of(R, j)) != 0) return -1;
+        }
+        if (open) run_close(o, gl);
+    }
+    return 0;
+}
+
+/* ---- partitions ----------------------------------------------------------------------------- */
+
+static inline bool row_valid(const IjSide *x, size_t i) {
+    return !x->valid || ((x->valid[i >> 6] >> (i & 63)) & 1);
+}
+
+/* Groups the valid rows of x by partition id (counting sort, stable): rows[start[p]..start[p+1])
+ * are partition p's rows in input order. rows is NULL when every row is valid and there is one
+ * partition (the identity). */
+static int group_rows(const IjSide *x, uint32_t n_parts, uint32_t **rows, size_t **start) {
+    *rows = NULL;
+    *start = calloc((size_t)n_parts + 1, sizeof **start);
+    if (!*start) return -1;
+    size_t *st = *start;
+    if (!x->part && !x->valid) {
+        /* Without ids every row is in partition 0. */
+        for (uint32_t p = 1; p <= n_parts; p++) st[p] = x->n;
+        return 0;
+    }
+    *rows = xmalloc(x->n, sizeof **rows);
+    if (!*rows) return -1;
+    for (size_t i = 0; i < x->n; i++)
+        if (row_valid(x, i)) st[(x->part ? x->part[i] : 0) + 1]++;
+    for (uint32_t p = 0; p < n_parts; p++) st[p + 1] += st[p];
+    size_t *pos = xmalloc((size_t)n_parts, sizeof *pos);
+    if (!pos) return -1;
+    memcpy(pos, st, (size_t)n_parts * sizeof *pos);
+    for (size_t i = 0; i < x->n; i++)
+        if (row_valid(x, i)) (*rows)[pos[x->part ? x->part[i] : 0]++] = (uint32_t)i;
+    free(pos);
+    return 0;
+}
+
+/* Makes partition rows[a..b) of x a Sub, gathering its keys into bs/be (room for b - a). */
+static Sub make_sub(const IjSide *x, const uint32_t *rows, size_t a, size_t b, int64_t *bs,
+                    int64_t *be) {
+    Sub s;
+    if (!rows) {
+        s.s = x->s + a;
+        s.e = x->e + a;
+        s.gid = NULL;
+        s.n = b - a;
+        return s;
+    }
+    for (size_t t = a; t < b; t++) {
+        bs[t - a] = x->s[rows[t]];
+        be[t - a] = x->e[rows[t]];
+    }
+    s.s = bs;
+    s.e = be;
+    s.gid = rows + a;
+    s.n = b - a;
+    return s;
+}
+
+static int join_sub(IjRelation rel, Engine eng, const Sub *L, const Sub *R, Out *o) {
+    switch (eng) {
+    case ENG_NESTED: return nested_join(rel, L, R, o);
+    case ENG_EQ: return eq_join(rel, L, R, o);
+    case ENG_BAND: return band_join(rel, L, R, o);
+    case ENG_DOM: return dom_join(rel, L, NULL, L->n, R, NULL, R->n, o, false);
+    case ENG_SWEEP: return sweep_join(L, R, o);
+    }
+    return 0;
+}
+
+int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
+            IjPairs *out, RxError *err) {
+    if ((unsigned)rel >= IJ_N_RELATIONS)
+        return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation");
+    if (l->n > UINT32_MAX || r->n > UINT32_MAX)
+        return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                        "the interval join takes at most %u rows per side", (unsigned)UINT32_MAX);
+    out->n = out->cap = 0;
+    Engine eng = engine_of(rel, opt);
+    /* Partition ids: a side without them is all partition 0. */
+    uint32_t n_parts = 1;
+    if (l->part || r->part) {
+        const IjSide *sides[2] = {l, r};
+        for (int k = 0; k < 2; k++)
+            if (sides[k]->part)
+                for (size_t i = 0; i < sides[k]->n; i++)
+                    if (sides[k]->part[i] >= n_parts && row_valid(sides[k], i)) {
+                        if (sides[k]->part[i] == UINT32_MAX)
+                            return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                                            "interval join: partition id out of range");
+                        n_parts = sides[k]->part[i] + 1;
+                    }
+    }
+    Out o;
+    memset(&o, 0, sizeof o);
+    o.in_order = true;
+    o.last_left = -1;
+    o.err = err;
+    int rc = -1;
+    uint32_t *lrows = NULL, *rrows = NULL;
+    size_t *lst = NULL, *rst = NULL;
+    int64_t *buf = NULL;
+    o.cstart = xmalloc(l->n, sizeof *o.cstart);
+    o.clen = calloc(l->n ? l->n : 1, sizeof *o.clen);
+    if (!o.cstart || !o.clen || group_rows(l, n_parts, &lrows, &lst) != 0 ||
+        group_rows(r, n_parts, &rrows, &rst) != 0) {
+        oom(err);
+        goto done;
+    }
+    size_t maxl = 0, maxr = 0;
+    for (uint32_t p = 0; p < n_parts; p++) {
+        if (lst[p + 1] - lst[p] > maxl) maxl = lst[p + 1] - lst[p];
+        if (rst[p + 1] - rst[p] > maxr) maxr = rst[p + 1] - rst[p];
+    }
+    size_t nbuf = (lrows ? 2 * maxl : 0) + (rrows ? 2 * maxr : 0);
+    buf = xmalloc(nbuf, sizeof *buf);
+    if (!buf) {
+        oom(err);
+        goto done;
+    }
+    int64_t *lbs = buf, *lbe = lbs + (lrows ? maxl : 0);
+    int64_t *rbs = lbe + (lrows ? maxl : 0), *rbe = rbs + (rrows ? maxr : 0);
+    for (uint32_t p = 0; p < n_parts; p++) {
+        if (lst[p] == lst[p + 1] || rst[p] == rst[p + 1]) continue;
+        Sub L = make_sub(l, lrows, lst[p], lst[p + 1], lbs, lbe);
+        Sub R = make_sub(r, rrows, rst[p], rst[p + 1], rbs, rbe);
+        if (join_sub(rel, eng, &L, &R, &o) != 0) goto done;
+    }
+    if (assemble(&o, l->n, out) != 0) goto done;
+    rc = 0;
+done:
+    free(o.cstart);
+    free(o.clen);
+    free(o.tmp);
+    free(o.xl);
+    free(o.xr);
+    free(lrows);
+    free(rrows);
+    free(lst);
+    free(rst);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,347 @@
+/*
+ * keys.c - order-preserving int64 keys and partition ids for the join kernels (keys.h).
+ */
+#include "exec/keys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
+
+static int64_t float_key(double d) {
+    if (d == 0) d = 0;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u = (u >> 63) ? ~u : (u | UINT64_C(0x8000000000000000));
+    return (int64_t)(u ^ UINT64_C(0x8000000000000000));
+}
+
+static int64_t dur_key(RxDuration d) {
+    __int128 k = (__int128)d.months * 30 * US_PER_DAY + d.us;
+    if (k > INT64_MAX) return INT64_MAX;
+    if (k < INT64_MIN) return INT64_MIN;
+    return (int64_t)k;
+}
+
+/* ---- a string dictionary -------------------------------------------------------------------- */
+
+typedef struct {
+    RxStr *strs;       /* distinct strings, by id */
+    uint32_t n, cap;
+    uint32_t *slots;   /* id + 1, 0 empty */
+    uint64_t *hashes;  /* per id */
+    size_t n_slots;
+} Dict;
+
+static int dict_init(Dict *d, size_t hint) {
+    memset(d, 0, sizeof *d);
+    d->n_slots = 1024;
+    while (d->n_slots < hint * 2 && d->n_slots < ((size_t)1 << 31)) d->n_slots <<= 1;
+    d->slots = calloc(d->n_slots, sizeof *d->slots);
+    return d->slots ? 0 : -1;
+}
+
+static void dict_free(Dict *d) {
+    free(d->strs);
+    free(d->slots);
+    free(d->hashes);
+}
+
+static int dict_grow(Dict *d) {
+    size_t ns = d->n_slots * 2;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots) return -1;
+    for (uint32_t id = 0; id < d->n; id++) {
+        size_t j = d->hashes[id] & (ns - 1);
+        while (slots[j]) j = (j + 1) & (ns - 1);
+        slots[j] = id + 1;
+    }
+    free(d->slots);
+    d->slots = slots;
+    d->n_slots = ns;
+    return 0;
+}
+
+/* The id of s, inserting it when insert is set; UINT32_MAX when absent (or on OOM, *oom_flag). */
+static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
+    uint64_t h = rx_hash_bytes(s.ptr, s.len);
+    size_t j = h & (d->n_slots - 1);
+    while (d->slots[j]) {
+        uint32_t id = d->slots[j] - 1;
+        RxStr t = d->strs[id];
+        if (d->hashes[id] == h && t.len == s.len && (s.len == 0 || memcmp(t.ptr, s.ptr, s.len) == 0))
+            return id;
+        j = (j + 1) & (d->n_slots - 1);
+    }
+    if (!insert) return UINT32_MAX;
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 256;
+        RxStr *st = realloc(d->strs, cap * sizeof *st);
+        uint64_t *hs = realloc(d->hashes, cap * sizeof *hs);
+        if (st) d->strs = st;
+        if (hs) d->hashes = hs;
+        if (!st || !hs) {
+            *oom_flag = true;
+            return UINT32_MAX;
+        }
+        d->cap = cap;
+    }
+    uint32_t id = d->n++;
+    d->strs[id] = s;
+    d->hashes[id] = h;
+    d->slots[j] = id + 1;
+    if ((size_t)d->n * 2 > d->n_slots && dict_grow(d) < 0) *oom_flag = true;
+    return id;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    const RxStr *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
+    if (c) return c;
+    return x->len < y->len ? -1 : x->len > y->len;
+}
+
+typedef struct {
+    RxStr s;
+    uint32_t id;
+} RankItem;
+
+static int cmp_rank_item(const void *a, const void *b) { return cmp_str(&((const RankItem *)a)->s, &((const RankItem *)b)->s); }
+
+/* ---- ordered keys --------------------------------------------------------------------------- */
+
+int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *err) {
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    bool any_float = false, any_ts = false, text = false;
+    for (int i = 0; i < n; i++) {
+        any_float |= cols[i]->type == TY_FLOAT;
+        any_ts |= cols[i]->type == TY_TIMESTAMP;
+        text |= cols[i]->type == TY_TEXT;
+    }
+    for (int i = 0; i < n; i++) {
+        out->keys[i] = malloc((cols[i]->n ? cols[i]->n : 1) * sizeof(int64_t));
+        if (!out->keys[i]) {
+            keys_free(out);
+            return oom(err);
+        }
+    }
+    if (text) {
+        size_t total = 0;
+        for (int i = 0; i < n; i++) total += cols[i]->n;
+        Dict d;
+        if (dict_init(&d, total < 1024 ? total : 1024) < 0) {
+            keys_free(out);
+            return oom(err);
+        }
+        bool failed = false;
+        for (int i = 0; i < n && !failed; i++) {
+            const Column *c = cols[i];
+            int64_t *k = out->keys[i];
+            for (size_t r = 0; r < c->n; r++)
+                k[r] = col_is_null(c, r) ? 0 : (int64_t)dict_id(&d, col_str(c)[r], true, &failed);
+        }
+        /* Rank the distinct strings: id -> rank. */
+        RankItem *items = failed ? NULL : malloc((d.n ? d.n : 1) * sizeof *items);
+        uint32_t *rank = failed ? NULL : malloc((d.n ? d.n : 1) * sizeof *rank);
+        if (failed || !items || !rank) {
+            free(items), free(rank);
+            dict_free(&d);
+            keys_free(out);
+            return oom(err);
+        }
+        for (uint32_t id = 0; id < d.n; id++) items[id].s = d.strs[id], items[id].id = id;
+        qsort(items, d.n, sizeof *items, cmp_rank_item);
+        for (uint32_t r = 0; r < d.n; r++) rank[items[r].id] = r;
+        for (int i = 0; i < n; i++) {
+            const Column *c = cols[i];
+            int64_t *k = out->keys[i];
+            for (size_t r = 0; r < c->n; r++)
+                if (!col_is_null(c, r)) k[r] = rank[k[r]];
+        }
+        free(items);
+        free(rank);
+        dict_free(&d);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        const Column *c = cols[i];
+        int64_t *k = out->keys[i];
+        size_t m = c->n;
+        switch (c->type) {
+        case TY_INT:
+            if (any_float) for (size_t r = 0; r < m; r++) k[r] = float_key((double)col_i64(c)[r]);
+            else memcpy(k, c->data, m * sizeof *k);
+            break;
+        case TY_FLOAT:
+            for (size_t r = 0; r < m; r++) k[r] = float_key(col_f64(c)[r]);
+            break;
+        case TY_DATE:
+            for (size_t r = 0; r < m; r++)
+                k[r] = any_ts ? (int64_t)col_i32(c)[r] * US_PER_DAY : col_i32(c)[r];
+            break;
+        case TY_BOOL:
+            for (size_t r = 0; r < m; r++) k[r] = col_u8(c)[r];
+            break;
+        case TY_DURATION:
+            for (size_t r = 0; r < m; r++) k[r] = dur_key(col_dur(c)[r]);
+            break;
+        case TY_NULL:
+            memset(k, 0, m * sizeof *k);
+            break;
+        default:
+            memcpy(k, c->data, m * sizeof *k);
+            break;
+        }
+    }
+    return 0;
+}
+
+void keys_free(KeySet *ks) {
+    for (int i = 0; i < 4; i++) {
+        free(ks->keys[i]);
+        ks->keys[i] = NULL;
+    }
+}
+
+int keys_validity(const Column *const *cols, int n_cols, size_t n, uint64_t **out) {
+    *out = NULL;
+    bool any = n_cols == 0;
+    for (int i = 0; i < n_cols; i++) any |= cols[i]->valid != NULL || cols[i]->type == TY_NULL;
+    if (!any) return 0;
+    size_t w = bitmap_words(n ? n : 1);
+    uint64_t *v = malloc(w * sizeof *v);
+    if (!v) return -1;
+    memset(v, 0xff, w * sizeof *v);
+    for (int i = 0; i < n_cols; i++) {
+        if (cols[i]->type == TY_NULL) {
+            memset(v, 0, w * sizeof *v);
+            break;
+        }
+        if (cols[i]->valid)
+            for (size_t k = 0; k < w; k++) v[k] &= cols[i]->valid[k];
+    }
+    *out = v;
+    return 0;
+}
+
+/* ---- partitions ----------------------------------------------------------------------------- */
+
+/* Equality codes of one key column pair: same code for equal values across the sides. */
+static int equality_codes(const Column *l, const Column *r, int64_t *lc, int64_t *rc, RxError *err) {
+    if (l->type == TY_TEXT || r->type == TY_TEXT) {
+        Dict d;
+        if (dict_init(&d, 1024) < 0) return oom(err);
+        bool failed = false;
+        for (size_t i = 0; i < r->n; i++)
+            rc[i] = col_is_null(r, i) ? -1 : (int64_t)dict_id(&d, col_str(r)[i], true, &failed);
+        for (size_t i = 0; i < l->n; i++) {
+            uint32_t id = col_is_null(l, i) ? UINT32_MAX : dict_id(&d, col_str(l)[i], false, &failed);
+            lc[i] = id == UINT32_MAX ? -1 : (int64_t)id;
+        }
+        dict_free(&d);
+        return failed ? oom(err) : 0;
+    }
+    const Column *pair[2] = {l, r};
+    KeySet ks;
+    if (keys_encode_ordered(pair, 2, &ks, err) < 0) return -1;
+    memcpy(lc, ks.keys[0], l->n * sizeof *lc);
+    memcpy(rc, ks.keys[1], r->n * sizeof *rc);
+    keys_free(&ks);
+    return 0;
+}
+
+int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
+                   int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
+                   RxError *err) {
+    *lpart = malloc((nl ? nl : 1) * sizeof **lpart);
+    *rpart = malloc((nr ? nr : 1) * sizeof **rpart);
+    int64_t *lc = malloc((nl ? nl : 1) * (size_t)n_keys * sizeof *lc);
+    int64_t *rc = malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
+    uint8_t *lnull = calloc(nl ? nl : 1, 1), *rnull = calloc(nr ? nr : 1, 1);
+    int64_t *tl = malloc((nl ? nl : 1) * sizeof *tl), *tr = malloc((nr ? nr : 1) * sizeof *tr);
+    size_t cap = 1024;
+    while (cap < nr * 2) cap <<= 1;
+    uint32_t *slots = malloc(cap * sizeof *slots);   /* representative right row + 1 */
+    uint32_t *ids = malloc((nr ? nr : 1) * sizeof *ids);
+    uint64_t *rh = malloc((nr ? nr : 1) * sizeof *rh);
+    int ret = -1;
+    if (!*lpart || !*rpart || !lc || !rc || !lnull || !rnull || !tl || !tr || !slots || !ids || !rh) {
+        oom(err);
+        goto out;
+    }
+    /* Codes, key-major: lc[k * nl + i]. A NULL key (code -1 from the text dictionary, or a
+     * NULL bit) marks the row. */
+    for (int k = 0; k < n_keys; k++) {
+        if (equality_codes(lk[k], rk[k], tl, tr, err) < 0) goto out;
+        bool text = lk[k]->type == TY_TEXT || rk[k]->type == TY_TEXT;
+        for (size_t i = 0; i < nl; i++) {
+            lc[(size_t)k * nl + i] = tl[i];
+            if (col_is_null(lk[k], i) || (text && tl[i] < 0)) lnull[i] = 1;
+        }
+        for (size_t i = 0; i < nr; i++) {
+            rc[(size_t)k * nr + i] = tr[i];
+            if (col_is_null(rk[k], i)) rnull[i] = 1;
+        }
+    }
+    memset(slots, 0, cap * sizeof *slots);
+    uint32_t next = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (rnull[i]) {
+            (*rpart)[i] = ROW_NONE;
+            continue;
+        }
+        uint64_t h = 0x51ed2701a3b9c4d5ULL;
+        for (int k = 0; k < n_keys; k++) h = rx_hash_combine(h, (uint64_t)rc[(size_t)k * nr + i]);
+        rh[i] = h;
+        size_t j = h & (cap - 1);
+        for (;;) {
+            if (!slots[j]) {
+                slots[j] = (uint32_t)i + 1;
+                ids[i] = next++;
+                break;
+            }
+            size_t o = slots[j] - 1;
+            bool eq = rh[o] == h;
+            for (int k = 0; k < n_keys && eq; k++) eq = rc[(size_t)k * nr + o] == rc[(size_t)k * nr + i];
+            if (eq) {
+                ids[i] = ids[o];
+                break;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+        (*rpart)[i] = ids[i];
+    }
+    for (size_t i = 0; i < nl; i++) {
+        (*lpart)[i] = ROW_NONE;
+        if (lnull[i]) continue;
+        uint64_t h = 0x51ed2701a3b9c4d5ULL;
+        for (int k = 0; k < n_keys; k++) h = rx_hash_combine(h, (uint64_t)lc[(size_t)k * nl + i]);
+        size_t j = h & (cap - 1);
+        while (slots[j]) {
+            size_t o = slots[j] - 1;
+            bool eq = rh[o] == h;
+            for (int k = 0; k < n_keys && eq; k++) eq = rc[(size_t)k * nr + o] == lc[(size_t)k * nl + i];
+            if (eq) {
+                (*lpart)[i] = ids[o];
+                break;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+    }
+    *n_parts = next ? next : 1;
+    ret = 0;
+out:
+    free(lc), free(rc), free(lnull), free(rnull), free(tl), free(tr), free(slots), free(ids), free(rh);
+    if (ret < 0) {
+        free(*lpart), free(*rpart);
+        *lpart = *rpart = NULL;
+    }
+    return ret;
+}
+
+int64_t keys_distance_bound(RxType l, RxType r, RxDuration bound) {
+    if (l == TY_DATE && r == TY_DATE) return bound.us / US_PER_DAY;
+    return bound.us;
+}

@@ -1,0 +1,39 @@
+/*
+ * keys.h - join keys as 64-bit integers, for the interval and AS-OF kernels.
+ *
+ * keys_encode_ordered maps several columns of one comparable family onto int64 keys that keep
+ * order and equality across all of them: INT, TIMESTAMP and TIME as they are; DATE as days, or
+ * as microseconds when a TIMESTAMP is among the columns; FLOAT (or INT mixed with FLOAT) through
+ * the order-preserving bit pattern of the double (-0 = 0); DURATION as months·30 days plus
+ * microseconds; BOOL as 0/1; TEXT as ranks among the distinct strings of all the columns
+ * (hashing finds them, only the distinct ones are sorted).
+ *
+ * keys_partition gives each row a dense partition id from its equality keys, equal ids for
+ * equal key tuples across the two sides; a left row whose tuple has no right counterpart, and
+ * any row with a NULL key, gets ROW_NONE.
+ */
+#ifndef RX_KEYS_H
+#define RX_KEYS_H
+
+#include "types/column.h"
+
+typedef struct {
+    int64_t *keys[4];   /* one malloc'd array per column */
+    int n;
+} KeySet;
+
+int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *err);
+void keys_free(KeySet *ks);
+
+/* *out = a validity bitmap of n rows, clear where any of cols has a NULL; NULL when no row
+ * has one (and n_cols > 0). With n_cols = 0, an all-valid bitmap. -1 on OOM. */
+int keys_validity(const Column *const *cols, int n_cols, size_t n, uint64_t **out);
+
+int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
+                   int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
+                   RxError *err);
+
+/* A WITHIN bound in the unit of the keys keys_encode_ordered gives two columns of these types. */
+int64_t keys_distance_bound(RxType l, RxType r, RxDuration bound);
+
+#endif

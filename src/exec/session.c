@@ -1,0 +1,252 @@
+/*
+ * session.c - the library's public face (include/relix.h): drives a script through the whole
+ * pipeline, statement by statement.
+ *
+ *   parse (syntax) -> define and check every statement (analysis) -> for each query in order:
+ *   analyze into the run's arena, rewrite, plan, execute, hand the result to the caller.
+ *
+ * A session owns the catalog (its definitions and their tables) and one arena per rx_exec
+ * call, kept alive as long as the session because views defined in one call are used by the
+ * next. Each query's plan, rewrites and result live only for its callback.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "relix.h"
+
+#include "analysis/analysis.h"
+#include "exec/exec.h"
+#include "io/io.h"
+#include "plan/plan.h"
+#include "rewrite/rewrite.h"
+#include "syntax/syntax.h"
+
+struct RxSession {
+    Catalog cat;
+    Arena *defs;          /* the catalog's arena */
+    Arena **scripts;      /* one per rx_exec call: sources, ASTs */
+    size_t n_scripts, cap_scripts;
+    RxError err;
+    StrBuf errmsg;
+    PlanOptions popt;
+    volatile sig_atomic_t interrupt;
+    RxTiming timing;
+};
+
+struct RxResult {
+    Table *t;
+    StrBuf explain;
+    Arena *a;             /* for text values handed out by rx_result_text */
+    StrBuf cell;
+};
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+RxSession *rx_open(void) {
+    RxSession *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->defs = arena_new();
+    if (!s->defs) {
+        free(s);
+        return NULL;
+    }
+    catalog_init(&s->cat, s->defs);
+    sb_init(&s->errmsg);
+    return s;
+}
+
+void rx_close(RxSession *s) {
+    if (!s) return;
+    catalog_free(&s->cat);
+    arena_free(s->defs);
+    for (size_t i = 0; i < s->n_scripts; i++) arena_free(s->scripts[i]);
+    free(s->scripts);
+    sb_free(&s->errmsg);
+    free(s);
+}
+
+void rx_set_ijoin_algo(RxSession *s, int algo) { s->popt.ijoin_algo = (IjAlgo)algo; }
+void rx_set_asof_algo(RxSession *s, int algo) { s->popt.asof_algo = (AsofAlgo)algo; }
+void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+
+const char *rx_errmsg(const RxSession *s) { return s->errmsg.p ? s->errmsg.p : ""; }
+int rx_errcode(const RxSession *s) { return (int)s->err.code; }
+RxTiming rx_timing(const RxSession *s) { return s->timing; }
+
+static int fail(RxSession *s) {
+    sb_free(&s->errmsg);
+    rx_error_format(&s->err, &s->errmsg);
+    return s->err.code ? (int)s->err.code : 1;
+}
+
+static void explain_text(const RewriteLog *log, const PNode *plan, StrBuf *out) {
+    sb_puts(out, "Rewrites applied\n");
+    if (log->n == 0) sb_puts(out, "  (none)\n");
+    for (size_t i = 0; i < log->n; i++)
+        sb_printf(out, "  • %s %s %s\n", log->items[i].id, log->items[i].what, log->items[i].detail);
+    sb_puts(out, "\nPhysical plan\n");
+    plan_explain(plan, out);
+}
+
+/* The folder of a script's file name, for relative CSV paths; "" for <stdin> and the like. */
+static const char *dir_of(Arena *a, const char *name) {
+    if (!name || name[0] == '<') return "";
+    const char *slash = strrchr(name, '/');
+    if (!slash) return "";
+    return arena_strndup(a, name, (size_t)(slash - name));
+}
+
+static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn fn, void *ud) {
+    Arena *qa = arena_new();
+    if (!qa) return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
+    double t0 = now_s();
+    double load0 = s->cat.load_s;
+    LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
+    RewriteLog log = {0};
+    PNode *plan = NULL;
+    if (lp && rw_apply(qa, &lp, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &s->err);
+    double t1 = now_s();
+    s->timing.load_s += s->cat.load_s - load0;
+    s->timing.analyze_s += (t1 - t0) - (s->cat.load_s - load0);
+    if (!plan) {
+        arena_free(qa);
+        return -1;
+    }
+    ExecCtx x = {.interrupt = &s->interrupt};
+    Table *t = NULL;
+    int rc = exec_run(&x, plan, &t, &s->err);
+    s->timing.run_s += now_s() - t1;
+    s->timing.join_s += x.t_join_s;
+    if (rc < 0) {
+        arena_free(qa);
+        return -1;
+    }
+    RxResult r = {.t = t, .a = qa};
+    sb_init(&r.explain);
+    sb_init(&r.cell);
+    explain_text(&log, plan, &r.explain);
+    int cb = fn ? fn(ud, &r) : 0;
+    sb_free(&r.explain);
+    sb_free(&r.cell);
+    table_free(t);
+    arena_free(qa);
+    return cb;
+}
+
+int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+    rx_error_clear(&s->err);
+    sb_free(&s->errmsg);
+    s->interrupt = 0;
+    memset(&s->timing, 0, sizeof s->timing);
+    if (s->n_scripts == s->cap_scripts) {
+        size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
+        Arena **p = realloc(s->scripts, cap * sizeof *p);
+        if (!p) {
+            rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            return fail(s);
+        }
+        s->scripts = p;
+        s->cap_scripts = cap;
+    }
+    Arena *a = arena_new();
+    if (!a) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return fail(s);
+    }
+    s->scripts[s->n_scripts++] = a;
+    RxSource *src = arena_alloc(a, sizeof *src);
+    char *copy = arena_strndup(a, text, len);
+    if (!src || !copy) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return fail(s);
+    }
+    src->name = arena_strdup(a, name ? name : "<input>");
+    src->text = copy;
+    src->len = len;
+    src->first_line = 1;
+    Script sc;
+    double t0 = now_s();
+    if (parse_script(a, src, &sc, &s->err) < 0) return fail(s);
+    s->cat.base_dir = dir_of(a, name);
+    double load0 = s->cat.load_s;
+    if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail(s);
+    s->timing.load_s += s->cat.load_s - load0;
+    s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
+    for (size_t i = 0; i < sc.n; i++) {
+        const Stmt *st = sc.stmts[i];
+        if (st->kind != ST_QUERY) continue;
+        int rc = run_query(s, &sc, st, fn, ud);
+        if (rc < 0) return fail(s);
+        if (rc > 0) return rc;
+    }
+    return 0;
+}
+
+/* ---- results -------------------------------------------------------------------------------- */
+
+size_t rx_result_rows(const RxResult *r) { return r->t->n_rows; }
+int rx_result_cols(const RxResult *r) { return r->t->n_cols; }
+const char *rx_result_colname(const RxResult *r, int col) {
+    return col >= 0 && col < r->t->n_cols ? r->t->names[col] : NULL;
+}
+RxColType rx_result_coltype(const RxResult *r, int col) {
+    return col >= 0 && col < r->t->n_cols ? (RxColType)r->t->cols[col]->type : RX_TYPE_NULL;
+}
+
+static const Column *cell_col(const RxResult *r, size_t row, int col) {
+    if (col < 0 || col >= r->t->n_cols || row >= r->t->n_rows) return NULL;
+    return r->t->cols[col];
+}
+
+int rx_result_is_null(const RxResult *r, size_t row, int col) {
+    const Column *c = cell_col(r, row, col);
+    return !c || c->type == TY_NULL || col_is_null(c, row);
+}
+
+int64_t rx_result_int(const RxResult *r, size_t row, int col) {
+    const Column *c = cell_col(r, row, col);
+    if (!c || col_is_null(c, row)) return 0;
+    Value v = col_get(c, row);
+    switch (c->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: return v.v.i;
+    case TY_DATE: return v.v.date;
+    case TY_BOOL: return v.v.b;
+    case TY_FLOAT: return (int64_t)v.v.f;
+    case TY_DURATION: return v.v.d.us;
+    default: return 0;
+    }
+}
+
+double rx_result_float(const RxResult *r, size_t row, int col) {
+    const Column *c = cell_col(r, row, col);
+    if (!c || col_is_null(c, row)) return 0;
+    if (c->type == TY_FLOAT) return col_f64(c)[row];
+    return (double)rx_result_int(r, row, col);
+}
+
+const char *rx_result_text(const RxResult *r, size_t row, int col) {
+    const Column *c = cell_col(r, row, col);
+    if (!c) return NULL;
+    StrBuf b;
+    sb_init(&b);
+    out_value_text(c, row, "NULL", &b);
+    const char *p = arena_strndup(r->a, b.p ? b.p : "", b.n);
+    sb_free(&b);
+    return p;
+}
+
+const char *rx_result_explain(const RxResult *r) { return r->explain.p ? r->explain.p : ""; }
+
+int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud) {
+    RxSink sink = {write, ud};
+    RxError err;
+    rx_error_clear(&err);
+    return out_write(r->t, (OutFormat)f, &sink, &err) < 0 ? 1 : 0;
+}

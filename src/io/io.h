@@ -1,0 +1,61 @@
+/*
+ * io.h - CSV input and the result writers (table, csv, tsv, json, markdown).
+ *
+ * csv_read turns a file into a Table, detecting column types from the data (DESIGN.md: INT,
+ * FLOAT, BOOL, DATE, TIMESTAMP, TIME, TEXT) unless the options give a schema. Errors name the
+ * file, line and column of the offending cell and quote its line.
+ *
+ * The writers format a result table onto a sink. They never print by themselves: the caller's
+ * sink decides where bytes go (stdout in the CLI, a buffer in tests and the embedding API).
+ */
+#ifndef RX_IO_H
+#define RX_IO_H
+
+#include "base/base.h"
+#include "types/column.h"
+
+/* ---- CSV input ------------------------------------------------------------------------------ */
+
+typedef struct {
+    char delimiter;          /* ',' by default */
+    bool header;             /* true by default: the first record names the columns */
+    const char *null_text;   /* a field equal to this is NULL (an empty field always is) */
+    int n_schema;            /* 0: detect; otherwise names and types of every column */
+    const char *const *schema_names;
+    const RxType *schema_types;
+} CsvOptions;
+
+void csv_options_default(CsvOptions *o);
+
+/* Reads the CSV file at path into *out (a new table the caller frees with table_free). The
+ * returned TEXT columns may point into a read-only mapping of the file, which the table keeps
+ * alive. On failure returns -1 with err filled:
+ *   RX_EIO   the file cannot be opened or read (message names the path and strerror)
+ *   RX_ECSV  a record with the wrong number of fields, an unterminated quote, a bad header
+ *   RX_EVALUE a cell that has the shape of the column's type but is not a valid value
+ *            (2026-02-30 in a DATE column), or a cell that does not parse under a given schema
+ * CSV errors are reported at the file position (rx_error_at_file). */
+int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err);
+
+/* ---- result writers ------------------------------------------------------------------------- */
+
+typedef struct {
+    int (*write)(void *ud, const char *p, size_t n);  /* returns 0, or -1 on failure */
+    void *ud;
+} RxSink;
+
+typedef enum { OUT_TABLE, OUT_CSV, OUT_TSV, OUT_JSON, OUT_MARKDOWN } OutFormat;
+
+/* "table", "csv", "tsv", "json", "markdown" (also "md"); -1 if unknown. */
+int out_format_from_name(const char *name, OutFormat *out);
+
+/* Writes table t in format f to sink. Column names are t->names, types the columns' types.
+ * -1 with err (RX_EIO) if the sink fails. */
+int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err);
+
+/* Appends the text of one value as the table and CSV writers print it (no quoting): numbers in
+ * shortest round-trip form, temporal values in ISO-8601, BOOL true/false; NULL appends
+ * null_text. */
+void out_value_text(const Column *c, size_t row, const char *null_text, StrBuf *b);
+
+#endif

@@ -1,0 +1,427 @@
+/*
+ * output.c - the result writers (io.h): the spec's text table, CSV, TSV, JSON and Markdown.
+ *
+ * The last stage of the pipeline: exec hands over a result Table, and the CLI or the embedding
+ * API supplies the sink. Values are printed by number.c (shortest round-trip FLOAT) and
+ * temporal.c (ISO-8601), in the forms DESIGN.md ("Table output") fixes.
+ *
+ * Every writer appends to one StrBuf and hands it to the sink whenever it holds 64 KiB, always
+ * at the end of a line, so that a large result never sits whole in memory. The table format
+ * needs its column widths first: it formats every value once to measure it (into a stack
+ * buffer, TEXT is measured in place) and again to write it.
+ *
+ * Choices per format:
+ *   table     a TEXT value's newline, carriage return and tab print as \n, \r and \t so that
+ *             the grid stays one line per row; the table is for reading, not for reading back
+ *             (a backslash is not escaped, use csv or json for exact text).
+ *   csv       RFC 4180 with \n line ends (not CRLF: the files are read on Unix as often as
+ *             not, and every CSV reader accepts \n). A field is quoted only when it contains
+ *             the delimiter, a quote, CR or LF, has a leading or trailing space, or is the
+ *             empty string, so that "" (empty text) and an empty field (NULL) differ.
+ *             A table without columns prints nothing.
+ *   tsv       PostgreSQL's text format: \t \n \r \\ escaped with a backslash, NULL as \N.
+ *   json      an array of objects, one row per line; NaN and infinities are null; strings
+ *             escaped as JSON.stringify does (\" \\ \b \f \n \r \t, other control characters
+ *             as \u00XX), invalid UTF-8 bytes replaced by U+FFFD.
+ *   markdown  a GitHub table; | in a value is \|, newlines and tabs as in the table format,
+ *             NULL as NULL. A table without columns prints nothing.
+ */
+#include "io/io.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "types/number.h"
+#include "types/temporal.h"
+
+int out_format_from_name(const char *name, OutFormat *out) {
+    static const struct { const char *name; OutFormat f; } names[] = {
+        {"table", OUT_TABLE}, {"csv", OUT_CSV}, {"tsv", OUT_TSV},
+        {"json", OUT_JSON},   {"markdown", OUT_MARKDOWN}, {"md", OUT_MARKDOWN},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(names); i++)
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+#define VAL_BUF (TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF)
+
+/* The text of a non-NULL value: TEXT points into the column's heap, anything else is formatted
+ * into buf (VAL_BUF bytes). */
+static RxStr value_text(const Column *c, size_t row, char *buf) {
+    RxStr s = {buf, 0};
+    switch (c->type) {
+    case TY_TEXT: return col_str(c)[row];
+    case TY_INT: s.len = num_format_int(col_i64(c)[row], buf); break;
+    case TY_FLOAT: s.len = num_format_double(col_f64(c)[row], buf); break;
+    case TY_BOOL: s.ptr = col_u8(c)[row] ? "true" : "false"; s.len = col_u8(c)[row] ? 4 : 5; break;
+    case TY_TIMESTAMP: s.len = tm_format_timestamp(col_i64(c)[row], buf); break;
+    case TY_DATE: s.len = tm_format_date(col_i32(c)[row], buf); break;
+    case TY_TIME: s.len = tm_format_time(col_i64(c)[row], buf); break;
+    case TY_DURATION: s.len = tm_format_duration(col_dur(c)[row], buf); break;
+    case TY_NULL: s.ptr = "NULL"; s.len = 4; break;
+    }
+    return s;
+}
+
+void out_value_text(const Column *c, size_t row, const char *null_text, StrBuf *b) {
+    if (col_is_null(c, row) || c->type == TY_NULL) {
+        if (null_text) sb_puts(b, null_text);
+        return;
+    }
+    char buf[VAL_BUF];
+    RxStr s = value_text(c, row, buf);
+    sb_append(b, s.ptr, s.len);
+}
+
+/* ---- the chunked sink ----------------------------------------------------------------------- */
+
+#define FLUSH_AT (64 * 1024)
+
+typedef struct {
+    StrBuf b;
+    const RxSink *sink;
+    RxError *err;
+    bool failed;
+} Out;
+
+static void flush(Out *o) {
+    if (o->failed || o->b.n == 0) return;
+    if (o->b.oom) {
+        o->failed = true;
+        rx_error(o->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory writing the result");
+        return;
+    }
+    if (o->sink->write(o->sink->ud, o->b.p, o->b.n) != 0) {
+        o->failed = true;
+        rx_error(o->err, RX_EIO, NULL, rx_span(0, 0), "cannot write the result");
+    }
+    o->b.n = 0;
+}
+
+/* Called at the end of each line. */
+static inline void maybe_flush(Out *o) {
+    if (o->b.n >= FLUSH_AT || o->b.oom) flush(o);
+}
+
+static bool is_null_at(const Column *c, size_t row) {
+    return c->type == TY_NULL || col_is_null(c, row);
+}
+
+static bool right_aligned(RxType t) { return t == TY_INT || t == TY_FLOAT; }
+
+/* Appends s with \n, \r and \t written as two-character escapes (table and markdown), and |
+ * as \| when pipe is set. */
+static void put_display(StrBuf *b, RxStr s, bool pipe) {
+    const char *p = s.ptr, *e = s.ptr + s.len, *run = p;
+    for (; p < e; p++) {
+        char c = *p, rep;
+        if (c == '\n') rep = 'n';
+        else if (c == '\r') rep = 'r';
+        else if (c == '\t') rep = 't';
+        else if (c == '|' && pipe) rep = '|';
+        else continue;
+        sb_append(b, run, (size_t)(p - run));
+        sb_putc(b, '\\');
+        sb_putc(b, rep);
+        run = p + 1;
+    }
+    sb_append(b, run, (size_t)(e - run));
+}
+
+/* Width in code points of s as put_display writes it (without pipe escapes). */
+static size_t display_width(RxStr s) {
+    size_t w = utf8_width(s.ptr, s.len);
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == '\n' || c == '\r' || c == '\t') w++;
+    }
+    return w;
+}
+
+/* ---- table ---------------------------------------------------------------------------------- */
+
+static void trim_line(Out *o, size_t line_start) {
+    while (o->b.n > line_start && o->b.p[o->b.n - 1] == ' ') o->b.n--;
+    if (o->b.p) o->b.p[o->b.n] = 0;
+    sb_putc(&o->b, '\n');
+    maybe_flush(o);
+}
+
+static void put_cell(StrBuf *b, RxStr s, size_t w, size_t width, bool right) {
+    if (right) sb_repeat(b, " ", 1, width - w);
+    put_display(b, s, false);
+    if (!right) sb_repeat(b, " ", 1, width - w);
+}
+
+static const char NULL_TEXT[] = "NULL";
+
+static void write_table(Out *o, const Table *t) {
+    int nc = t->n_cols;
+    size_t nr = t->n_rows;
+    char buf[VAL_BUF];
+    size_t *width = malloc(((size_t)nc + 1) * sizeof *width);
+    if (!width) {
+        o->failed = true;
+        rx_error(o->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory writing the result");
+        return;
+    }
+    /* Pass 1: widths. */
+    for (int j = 0; j < nc; j++) {
+        const Column *c = t->cols[j];
+        const char *name = t->names[j] ? t->names[j] : "";
+        RxStr h = {name, strlen(name)};
+        size_t w = display_width(h);
+        for (size_t i = 0; i < nr; i++) {
+            size_t vw;
+            if (is_null_at(c, i)) vw = 4;
+            else if (c->type == TY_TEXT) vw = display_width(col_str(c)[i]);
+            else vw = value_text(c, i, buf).len; /* ASCII */
+            if (vw > w) w = vw;
+        }
+        width[j] = w;
+    }
+    /* Pass 2: header, underline, rows. */
+    if (nc > 0) {
+        size_t ls = o->b.n;
+        for (int j = 0; j < nc; j++) {
+            const char *name = t->names[j] ? t->names[j] : "";
+            RxStr h = {name, strlen(name)};
+            sb_append(&o->b, j ? "  " : " ", j ? 2 : 1);
+            put_cell(&o->b, h, display_width(h), width[j], right_aligned(t->cols[j]->type));
+        }
+        trim_line(o, ls);
+        ls = o->b.n;
+        for (int j = 0; j < nc; j++) {
+            sb_append(&o->b, j ? "  " : " ", j ? 2 : 1);
+            sb_repeat(&o->b, "\xE2\x94\x80", 3, width[j]);
+        }
+        trim_line(o, ls);
+        for (size_t i = 0; i < nr && !o->failed; i++) {
+            ls = o->b.n;
+            for (int j = 0; j < nc; j++) {
+                const Column *c = t->cols[j];
+                RxStr s = {NULL_TEXT, 4};
+                size_t w = 4;
+                if (!is_null_at(c, i)) {
+                    s = value_text(c, i, buf);
+                    w = c->type == TY_TEXT ? display_width(s) : s.len;
+                }
+                sb_append(&o->b, j ? "  " : " ", j ? 2 : 1);
+                put_cell(&o->b, s, w, width[j], right_aligned(c->type));
+            }
+            trim_line(o, ls);
+        }
+    }
+    sb_printf(&o->b, "(%zu row%s)\n", nr, nr == 1 ? "" : "s");
+    free(width);
+}
+
+/* ---- csv and tsv ---------------------------------------------------------------------------- */
+
+static void put_csv_field(StrBuf *b, RxStr s) {
+    bool quote = s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ';
+    for (size_t i = 0; i < s.len && !quote; i++) {
+        char c = s.ptr[i];
+        quote = c == ',' || c == '"' || c == '\n' || c == '\r';
+    }
+    if (!quote) {
+        sb_append(b, s.ptr, s.len);
+        return;
+    }
+    sb_putc(b, '"');
+    const char *run = s.ptr, *e = s.ptr + s.len;
+    for (const char *p = s.ptr; p < e; p++)
+        if (*p == '"') {
+            sb_append(b, run, (size_t)(p + 1 - run));
+            sb_putc(b, '"');
+            run = p + 1;
+        }
+    sb_append(b, run, (size_t)(e - run));
+    sb_putc(b, '"');
+}
+
+static void put_tsv_field(StrBuf *b, RxStr s) {
+    const char *run = s.ptr, *e = s.ptr + s.len;
+    for (const char *p = s.ptr; p < e; p++) {
+        char c = *p, rep;
+        if (c == '\t') rep = 't';
+        else if (c == '\n') rep = 'n';
+        else if (c == '\r') rep = 'r';
+        else if (c == '\\') rep = '\\';
+        else continue;
+        sb_append(b, run, (size_t)(p - run));
+        sb_putc(b, '\\');
+        sb_putc(b, rep);
+        run = p + 1;
+    }
+    sb_append(b, run, (size_t)(e - run));
+}
+
+static void write_delimited(Out *o, const Table *t, bool tsv) {
+    int nc = t->n_cols;
+    char sep = tsv ? '\t' : ',';
+    char buf[VAL_BUF];
+    if (nc == 0) return;
+    for (int j = 0; j < nc; j++) {
+        const char *name = t->names[j] ? t->names[j] : "";
+        RxStr h = {name, strlen(name)};
+        if (j) sb_putc(&o->b, sep);
+        if (tsv) put_tsv_field(&o->b, h);
+        else put_csv_field(&o->b, h);
+    }
+    sb_putc(&o->b, '\n');
+    for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
+        for (int j = 0; j < nc; j++) {
+            const Column *c = t->cols[j];
+            if (j) sb_putc(&o->b, sep);
+            if (is_null_at(c, i)) {
+                if (tsv) sb_append(&o->b, "\\N", 2);
+                continue;
+            }
+            RxStr s = value_text(c, i, buf);
+            if (tsv) put_tsv_field(&o->b, s);
+            else if (c->type == TY_TEXT) put_csv_field(&o->b, s);
+            else sb_append(&o->b, s.ptr, s.len);
+        }
+        sb_putc(&o->b, '\n');
+        maybe_flush(o);
+    }
+}
+
+/* ---- json ----------------------------------------------------------------------------------- */
+
+static void put_json_string(StrBuf *b, RxStr s) {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s.ptr, *e = p + s.len;
+    const unsigned char *run = p;
+    sb_putc(b, '"');
+    while (p < e) {
+        unsigned c = *p;
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            p++;
+            continue;
+        }
+        int k = 1;
+        if (c >= 0x80) {
+            k = utf8_seq_len(p, (size_t)(e - p));
+            if (k) {
+                p += k;
+                continue;
+            }
+            k = 1;
+        }
+        sb_append(b, (const char *)run, (size_t)(p - run));
+        switch (c) {
+        case '"': sb_append(b, "\\\"", 2); break;
+        case '\\': sb_append(b, "\\\\", 2); break;
+        case '\b': sb_append(b, "\\b", 2); break;
+        case '\f': sb_append(b, "\\f", 2); break;
+        case '\n': sb_append(b, "\\n", 2); break;
+        case '\r': sb_append(b, "\\r", 2); break;
+        case '\t': sb_append(b, "\\t", 2); break;
+        default:
+            if (c >= 0x80) {
+                sb_append(b, "\xEF\xBF\xBD", 3);
+            } else {
+                char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                sb_append(b, u, 6);
+            }
+        }
+        p += k;
+        run = p;
+    }
+    sb_append(b, (const char *)run, (size_t)(e - run));
+    sb_putc(b, '"');
+}
+
+static void write_json(Out *o, const Table *t) {
+    int nc = t->n_cols;
+    char buf[VAL_BUF];
+    if (t->n_rows == 0) {
+        sb_append(&o->b, "[]\n", 3);
+        return;
+    }
+    sb_append(&o->b, "[\n", 2);
+    for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
+        sb_putc(&o->b, '{');
+        for (int j = 0; j < nc; j++) {
+            const Column *c = t->cols[j];
+            const char *name = t->names[j] ? t->names[j] : "";
+            RxStr h = {name, strlen(name)};
+            if (j) sb_putc(&o->b, ',');
+            put_json_string(&o->b, h);
+            sb_putc(&o->b, ':');
+            if (is_null_at(c, i) || (c->type == TY_FLOAT && !isfinite(col_f64(c)[i]))) {
+                sb_append(&o->b, "null", 4);
+                continue;
+            }
+            RxStr s = value_text(c, i, buf);
+            if (c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_BOOL)
+                sb_append(&o->b, s.ptr, s.len);
+            else
+                put_json_string(&o->b, s);
+        }
+        sb_append(&o->b, i + 1 < t->n_rows ? "},\n" : "}\n", i + 1 < t->n_rows ? 3 : 2);
+        maybe_flush(o);
+    }
+    sb_append(&o->b, "]\n", 2);
+}
+
+/* ---- markdown ------------------------------------------------------------------------------- */
+
+static void write_markdown(Out *o, const Table *t) {
+    int nc = t->n_cols;
+    char buf[VAL_BUF];
+    if (nc == 0) return;
+    for (int j = 0; j < nc; j++) {
+        const char *name = t->names[j] ? t->names[j] : "";
+        RxStr h = {name, strlen(name)};
+        sb_append(&o->b, "| ", 2);
+        put_display(&o->b, h, true);
+        sb_putc(&o->b, ' ');
+    }
+    sb_append(&o->b, "|\n", 2);
+    for (int j = 0; j < nc; j++)
+        sb_puts(&o->b, right_aligned(t->cols[j]->type) ? "|---:" : "|---");
+    sb_append(&o->b, "|\n", 2);
+    for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
+        for (int j = 0; j < nc; j++) {
+            const Column *c = t->cols[j];
+            RxStr s = {NULL_TEXT, 4};
+            if (!is_null_at(c, i)) s = value_text(c, i, buf);
+            sb_append(&o->b, "| ", 2);
+            put_display(&o->b, s, true);
+            sb_putc(&o->b, ' ');
+        }
+        sb_append(&o->b, "|\n", 2);
+        maybe_flush(o);
+    }
+}
+
+/* ---- entry ---------------------------------------------------------------------------------- */
+
+int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err) {
+    Out o;
+    memset(&o, 0, sizeof o);
+    sb_init(&o.b);
+    o.sink = sink;
+    o.err = err;
+    sb_reserve(&o.b, FLUSH_AT + 4096);
+    switch (f) {
+    case OUT_TABLE: write_table(&o, t); break;
+    case OUT_CSV: write_delimited(&o, t, false); break;
+    case OUT_TSV: write_delimited(&o, t, true); break;
+    case OUT_JSON: write_json(&o, t); break;
+    case OUT_MARKDOWN: write_markdown(&o, t); break;
+    }
+    flush(&o);
+    sb_free(&o.b);
+    return o.failed ? -1 : 0;
+}

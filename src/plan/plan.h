@@ -1,0 +1,51 @@
+/*
+ * plan.h - the fourth stage: logical plan -> physical plan, with row estimates.
+ *
+ * The physical plan is what --explain prints and what exec runs: one PNode per operator, each
+ * pointing at its (read-only) logical node for schemas and expressions, with the algorithm
+ * chosen and the estimated row count. Estimates come from statistics of the base columns
+ * (row counts, distinct counts sampled cheaply) and the usual selectivity formulas.
+ */
+#ifndef RX_PLAN_H
+#define RX_PLAN_H
+
+#include "analysis/analysis.h"
+#include "exec/asof.h"
+#include "exec/ijoin.h"
+
+typedef enum { PN_SCAN, PN_SELECT, PN_PROJECT, PN_RENAME, PN_IJOIN, PN_ASOF } PnKind;
+
+/* Planner switches, to force each physical algorithm (tests compare them with each other). */
+typedef struct {
+    IjAlgo ijoin_algo;
+    AsofAlgo asof_algo;
+} PlanOptions;
+
+typedef struct PNode PNode;
+struct PNode {
+    PnKind kind;
+    const LPlan *lp;
+    PNode *in[2];
+    double rows;          /* estimated output rows */
+    IjAlgo ij_algo;
+    AsofAlgo asof_algo;
+    /* filled by exec when it runs the node, for reports: */
+    double actual_rows;
+    bool ran;
+};
+
+/* Builds the physical plan of lp in arena a. -1 only when out of memory. */
+PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *err);
+
+/* Appends the plan tree, one operator per line ("Name detail  ~N rows"), children drawn with
+ * ├─ └─ │ as the spec shows. */
+void plan_explain(const PNode *p, StrBuf *out);
+
+/* The operator's label without the estimate: "Scan Requests", "IntervalJoin INTERSECTS
+ * [2,3;2,3]", "AsOfJoin backward/inner/within PT5M". */
+void plan_label(const PNode *p, StrBuf *out);
+
+/* The estimate as printed: ~N with N at least 1 when the input has rows. */
+long long plan_rows_printed(double rows);
+
+#endif

@@ -1,0 +1,1144 @@
+/*
+ * parse.c - recursive-descent parser: tokens -> Script (syntax.h).
+ *
+ * Each parse function starts with its grammar rule; docs/grammar.md collects them. Words are
+ * keywords only where the grammar expects one (DESIGN.md), matched case-insensitively. Nesting
+ * is bounded by PARSE_MAX_DEPTH so that hostile input cannot overflow the stack.
+ */
+#include "syntax/syntax.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "types/number.h"
+
+typedef struct {
+    Arena *a;
+    const RxSource *src;
+    const Token *t;
+    size_t n, pos;
+    int depth;
+    RxError *err;
+} Parser;
+
+/* ---- token helpers -------------------------------------------------------------------------- */
+
+static const Token *peek_at(Parser *p, size_t k) {
+    size_t i = p->pos + k;
+    return &p->t[i < p->n ? i : p->n - 1];
+}
+static const Token *peek(Parser *p) { return peek_at(p, 0); }
+static TokKind peek_kind(Parser *p) { return peek(p)->kind; }
+static const Token *advance(Parser *p) {
+    const Token *t = peek(p);
+    if (p->pos < p->n - 1) p->pos++;
+    return t;
+}
+static const char *tok_text(Parser *p, const Token *t) { return p->src->text + t->span.start; }
+static size_t tok_len(const Token *t) { return t->span.end - t->span.start; }
+
+static bool word_is(Parser *p, const Token *t, const char *kw) {
+    if (t->kind != TK_IDENT) return false;
+    size_t n = strlen(kw);
+    if (tok_len(t) != n) return false;
+    const char *s = tok_text(p, t);
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= 'a' && c <= 'z') c = (char)(c - 32);
+        char k = kw[i];
+        if (k >= 'a' && k <= 'z') k = (char)(k - 32);
+        if (c != k) return false;
+    }
+    return true;
+}
+static bool at_word(Parser *p, const char *kw) { return word_is(p, peek(p), kw); }
+
+static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
+    if (t->kind == TK_EOF) {
+        snprintf(buf, cap, "end of input");
+    } else if (t->kind == TK_TABLE) {
+        snprintf(buf, cap, "an inline table");
+    } else {
+        size_t n = tok_len(t);
+        if (n > 40) n = 40;
+        snprintf(buf, cap, "'%.*s'", (int)n, tok_text(p, t));
+    }
+}
+
+static int syntax_error(Parser *p, const Token *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int syntax_error(Parser *p, const Token *t, const char *fmt, ...) {
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return rx_error(p->err, RX_ESYNTAX, p->src, t->span, "%s", msg);
+}
+
+/* "expected X, found Y" at the current token. */
+static int expected(Parser *p, const char *what) {
+    char found[64];
+    describe(p, peek(p), found, sizeof found);
+    return syntax_error(p, peek(p), "%s expected, found %s", what, found);
+}
+
+/* Consumes a closing token, or reports it with the position of its opener (Lua's check_match). */
+static int expect_close(Parser *p, TokKind k, const Token *open) {
+    if (peek_kind(p) == k) {
+        advance(p);
+        return 0;
+    }
+    uint32_t line, col;
+    rx_source_position(p->src, open->span.start, &line, &col);
+    char found[64], what[96];
+    describe(p, peek(p), found, sizeof found);
+    snprintf(what, sizeof what, "%s", tok_kind_name(k));
+    return syntax_error(p, peek(p), "%s expected (to close %s at %u:%u), found %s", what,
+                        tok_kind_name(open->kind), line, col, found);
+}
+
+static int expect(Parser *p, TokKind k, const char *context) {
+    if (peek_kind(p) == k) {
+        advance(p);
+        return 0;
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s%s%s", tok_kind_name(k), context ? " " : "", context ? context : "");
+    return expected(p, what);
+}
+
+static int enter(Parser *p) {
+    if (++p->depth > PARSE_MAX_DEPTH)
+        return rx_error(p->err, RX_ELIMIT, p->src, peek(p)->span,
+                        "expression nested too deeply (more than %d levels)", PARSE_MAX_DEPTH);
+    return 0;
+}
+static void leave(Parser *p) { p->depth--; }
+
+static AstNode *node(Parser *p, AstKind k, RxSpan span) {
+    AstNode *n = arena_alloc(p->a, sizeof *n);
+    if (!n) {
+        rx_error(p->err, RX_ENOMEM, NULL, span, "out of memory");
+        return NULL;
+    }
+    n->kind = k;
+    n->span = span;
+    return n;
+}
+
+/* A name token (word or "quoted") as an arena string. */
+static const char *name_text(Parser *p, const Token *t) {
+    if (t->kind == TK_QIDENT) {
+        const char *s = tok_text(p, t) + 1;
+        size_t n = tok_len(t) - 2;
+        char *out = arena_alloc(p->a, n + 1);
+        if (!out) return NULL;
+        size_t j = 0;
+        for (size_t i = 0; i < n; i++) {
+            out[j++] = s[i];
+            if (s[i] == '"') i++;
+        }
+        out[j] = 0;
+        return out;
+    }
+    return arena_strndup(p->a, tok_text(p, t), tok_len(t));
+}
+
+static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == TK_QIDENT; }
+
+/* ---- keyword classes -------------------------------------------------------------------------- */
+
+/* Words that continue a relational expression after an operand, so never an alias. */
+static const char *const rel_binop_words[] = {
+    "IJOIN", "ASOF", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
+};
+static bool is_rel_binop_word(Parser *p, const Token *t) {
+    for (size_t i = 0; i < RX_ARRAY_LEN(rel_binop_words); i++)
+        if (word_is(p, t, rel_binop_words[i])) return true;
+    return false;
+}
+
+static const char *const builtin_functions[] = {
+    "to_timestamp", "to_date", "to_time", "to_duration", "coalesce", "abs", "round", "floor",
+    "ceil", "lower", "upper", "length", "substr", "extract", "date_trunc", "to_text", "to_int",
+    "to_float",
+};
+bool syntax_is_function(const char *name, size_t n) {
+    for (size_t i = 0; i < RX_ARRAY_LEN(builtin_functions); i++) {
+        const char *f = builtin_functions[i];
+        if (strlen(f) != n) continue;
+        size_t j = 0;
+        while (j < n && (name[j] | 0x20) == f[j]) j++;
+        if (j == n) return true;
+    }
+    return false;
+}
+
+/* ---- scalar expressions --------------------------------------------------------------------- */
+
+static AstNode *parse_expr(Parser *p);
+
+static AstNode *binary(Parser *p, AstOp op, AstNode *l, AstNode *r) {
+    if (!l || !r) return NULL;
+    AstNode *n = node(p, AST_BINARY, rx_span_join(l->span, r->span));
+    if (n) {
+        n->op = op;
+        n->a = l;
+        n->b = r;
+    }
+    return n;
+}
+
+static char *unescape_quoted(Parser *p, const Token *t, size_t *len) {
+    const char *s = tok_text(p, t) + 1;
+    size_t n = tok_len(t) - 2;
+    char *out = arena_alloc(p->a, n + 1);
+    if (!out) return NULL;
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        out[j++] = s[i];
+        if (s[i] == '\'') i++;
+    }
+    out[j] = 0;
+    *len = j;
+    return out;
+}
+
+/* If the '(' at offset k from the current token opens a parenthesized group, the offset of the
+ * token after its matching ')', or 0 when unbalanced. */
+static size_t after_group(Parser *p, size_t k) {
+    int depth = 0;
+    for (size_t i = p->pos + k; i < p->n; i++) {
+        if (p->t[i].kind == TK_LPAREN) depth++;
+        else if (p->t[i].kind == TK_RPAREN && --depth == 0) return i + 1 - p->pos;
+        else if (p->t[i].kind == TK_EOF || p->t[i].kind == TK_SEMI) return 0;
+    }
+    return 0;
+}
+
+static bool continues_scalar(TokKind k) {
+    switch (k) {
+    case TK_ARROW: case TK_COMMA: case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GT:
+    case TK_GE: case TK_PLUS: case TK_MINUS: case TK_STAR: case TK_SLASH: case TK_PERCENT:
+    case TK_CONCAT: case TK_AND: case TK_OR: case TK_DIFF: case TK_LPAREN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* call = name '(' [ expr { ',' expr } ] ')' */
+static AstNode *parse_call(Parser *p) {
+    const Token *nt = advance(p);
+    AstNode *n = node(p, AST_CALL, nt->span);
+    if (!n) return NULL;
+    n->name = name_text(p, nt);
+    n->name_span = nt->span;
+    const Token *open = advance(p); /* '(' */
+    if (peek_kind(p) != TK_RPAREN) {
+        for (;;) {
+            AstNode *arg = parse_expr(p);
+            if (!arg) return NULL;
+            ptrvec_push(p->a, &n->items, arg);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    RxSpan close = peek(p)->span;
+    if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+    n->span = rx_span_join(nt->span, close);
+    return n;
+}
+
+/* primary = INT | FLOAT | STRING | TRUE | FALSE | NULL | type STRING | call
+ *         | name [ '.' name ] | '(' expr ')' */
+static AstNode *parse_primary(Parser *p) {
+    const Token *t = peek(p);
+    switch (t->kind) {
+    case TK_INT: {
+        advance(p);
+        AstNode *n = node(p, AST_INT, t->span);
+        if (!n) return NULL;
+        int rc = num_parse_int(tok_text(p, t), tok_len(t), &n->ival);
+        if (rc == -2) {
+            /* Too large for INT: a FLOAT literal, stated rather than silently. */
+            rx_error(p->err, RX_EVALUE, p->src, t->span,
+                     "integer literal %.*s does not fit in 64 bits (write %.*s.0 for a FLOAT)",
+                     (int)tok_len(t), tok_text(p, t), (int)tok_len(t), tok_text(p, t));
+            return NULL;
+        }
+        return n;
+    }
+    case TK_FLOAT: {
+        advance(p);
+        AstNode *n = node(p, AST_FLOAT, t->span);
+        if (!n) return NULL;
+        if (num_parse_float(tok_text(p, t), tok_len(t), &n->fval) != 0) {
+            rx_error(p->err, RX_EVALUE, p->src, t->span, "number %.*s is out of range",
+                     (int)tok_len(t), tok_text(p, t));
+            return NULL;
+        }
+        return n;
+    }
+    case TK_STRING: {
+        advance(p);
+        AstNode *n = node(p, AST_STRING, t->span);
+        if (!n) return NULL;
+        n->str = unescape_quoted(p, t, &n->str_len);
+        return n;
+    }
+    case TK_LPAREN: {
+        advance(p);
+        if (enter(p) < 0) return NULL;
+        AstNode *e = parse_expr(p);
+        leave(p);
+        if (!e) return NULL;
+        if (expect_close(p, TK_RPAREN, t) < 0) return NULL;
+        return e;
+    }
+    case TK_IDENT: case TK_QIDENT: {
+        if (t->kind == TK_IDENT) {
+            if (word_is(p, t, "TRUE") || word_is(p, t, "FALSE")) {
+                advance(p);
+                AstNode *n = node(p, AST_BOOL, t->span);
+                if (n) n->ival = word_is(p, t, "TRUE");
+                return n;
+            }
+            if (word_is(p, t, "NULL")) {
+                advance(p);
+                return node(p, AST_NULL, t->span);
+            }
+            RxType ty;
+            if (peek_at(p, 1)->kind == TK_STRING &&
+                type_from_name(tok_text(p, t), tok_len(t), &ty) == 0 &&
+                (ty == TY_TIMESTAMP || ty == TY_DATE || ty == TY_TIME || ty == TY_DURATION)) {
+                advance(p);
+                const Token *s = advance(p);
+                AstNode *n = node(p, AST_TYPED, rx_span_join(t->span, s->span));
+                if (!n) return NULL;
+                n->lit_type = ty;
+                n->str = unescape_quoted(p, s, &n->str_len);
+                return n;
+            }
+        }
+        if (peek_at(p, 1)->kind == TK_LPAREN) {
+            if (t->kind == TK_IDENT && syntax_is_function(tok_text(p, t), tok_len(t)))
+                return parse_call(p);
+            size_t k = after_group(p, 1);
+            if (k && continues_scalar(peek_at(p, k)->kind)) {
+                syntax_error(p, t, "unknown function '%.*s' (docs/functions.md lists them)",
+                             (int)tok_len(t), tok_text(p, t));
+                return NULL;
+            }
+        }
+        advance(p);
+        AstNode *n = node(p, AST_COLREF, t->span);
+        if (!n) return NULL;
+        if (peek_kind(p) == TK_DOT) {
+            advance(p);
+            const Token *c = peek(p);
+            if (!is_name(c)) {
+                expected(p, "column name after '.'");
+                return NULL;
+            }
+            advance(p);
+            n->qual = name_text(p, t);
+            n->qual_span = t->span;
+            n->name = name_text(p, c);
+            n->name_span = c->span;
+            n->span = rx_span_join(t->span, c->span);
+        } else {
+            n->name = name_text(p, t);
+            n->name_span = t->span;
+        }
+        return n;
+    }
+    default:
+        expected(p, "expression");
+        return NULL;
+    }
+}
+
+/* unary = ( '-' | '+' ) unary | primary */
+static AstNode *parse_unary(Parser *p) {
+    const Token *t = peek(p);
+    if (t->kind == TK_MINUS || t->kind == TK_DIFF || t->kind == TK_PLUS) {
+        advance(p);
+        if (enter(p) < 0) return NULL;
+        AstNode *e = parse_unary(p);
+        leave(p);
+        if (!e) return NULL;
+        if (t->kind == TK_PLUS) return e;
+        /* Fold a negative numeric literal so that -9223372036854775808 is representable. */
+        if (e->kind == AST_FLOAT) {
+            e->fval = -e->fval;
+            e->span = rx_span_join(t->span, e->span);
+            return e;
+        }
+        AstNode *n = node(p, AST_UNARY, rx_span_join(t->span, e->span));
+        if (!n) return NULL;
+        n->op = OP_NEG;
+        n->a = e;
+        return n;
+    }
+    if (t->kind == TK_INT && tok_len(t) == 19 &&
+        memcmp(tok_text(p, t), "9223372036854775808", 19) == 0 && p->pos > 0 &&
+        (p->t[p->pos - 1].kind == TK_MINUS || p->t[p->pos - 1].kind == TK_DIFF)) {
+        /* |INT64_MIN| after a minus sign: the caller negates it. */
+        advance(p);
+        AstNode *n = node(p, AST_INT, t->span);
+        if (n) n->ival = INT64_MIN;
+        return n;
+    }
+    return parse_primary(p);
+}
+
+/* mul = unary { ( '*' | '/' | '%' ) unary } */
+static AstNode *parse_mul(Parser *p) {
+    AstNode *l = parse_unary(p);
+    while (l) {
+        TokKind k = peek_kind(p);
+        AstOp op = k == TK_STAR ? OP_MUL : k == TK_SLASH ? OP_DIV : k == TK_PERCENT ? OP_MOD : -1;
+        if ((int)op < 0) break;
+        advance(p);
+        l = binary(p, op, l, parse_unary(p));
+    }
+    return l;
+}
+
+/* add = mul { ( '+' | '-' | '−' | '||' ) mul } */
+static AstNode *parse_add(Parser *p) {
+    AstNode *l = parse_mul(p);
+    while (l) {
+        TokKind k = peek_kind(p);
+        AstOp op = k == TK_PLUS ? OP_ADD
+                 : (k == TK_MINUS || k == TK_DIFF) ? OP_SUB
+                 : k == TK_CONCAT ? OP_CONCAT : -1;
+        if ((int)op < 0) break;
+        advance(p);
+        l = binary(p, op, l, parse_mul(p));
+    }
+    return l;
+}
+
+static int cmp_op(TokKind k) {
+    switch (k) {
+    case TK_EQ: return OP_EQ;
+    case TK_NE: return OP_NE;
+    case TK_LT: return OP_LT;
+    case TK_LE: return OP_LE;
+    case TK_GT: return OP_GT;
+    case TK_GE: return OP_GE;
+    default: return -1;
+    }
+}
+
+/* cmp = add [ cmpop add | IS [NOT] NULL ] */
+static AstNode *parse_cmp(Parser *p) {
+    AstNode *l = parse_add(p);
+    if (!l) return NULL;
+    int op = cmp_op(peek_kind(p));
+    if (op >= 0) {
+        advance(p);
+        l = binary(p, (AstOp)op, l, parse_add(p));
+        if (l && cmp_op(peek_kind(p)) >= 0) {
+            syntax_error(p, peek(p), "comparisons do not chain: write 'a < b ∧ b < c'");
+            return NULL;
+        }
+        return l;
+    }
+    if (at_word(p, "IS")) {
+        const Token *is = advance(p);
+        bool neg = false;
+        if (at_word(p, "NOT")) {
+            advance(p);
+            neg = true;
+        }
+        if (!at_word(p, "NULL")) {
+            expected(p, "NULL after IS");
+            return NULL;
+        }
+        const Token *nt = advance(p);
+        AstNode *n = node(p, AST_ISNULL, rx_span_join(l->span, nt->span));
+        if (!n) return NULL;
+        RX_UNUSED(is);
+        n->a = l;
+        n->negated = neg;
+        return n;
+    }
+    return l;
+}
+
+/* not = ( '¬' | NOT ) not | cmp */
+static AstNode *parse_not(Parser *p) {
+    const Token *t = peek(p);
+    if (t->kind == TK_NOT || word_is(p, t, "NOT")) {
+        advance(p);
+        if (enter(p) < 0) return NULL;
+        AstNode *e = parse_not(p);
+        leave(p);
+        if (!e) return NULL;
+        AstNode *n = node(p, AST_UNARY, rx_span_join(t->span, e->span));
+        if (!n) return NULL;
+        n->op = OP_NOT;
+        n->a = e;
+        return n;
+    }
+    return parse_cmp(p);
+}
+
+/* and = not { ( '∧' | AND ) not } */
+static AstNode *parse_and(Parser *p) {
+    AstNode *l = parse_not(p);
+    while (l && (peek_kind(p) == TK_AND || at_word(p, "AND"))) {
+        advance(p);
+        l = binary(p, OP_AND, l, parse_not(p));
+    }
+    return l;
+}
+
+/* expr = and { ( '∨' | OR ) and } */
+static AstNode *parse_expr(Parser *p) {
+    if (enter(p) < 0) return NULL;
+    AstNode *l = parse_and(p);
+    while (l && (peek_kind(p) == TK_OR || at_word(p, "OR"))) {
+        advance(p);
+        l = binary(p, OP_OR, l, parse_and(p));
+    }
+    leave(p);
+    return l;
+}
+
+/* ---- relational expressions ----------------------------------------------------------------- */
+
+static AstNode *parse_rel(Parser *p);
+static AstNode *parse_rel_unary(Parser *p);
+
+/* operand = '(' rel ')' | name [ alias ] */
+static AstNode *parse_operand(Parser *p) {
+    const Token *t = peek(p);
+    if (t->kind == TK_LPAREN) {
+        advance(p);
+        if (enter(p) < 0) return NULL;
+        AstNode *r = parse_rel(p);
+        leave(p);
+        if (!r) return NULL;
+        if (expect_close(p, TK_RPAREN, t) < 0) return NULL;
+        return r;
+    }
+    if (!is_name(t)) {
+        expected(p, "relation (a name or a parenthesized expression)");
+        return NULL;
+    }
+    advance(p);
+    AstNode *n = node(p, AST_REL, t->span);
+    if (!n) return NULL;
+    n->name = name_text(p, t);
+    n->name_span = t->span;
+    const Token *al = peek(p);
+    if (is_name(al) && !is_rel_binop_word(p, al) && peek_at(p, 1)->kind != TK_DOT) {
+        advance(p);
+        n->alias = name_text(p, al);
+        n->alias_span = al->span;
+        n->span = rx_span_join(t->span, al->span);
+    }
+    return n;
+}
+
+static bool is_word_tok(Parser *p, TokKind k, const char *word) {
+    return peek_kind(p) == k || at_word(p, word);
+}
+
+/* item = expr [ '→' name ] */
+static AstNode *parse_item(Parser *p) {
+    AstNode *e = parse_expr(p);
+    if (!e) return NULL;
+    AstNode *it = node(p, AST_ITEM, e->span);
+    if (!it) return NULL;
+    it->a = e;
+    if (peek_kind(p) == TK_ARROW) {
+        advance(p);
+        const Token *nt = peek(p);
+        if (!is_name(nt)) {
+            expected(p, "a column name after '→'");
+            return NULL;
+        }
+        advance(p);
+        it->name = name_text(p, nt);
+        it->name_span = nt->span;
+        it->span = rx_span_join(e->span, nt->span);
+    }
+    return it;
+}
+
+/* rel_unary = ( 'σ' | SIGMA ) expr operand
+ *           | ( 'π' | PI ) item { ',' item } operand
+ *           | ( 'ρ' | RHO ) ( name | name '→' name { ',' name '→' name } ) operand
+ *           | operand */
+static AstNode *parse_rel_unary(Parser *p) {
+    const Token *t = peek(p);
+    if (enter(p) < 0) return NULL;
+    AstNode *result = NULL;
+    if (is_word_tok(p, TK_SIGMA, "SIGMA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        AstNode *cond = parse_expr(p);
+        if (!cond) goto out;
+        AstNode *in = parse_operand(p);
+        if (!in) goto out;
+        result = node(p, AST_SELECT, rx_span_join(t->span, in->span));
+        if (result) {
+            result->a = cond;
+            result->b = in;
+        }
+    } else if (is_word_tok(p, TK_PI, "PI") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        result = node(p, AST_PROJECT, t->span);
+        if (!result) goto out;
+        for (;;) {
+            AstNode *it = parse_item(p);
+            if (!it) {
+                result = NULL;
+                goto out;
+            }
+            ptrvec_push(p->a, &result->items, it);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+        AstNode *in = parse_operand(p);
+        if (!in) {
+            result = NULL;
+            goto out;
+        }
+        result->b = in;
+        result->span = rx_span_join(t->span, in->span);
+    } else if (is_word_tok(p, TK_RHO, "RHO") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        const Token *nt = peek(p);
+        if (!is_name(nt)) {
+            expected(p, "a new name after 'ρ'");
+            goto out;
+        }
+        if (peek_at(p, 1)->kind == TK_ARROW || peek_at(p, 1)->kind == TK_DOT) {
+            result = node(p, AST_RENAME_COLS, t->span);
+            if (!result) goto out;
+            for (;;) {
+                const Token *old = peek(p);
+                if (!is_name(old)) {
+                    expected(p, "a column name");
+                    result = NULL;
+                    goto out;
+                }
+                AstNode *col = parse_primary(p);
+                if (!col || col->kind != AST_COLREF) {
+                    if (col) syntax_error(p, old, "a column name expected before '→'");
+                    result = NULL;
+                    goto out;
+                }
+                if (expect(p, TK_ARROW, "after the column to rename") < 0) {
+                    result = NULL;
+                    goto out;
+                }
+                const Token *nn = peek(p);
+                if (!is_name(nn)) {
+                    expected(p, "a new column name after '→'");
+                    result = NULL;
+                    goto out;
+                }
+                advance(p);
+                AstNode *it = node(p, AST_ITEM, rx_span_join(col->span, nn->span));
+                if (!it) {
+                    result = NULL;
+                    goto out;
+                }
+                it->a = col;
+                it->name = name_text(p, nn);
+                it->name_span = nn->span;
+                ptrvec_push(p->a, &result->items, it);
+                if (peek_kind(p) != TK_COMMA) break;
+                advance(p);
+            }
+        } else {
+            advance(p);
+            result = node(p, AST_RENAME, t->span);
+            if (!result) goto out;
+            result->name = name_text(p, nt);
+            result->name_span = nt->span;
+        }
+        AstNode *in = parse_operand(p);
+        if (!in) {
+            result = NULL;
+            goto out;
+        }
+        result->b = in;
+        result->span = rx_span_join(t->span, in->span);
+    } else if (t->kind == TK_DELTA || t->kind == TK_TAU || t->kind == TK_GAMMA) {
+        syntax_error(p, t, "the operator %s is not implemented yet", tok_kind_name(t->kind));
+    } else {
+        result = parse_operand(p);
+    }
+out:
+    leave(p);
+    return result;
+}
+
+/* ijoin = 'IJOIN' relation '(' colref ',' colref ',' colref ',' colref ')' rel_unary */
+static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
+    static const char *const relations[] = {
+        "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
+        "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS",
+    };
+    const Token *rt = peek(p);
+    int rel = -1;
+    for (size_t i = 0; i < RX_ARRAY_LEN(relations); i++)
+        if (word_is(p, rt, relations[i])) rel = (int)i;
+    if (rel < 0) {
+        expected(p, "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
+                    "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
+                    "FINISHED_BY, EQUALS)");
+        return NULL;
+    }
+    advance(p);
+    AstNode *n = node(p, AST_IJOIN, kw->span);
+    if (!n) return NULL;
+    n->a = left;
+    n->relation = rel;
+    n->relation_span = rt->span;
+    const Token *open = peek(p);
+    if (expect(p, TK_LPAREN, "before the four endpoint columns") < 0) return NULL;
+    for (int i = 0; i < 4; i++) {
+        const Token *ct = peek(p);
+        if (!is_name(ct)) {
+            expected(p, i == 0 ? "left start column" : i == 1 ? "left end column"
+                      : i == 2 ? "right start column" : "right end column");
+            return NULL;
+        }
+        AstNode *c = parse_primary(p);
+        if (!c) return NULL;
+        if (c->kind != AST_COLREF) {
+            syntax_error(p, ct, "interval endpoints must be column names");
+            return NULL;
+        }
+        ptrvec_push(p->a, &n->items, c);
+        if (i < 3) {
+            if (peek_kind(p) != TK_COMMA) {
+                expected(p, "',' (IJOIN takes four endpoint columns: lStart, lEnd, rStart, rEnd)");
+                return NULL;
+            }
+            advance(p);
+        }
+    }
+    if (peek_kind(p) == TK_COMMA) {
+        syntax_error(p, peek(p), "IJOIN takes exactly four endpoint columns");
+        return NULL;
+    }
+    if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+    AstNode *right = parse_rel_unary(p);
+    if (!right) return NULL;
+    n->b = right;
+    n->span = rx_span_join(left->span, right->span);
+    return n;
+}
+
+/* asof = 'ASOF' [ 'INNER' ] expr [ 'WITHIN' add ] [ 'TIES' '(' ( 'FIRST' | 'LAST' ) ')' ] rel_unary */
+static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
+    AstNode *n = node(p, AST_ASOF, kw->span);
+    if (!n) return NULL;
+    n->a = left;
+    if (at_word(p, "INNER") && peek_at(p, 1)->kind != TK_DOT) {
+        advance(p);
+        n->inner = true;
+    }
+    n->cond = parse_expr(p);
+    if (!n->cond) return NULL;
+    if (at_word(p, "WITHIN")) {
+        advance(p);
+        n->within = parse_add(p);
+        if (!n->within) return NULL;
+    }
+    if (at_word(p, "TIES") && peek_at(p, 1)->kind == TK_LPAREN) {
+        advance(p);
+        const Token *open = advance(p);
+        if (at_word(p, "FIRST")) n->ties = 1;
+        else if (at_word(p, "LAST")) n->ties = 2;
+        else {
+            expected(p, "FIRST or LAST in TIES(...)");
+            return NULL;
+        }
+        advance(p);
+        if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+    }
+    if (at_word(p, "WITHIN")) {
+        syntax_error(p, peek(p), "WITHIN comes before TIES(...)");
+        return NULL;
+    }
+    AstNode *right = parse_rel_unary(p);
+    if (!right) return NULL;
+    n->b = right;
+    n->span = rx_span_join(left->span, right->span);
+    return n;
+}
+
+static bool is_set_or_join_token(TokKind k) {
+    switch (k) {
+    case TK_JOIN: case TK_CROSS: case TK_UNION: case TK_INTERSECT: case TK_DIFF: case TK_LJOIN:
+    case TK_RJOIN: case TK_FJOIN: case TK_LSEMI: case TK_RSEMI: case TK_ANTI:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* rel = rel_unary { ijoin | asof } */
+static AstNode *parse_rel(Parser *p) {
+    if (enter(p) < 0) return NULL;
+    AstNode *l = parse_rel_unary(p);
+    while (l) {
+        const Token *t = peek(p);
+        if (word_is(p, t, "IJOIN")) {
+            advance(p);
+            l = parse_ijoin(p, l, t);
+        } else if (word_is(p, t, "ASOF")) {
+            advance(p);
+            l = parse_asof(p, l, t);
+        } else if (is_set_or_join_token(t->kind)) {
+            syntax_error(p, t, "the operator %s is not implemented yet", tok_kind_name(t->kind));
+            l = NULL;
+        } else {
+            break;
+        }
+    }
+    leave(p);
+    return l;
+}
+
+/* ---- inline tables -------------------------------------------------------------------------- */
+
+typedef struct {
+    Cell *cells;
+    size_t n, cap;
+} CellVec;
+
+static int push_cell(Parser *p, CellVec *v, Cell c) {
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 32;
+        Cell *nc = arena_alloc(p->a, cap * sizeof *nc);
+        if (!nc) return rx_error(p->err, RX_ENOMEM, NULL, c.span, "out of memory");
+        if (v->n) memcpy(nc, v->cells, v->n * sizeof *nc);
+        v->cells = nc;
+        v->cap = cap;
+    }
+    v->cells[v->n++] = c;
+    return 0;
+}
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Splits one row line [ls, le) into cells. */
+static int split_row(Parser *p, size_t ls, size_t le, CellVec *out) {
+    const char *s = p->src->text;
+    size_t i = ls;
+    while (i < le && is_blank(s[i])) i++;
+    /* i is at '|' (checked by the caller) */
+    i++;
+    for (;;) {
+        size_t cs = i;
+        /* find the next unescaped '|' (a quoted cell may contain '|') */
+        bool in_quote = false;
+        size_t j = i;
+        while (j < le) {
+            if (s[j] == '\'' ) {
+                /* a quote starts a quoted cell only at the cell's first non-blank position */
+                size_t k = cs;
+                while (k < j && is_blank(s[k])) k++;
+                if (k == j || in_quote) {
+                    if (in_quote && j + 1 < le && s[j + 1] == '\'') { j += 2; continue; }
+                    in_quote = !in_quote;
+                }
+            } else if (s[j] == '\\' && j + 1 < le && s[j + 1] == '|' && !in_quote) {
+                j += 2;
+                continue;
+            } else if (s[j] == '|' && !in_quote) {
+                break;
+            }
+            j++;
+        }
+        if (j >= le) {
+            /* after the last '|': only blanks or a -- comment may follow */
+            size_t k = cs;
+            while (k < le && is_blank(s[k])) k++;
+            if (k < le && !(k + 1 < le && s[k] == '-' && s[k + 1] == '-'))
+                return rx_error(p->err, RX_ESYNTAX, p->src, rx_span((uint32_t)k, (uint32_t)le),
+                                in_quote ? "unterminated quoted cell"
+                                         : "a table row must end with '|' (text after the "
+                                           "last '|' must be a -- comment)");
+            return 0;
+        }
+        size_t a = cs, b = j;
+        while (a < b && is_blank(s[a])) a++;
+        while (b > a && is_blank(s[b - 1])) b--;
+        Cell c = {0};
+        c.span = rx_span((uint32_t)a, (uint32_t)(b > a ? b : a + 1));
+        if (b > a && s[a] == '\'' && b - a >= 2 && s[b - 1] == '\'') {
+            char *t = arena_alloc(p->a, b - a);
+            if (!t) return rx_error(p->err, RX_ENOMEM, NULL, c.span, "out of memory");
+            size_t n = 0;
+            for (size_t k = a + 1; k < b - 1; k++) {
+                t[n++] = s[k];
+                if (s[k] == '\'') k++;
+            }
+            c.text = t;
+            c.len = n;
+            c.quoted = true;
+        } else if (b > a) {
+            char *t = arena_alloc(p->a, b - a + 1);
+            if (!t) return rx_error(p->err, RX_ENOMEM, NULL, c.span, "out of memory");
+            size_t n = 0;
+            for (size_t k = a; k < b; k++) {
+                if (s[k] == '\\' && k + 1 < b && s[k + 1] == '|') k++;
+                t[n++] = s[k];
+            }
+            t[n] = 0;
+            c.text = t;
+            c.len = n;
+            c.null_word = n == 4 && (t[0] | 0x20) == 'n' && (t[1] | 0x20) == 'u' &&
+                          (t[2] | 0x20) == 'l' && (t[3] | 0x20) == 'l';
+        }
+        if (push_cell(p, out, c) < 0) return -1;
+        i = j + 1;
+    }
+}
+
+static bool is_separator_row(const Cell *cells, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const Cell *c = &cells[i];
+        if (!c->text || c->quoted) return false;
+        size_t dashes = 0;
+        for (size_t k = 0; k < c->len; k++) {
+            if (c->text[k] == '-') dashes++;
+            else if (c->text[k] != ':') return false;
+        }
+        if (dashes == 0) return false;
+    }
+    return n > 0;
+}
+
+/* table = '[' header_row separator_row { row } ']' ; rows are lines '| cell | ... |' */
+static int parse_table_body(Parser *p, const Token *t, Stmt *st) {
+    const char *s = p->src->text;
+    size_t pos = t->span.start + 1, end = t->span.end - 1;
+    int line_no = 0;
+    PtrVec rows = {0};
+    CellVec cells = {0};
+    size_t header_n = 0;
+    RxSpan *row_spans = NULL;
+    size_t n_data = 0, cap_spans = 0;
+    while (pos < end) {
+        size_t ls = pos, le = pos;
+        while (le < end && s[le] != '\n') le++;
+        pos = le + 1;
+        size_t k = ls;
+        while (k < le && is_blank(s[k])) k++;
+        if (k == le) continue;
+        if (k + 1 < le && s[k] == '-' && s[k + 1] == '-') continue;
+        if (s[k] != '|')
+            return rx_error(p->err, RX_ESYNTAX, p->src, rx_span((uint32_t)k, (uint32_t)k + 1),
+                            "a table row must start with '|'");
+        size_t before = cells.n;
+        if (split_row(p, ls, le, &cells) < 0) return -1;
+        size_t got = cells.n - before;
+        line_no++;
+        size_t re = le;
+        while (re > k && is_blank(s[re - 1])) re--;
+        RxSpan rspan = rx_span((uint32_t)k, (uint32_t)re);
+        if (line_no == 1) {
+            header_n = got;
+            if (got == 0)
+                return rx_error(p->err, RX_ESYNTAX, p->src, rspan, "the header row names no columns");
+            continue;
+        }
+        if (line_no == 2) {
+            if (got != header_n || !is_separator_row(cells.cells + before, got))
+                return rx_error(p->err, RX_ESYNTAX, p->src, rspan,
+                                "expected a separator row like |---|---| after the header "
+                                "(%zu column%s)", header_n, header_n == 1 ? "" : "s");
+            cells.n = before; /* the separator holds no data */
+            continue;
+        }
+        if (got != header_n)
+            return rx_error(p->err, RX_ESYNTAX, p->src, rspan,
+                            "this row has %zu cell%s, the header has %zu", got,
+                            got == 1 ? "" : "s", header_n);
+        if (n_data == cap_spans) {
+            size_t cap = cap_spans ? cap_spans * 2 : 16;
+            RxSpan *ns = arena_alloc(p->a, cap * sizeof *ns);
+            if (!ns) return rx_error(p->err, RX_ENOMEM, NULL, rspan, "out of memory");
+            if (n_data) memcpy(ns, row_spans, n_data * sizeof *ns);
+            row_spans = ns;
+            cap_spans = cap;
+        }
+        row_spans[n_data++] = rspan;
+    }
+    RX_UNUSED(rows);
+    if (line_no == 0)
+        return rx_error(p->err, RX_ESYNTAX, p->src, t->span,
+                        "an inline table needs a header row, e.g. | a | b |");
+    if (line_no == 1)
+        return rx_error(p->err, RX_ESYNTAX, p->src, rx_span(t->span.end - 1, t->span.end),
+                        "expected a separator row like |---|---| after the header");
+    st->n_cols = (int)header_n;
+    st->col_names = arena_alloc(p->a, header_n * sizeof *st->col_names);
+    st->col_spans = arena_alloc(p->a, header_n * sizeof *st->col_spans);
+    if (!st->col_names || !st->col_spans) return rx_error(p->err, RX_ENOMEM, NULL, t->span, "out of memory");
+    for (size_t i = 0; i < header_n; i++) {
+        const Cell *c = &cells.cells[i];
+        if (!c->text || c->len == 0)
+            return rx_error(p->err, RX_ESYNTAX, p->src, c->span, "column %zu has no name", i + 1);
+        st->col_names[i] = c->text;
+        st->col_spans[i] = c->span;
+    }
+    st->n_rows = n_data;
+    st->cells = cells.cells + header_n;
+    st->row_spans = row_spans;
+    return 0;
+}
+
+/* ---- statements ----------------------------------------------------------------------------- */
+
+/* csv_source = 'csv' '(' STRING { ',' name '=>' expr } ')' */
+static int parse_csv(Parser *p, Stmt *st) {
+    advance(p); /* csv */
+    const Token *open = peek(p);
+    if (expect(p, TK_LPAREN, "after csv") < 0) return -1;
+    const Token *path = peek(p);
+    if (path->kind != TK_STRING) return expected(p, "a file path in quotes, csv('file.csv')");
+    advance(p);
+    size_t n;
+    st->path = unescape_quoted(p, path, &n);
+    st->path_span = path->span;
+    PtrVec opts = {0};
+    while (peek_kind(p) == TK_COMMA) {
+        advance(p);
+        const Token *on = peek(p);
+        if (!is_name(on)) return expected(p, "an option name (delimiter, header, null, schema)");
+        advance(p);
+        if (expect(p, TK_FATARROW, "after the option name") < 0) return -1;
+        AstNode *v = parse_expr(p);
+        if (!v) return -1;
+        CsvOption *o = arena_alloc(p->a, sizeof *o);
+        if (!o) return rx_error(p->err, RX_ENOMEM, NULL, on->span, "out of memory");
+        o->name = name_text(p, on);
+        o->name_span = on->span;
+        o->value = v;
+        ptrvec_push(p->a, &opts, o);
+    }
+    if (expect_close(p, TK_RPAREN, open) < 0) return -1;
+    st->n_options = (int)opts.n;
+    st->options = arena_alloc(p->a, (opts.n ? opts.n : 1) * sizeof *st->options);
+    for (size_t i = 0; i < opts.n; i++) st->options[i] = *(CsvOption *)opts.items[i];
+    st->kind = ST_CSV;
+    return 0;
+}
+
+/* statement = name ':=' ( TABLE | '{' rel '}' | csv_source ) ';'
+ *           | 'query' '{' rel '}' ';' */
+static Stmt *parse_statement(Parser *p) {
+    const Token *t = peek(p);
+    Stmt *st = arena_alloc(p->a, sizeof *st);
+    if (!st) {
+        rx_error(p->err, RX_ENOMEM, NULL, t->span, "out of memory");
+        return NULL;
+    }
+    if (word_is(p, t, "query") && peek_at(p, 1)->kind == TK_LBRACE) {
+        advance(p);
+        const Token *open = advance(p);
+        st->kind = ST_QUERY;
+        st->expr = parse_rel(p);
+        if (!st->expr) return NULL;
+        if (expect_close(p, TK_RBRACE, open) < 0) return NULL;
+    } else if (is_name(t) && peek_at(p, 1)->kind == TK_ASSIGN) {
+        advance(p);
+        advance(p);
+        st->name = name_text(p, t);
+        st->name_span = t->span;
+        const Token *v = peek(p);
+        if (v->kind == TK_TABLE) {
+            advance(p);
+            st->kind = ST_TABLE;
+            if (parse_table_body(p, v, st) < 0) return NULL;
+        } else if (v->kind == TK_LBRACE) {
+            advance(p);
+            st->kind = ST_VIEW;
+            st->expr = parse_rel(p);
+            if (!st->expr) return NULL;
+            if (expect_close(p, TK_RBRACE, v) < 0) return NULL;
+        } else if (word_is(p, v, "csv") && peek_at(p, 1)->kind == TK_LPAREN) {
+            if (parse_csv(p, st) < 0) return NULL;
+        } else {
+            expected(p, "an inline table '[ ... ]', a view '{ ... }' or csv('file') after ':='");
+            return NULL;
+        }
+    } else if (is_name(t) && peek_at(p, 1)->kind == TK_EQ) {
+        syntax_error(p, peek_at(p, 1), "definitions use ':=', not '='");
+        return NULL;
+    } else {
+        expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+        return NULL;
+    }
+    const Token *semi = peek(p);
+    if (semi->kind != TK_SEMI) {
+        char found[64];
+        describe(p, semi, found, sizeof found);
+        syntax_error(p, semi, "';' expected after the statement, found %s", found);
+        return NULL;
+    }
+    advance(p);
+    st->span = rx_span_join(t->span, semi->span);
+    return st;
+}
+
+/* script = { statement } EOF */
+int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err) {
+    TokenList tl;
+    if (lex_script(a, src, &tl, err) < 0) return -1;
+    Parser p = {.a = a, .src = src, .t = tl.toks, .n = tl.n, .err = err};
+    PtrVec stmts = {0};
+    while (peek_kind(&p) != TK_EOF) {
+        if (peek_kind(&p) == TK_SEMI) {
+            advance(&p);
+            continue;
+        }
+        Stmt *st = parse_statement(&p);
+        if (!st) return -1;
+        ptrvec_push(a, &stmts, st);
+    }
+    if (arena_failed(a)) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    out->stmts = (Stmt **)stmts.items;
+    out->n = stmts.n;
+    out->src = src;
+    return 0;
+}
+
+const char *op_text(AstOp op) {
+    switch (op) {
+    case OP_NEG: return "-";
+    case OP_NOT: return "¬";
+    case OP_ADD: return "+";
+    case OP_SUB: return "-";
+    case OP_MUL: return "*";
+    case OP_DIV: return "/";
+    case OP_MOD: return "%";
+    case OP_CONCAT: return "||";
+    case OP_EQ: return "=";
+    case OP_NE: return "≠";
+    case OP_LT: return "<";
+    case OP_LE: return "≤";
+    case OP_GT: return ">";
+    case OP_GE: return "≥";
+    case OP_AND: return "∧";
+    case OP_OR: return "∨";
+    }
+    return "?";
+}

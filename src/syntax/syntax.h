@@ -1,0 +1,175 @@
+/*
+ * syntax.h - the first pipeline stage: script text -> AST with source spans.
+ *
+ * The lexer (lex.c) turns UTF-8 text into tokens; words are always TK_IDENT and the parser
+ * decides where a word is a keyword (DESIGN.md: keywords are contextual). An inline table's
+ * body after `:=` is one TK_TABLE token whose rows parse.c splits into cells. The parser
+ * (parse.c) is recursive descent; docs/grammar.md is its grammar in EBNF, and each parse
+ * function starts with its rule.
+ *
+ * All AST memory comes from the arena passed to parse_script; spans are byte offsets into the
+ * source text.
+ */
+#ifndef RX_SYNTAX_H
+#define RX_SYNTAX_H
+
+#include "base/base.h"
+#include "types/value.h"
+
+/* ---- tokens --------------------------------------------------------------------------------- */
+
+typedef enum {
+    TK_EOF,
+    TK_IDENT,     /* a word (keywords included) */
+    TK_QIDENT,    /* "quoted identifier" */
+    TK_INT,
+    TK_FLOAT,
+    TK_STRING,    /* 'text' */
+    TK_TABLE,     /* the raw body of an inline table, '[' to ']' */
+    TK_ASSIGN,    /* := */
+    TK_LBRACE, TK_RBRACE, TK_LPAREN, TK_RPAREN, TK_COMMA, TK_SEMI, TK_DOT,
+    TK_ARROW,     /* -> or → */
+    TK_LARROW,    /* <- or ← */
+    TK_FATARROW,  /* => */
+    TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
+    TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT, TK_CONCAT,
+    TK_AND, TK_OR, TK_NOT,          /* ∧ ∨ ¬ (the words and/or/not are TK_IDENT) */
+    TK_SIGMA, TK_PI, TK_RHO,        /* σ π ρ */
+    TK_JOIN,      /* ⨝ or >< */
+    TK_CROSS,     /* × */
+    TK_UNION, TK_INTERSECT, TK_DIFF, /* ∪ ∩ − (− is also subtraction in scalar context) */
+    TK_LJOIN, TK_RJOIN, TK_FJOIN,   /* ⟕ ⟖ ⟗ */
+    TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
+    TK_DELTA, TK_TAU, TK_GAMMA      /* δ τ γ */
+} TokKind;
+
+typedef struct {
+    TokKind kind;
+    RxSpan span;
+} Token;
+
+typedef struct {
+    Token *toks;
+    size_t n;
+} TokenList;
+
+/* Tokenizes src into *out (tokens in the arena; the last is TK_EOF). -1 with err on a lexical
+ * error (unterminated string, stray character, invalid UTF-8, unclosed inline table). */
+int lex_script(Arena *a, const RxSource *src, TokenList *out, RxError *err);
+const char *tok_kind_name(TokKind k);
+
+/* ---- AST ------------------------------------------------------------------------------------ */
+
+typedef enum {
+    /* relational */
+    AST_REL,        /* name, optional alias */
+    AST_SELECT,     /* σ a (b) */
+    AST_PROJECT,    /* π items (b); items are AST_ITEM */
+    AST_RENAME,     /* ρ name (b) */
+    AST_RENAME_COLS,/* ρ items (b); items are AST_ITEM {a = AST_COLREF old, name = new} */
+    AST_IJOIN,      /* a IJOIN relation (items: 4 AST_COLREF) b */
+    AST_ASOF,       /* a ASOF cond WITHIN within TIES(...) b */
+    AST_BINREL,     /* a op b for the set and join operators not implemented yet */
+    /* scalar */
+    AST_COLREF,     /* qual.name or name */
+    AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
+    AST_TYPED,      /* TIMESTAMP 'text' etc.: lit_type, str */
+    AST_UNARY,      /* op a */
+    AST_BINARY,     /* a op b */
+    AST_ISNULL,     /* a IS [NOT] NULL (negated) */
+    AST_CALL,       /* name(items) */
+    AST_ITEM        /* a [→ name] */
+} AstKind;
+
+/* Scalar operators. */
+typedef enum {
+    OP_NEG, OP_NOT,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_CONCAT,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_AND, OP_OR
+} AstOp;
+
+const char *op_text(AstOp op);
+
+typedef struct AstNode AstNode;
+struct AstNode {
+    AstKind kind;
+    RxSpan span;
+    AstOp op;
+    const char *name;     /* relation, column, function or alias name */
+    RxSpan name_span;
+    const char *qual;     /* column qualifier, or NULL */
+    RxSpan qual_span;
+    const char *alias;    /* AST_REL: the alias shorthand (R Alias) */
+    RxSpan alias_span;
+    int64_t ival;         /* AST_INT, AST_BOOL */
+    double fval;          /* AST_FLOAT */
+    const char *str;      /* AST_STRING, AST_TYPED: unescaped text */
+    size_t str_len;
+    RxType lit_type;      /* AST_TYPED */
+    bool negated;         /* AST_ISNULL: IS NOT NULL */
+    AstNode *a, *b;       /* operands: scalar children; SELECT a=cond b=input; joins a=left b=right */
+    AstNode *cond;        /* ASOF condition */
+    AstNode *within;      /* ASOF WITHIN bound */
+    int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST */
+    bool inner;           /* ASOF INNER */
+    int relation;         /* IJOIN: IjRelation */
+    RxSpan relation_span;
+    TokKind binop;        /* AST_BINREL: the operator token */
+    PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
+};
+
+/* A cell of an inline table, as written. */
+typedef struct {
+    const char *text;     /* trimmed, unescaped; NULL for an empty cell */
+    size_t len;
+    RxSpan span;
+    bool quoted;          /* written as 'text' */
+    bool null_word;       /* written as NULL */
+} Cell;
+
+typedef enum { ST_TABLE, ST_VIEW, ST_CSV, ST_QUERY } StmtKind;
+
+typedef struct {
+    const char *name;
+    RxSpan name_span;
+    AstNode *value;
+} CsvOption;
+
+typedef struct {
+    StmtKind kind;
+    RxSpan span;
+    const char *name;          /* defined name; NULL for a query */
+    RxSpan name_span;
+    AstNode *expr;             /* view body or query */
+    /* inline table */
+    int n_cols;
+    const char **col_names;
+    RxSpan *col_spans;
+    size_t n_rows;
+    Cell *cells;               /* n_rows * n_cols, row-major */
+    RxSpan *row_spans;
+    /* csv('path', option => value, ...) */
+    const char *path;
+    RxSpan path_span;
+    CsvOption *options;
+    int n_options;
+} Stmt;
+
+typedef struct {
+    Stmt **stmts;
+    size_t n;
+    const RxSource *src;
+} Script;
+
+#define PARSE_MAX_DEPTH 200
+
+/* Parses the whole script. The AST lives in arena a and points into src (which must outlive
+ * it). -1 with err (RX_ESYNTAX, RX_ELIMIT for nesting deeper than PARSE_MAX_DEPTH) on the first
+ * error. */
+int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err);
+
+/* True if name is a built-in function (an identifier followed by '(' is then a call). */
+bool syntax_is_function(const char *name, size_t n);
+
+#endif

@@ -1,0 +1,431 @@
+/*
+ * column.c - reference-counted columns, byte heaps, gathers and builders (column.h).
+ */
+#include "types/column.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "types/temporal.h"
+
+const char *type_name(RxType t) {
+    switch (t) {
+    case TY_NULL: return "NULL";
+    case TY_INT: return "INT";
+    case TY_FLOAT: return "FLOAT";
+    case TY_BOOL: return "BOOL";
+    case TY_TEXT: return "TEXT";
+    case TY_TIMESTAMP: return "TIMESTAMP";
+    case TY_DATE: return "DATE";
+    case TY_TIME: return "TIME";
+    case TY_DURATION: return "DURATION";
+    }
+    return "?";
+}
+
+int type_from_name(const char *s, size_t n, RxType *out) {
+    static const struct { const char *name; RxType t; } names[] = {
+        {"INT", TY_INT}, {"INTEGER", TY_INT}, {"BIGINT", TY_INT}, {"FLOAT", TY_FLOAT},
+        {"DOUBLE", TY_FLOAT}, {"REAL", TY_FLOAT}, {"BOOL", TY_BOOL}, {"BOOLEAN", TY_BOOL},
+        {"TEXT", TY_TEXT}, {"VARCHAR", TY_TEXT}, {"STRING", TY_TEXT},
+        {"TIMESTAMP", TY_TIMESTAMP}, {"DATE", TY_DATE}, {"TIME", TY_TIME},
+        {"DURATION", TY_DURATION}, {"INTERVAL", TY_DURATION},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(names); i++) {
+        const char *k = names[i].name;
+        if (strlen(k) != n) continue;
+        size_t j = 0;
+        while (j < n && (s[j] & ~0x20) == k[j]) j++;
+        if (j == n) {
+            *out = names[i].t;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+size_t type_width(RxType t) {
+    switch (t) {
+    case TY_NULL: return 1;
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: return 8;
+    case TY_FLOAT: return 8;
+    case TY_BOOL: return 1;
+    case TY_DATE: return 4;
+    case TY_TEXT: return sizeof(RxStr);
+    case TY_DURATION: return sizeof(RxDuration);
+    }
+    return 8;
+}
+
+/* ---- heaps ---------------------------------------------------------------------------------- */
+
+StrHeap *heap_new(size_t cap) {
+    StrHeap *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->refcnt = 1;
+    if (cap < 64) cap = 64;
+    h->data = malloc(cap);
+    if (!h->data) {
+        free(h);
+        return NULL;
+    }
+    h->cap = cap;
+    return h;
+}
+
+StrHeap *heap_from_map(char *data, size_t len) {
+    StrHeap *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->refcnt = 1;
+    h->data = data;
+    h->len = h->cap = len;
+    h->mapped = true;
+    return h;
+}
+
+void heap_retain(StrHeap *h) { h->refcnt++; }
+
+void heap_release(StrHeap *h) {
+    if (!h || --h->refcnt > 0) return;
+    if (h->mapped) {
+        if (h->len) munmap(h->data, h->len);
+    } else {
+        free(h->data);
+    }
+    free(h);
+}
+
+int64_t heap_append(StrHeap *h, const char *s, size_t n) {
+    if (h->cap - h->len < n) {
+        size_t cap = h->cap * 2;
+        while (cap - h->len < n) cap *= 2;
+        char *p = realloc(h->data, cap);
+        if (!p) return -1;
+        h->data = p;
+        h->cap = cap;
+    }
+    int64_t off = (int64_t)h->len;
+    if (n) memcpy(h->data + h->len, s, n);
+    h->len += n;
+    return off;
+}
+
+/* ---- columns -------------------------------------------------------------------------------- */
+
+Column *col_new(RxType type, size_t n) {
+    Column *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->refcnt = 1;
+    c->type = type;
+    c->n = n;
+    size_t bytes = type_width(type) * (n ? n : 1);
+    c->data = malloc(bytes);
+    if (!c->data) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void col_retain(Column *c) { c->refcnt++; }
+
+void col_release(Column *c) {
+    if (!c || --c->refcnt > 0) return;
+    for (uint32_t i = 0; i < c->n_heaps; i++) heap_release(c->heaps[i]);
+    free(c->heaps);
+    free(c->valid);
+    free(c->data);
+    free(c);
+}
+
+uint64_t *col_valid(Column *c) {
+    if (!c->valid) {
+        size_t w = bitmap_words(c->n ? c->n : 1);
+        c->valid = malloc(w * sizeof(uint64_t));
+        if (!c->valid) return NULL;
+        memset(c->valid, 0xff, w * sizeof(uint64_t));
+    }
+    return c->valid;
+}
+
+int col_set_null(Column *c, size_t i) {
+    uint64_t *v = col_valid(c);
+    if (!v) return -1;
+    bitmap_set(v, i, false);
+    c->sorted = false;
+    return 0;
+}
+
+int col_add_heap(Column *c, StrHeap *h) {
+    for (uint32_t i = 0; i < c->n_heaps; i++)
+        if (c->heaps[i] == h) return 0;
+    if (c->n_heaps == c->cap_heaps) {
+        uint32_t cap = c->cap_heaps ? c->cap_heaps * 2 : 2;
+        StrHeap **p = realloc(c->heaps, cap * sizeof *p);
+        if (!p) return -1;
+        c->heaps = p;
+        c->cap_heaps = cap;
+    }
+    heap_retain(h);
+    c->heaps[c->n_heaps++] = h;
+    return 0;
+}
+
+int col_share_heaps(Column *dst, const Column *src) {
+    for (uint32_t i = 0; i < src->n_heaps; i++)
+        if (col_add_heap(dst, src->heaps[i]) < 0) return -1;
+    return 0;
+}
+
+void col_compact_validity(Column *c) {
+    if (!c->valid) return;
+    size_t full = c->n / 64;
+    for (size_t w = 0; w < full; w++)
+        if (c->valid[w] != UINT64_MAX) return;
+    for (size_t i = full * 64; i < c->n; i++)
+        if (!bitmap_get(c->valid, i)) return;
+    free(c->valid);
+    c->valid = NULL;
+}
+
+Column *col_gather(const Column *c, const uint32_t *idx, size_t n) {
+    Column *out = col_new(c->type, n);
+    if (!out) return NULL;
+    if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) {
+        col_release(out);
+        return NULL;
+    }
+    bool any_none = false;
+    switch (type_width(c->type)) {
+    case 1: {
+        const uint8_t *s = c->data; uint8_t *d = out->data;
+        for (size_t i = 0; i < n; i++) { uint32_t j = idx[i]; any_none |= j == ROW_NONE; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    case 4: {
+        const int32_t *s = c->data; int32_t *d = out->data;
+        for (size_t i = 0; i < n; i++) { uint32_t j = idx[i]; any_none |= j == ROW_NONE; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    case 8: {
+        const int64_t *s = c->data; int64_t *d = out->data;
+        for (size_t i = 0; i < n; i++) { uint32_t j = idx[i]; any_none |= j == ROW_NONE; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    default: {
+        const RxStr *s = c->data; RxStr *d = out->data; /* RxStr and RxDuration are 16 bytes */
+        RxStr zero = {0};
+        for (size_t i = 0; i < n; i++) { uint32_t j = idx[i]; any_none |= j == ROW_NONE; d[i] = j == ROW_NONE ? zero : s[j]; }
+        break;
+    }
+    }
+    if (c->valid || any_none) {
+        uint64_t *v = col_valid(out);
+        if (!v) {
+            col_release(out);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t j = idx[i];
+            bool ok = j != ROW_NONE && !col_is_null(c, j);
+            if (!ok) bitmap_set(v, i, false);
+        }
+    }
+    return out;
+}
+
+Column *col_slice(const Column *c, size_t off, size_t n) {
+    Column *out = col_new(c->type, n);
+    if (!out) return NULL;
+    size_t w = type_width(c->type);
+    memcpy(out->data, (const char *)c->data + off * w, n * w);
+    if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) {
+        col_release(out);
+        return NULL;
+    }
+    if (c->valid) {
+        uint64_t *v = col_valid(out);
+        if (!v) {
+            col_release(out);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++)
+            if (col_is_null(c, off + i)) bitmap_set(v, i, false);
+    }
+    out->sorted = c->sorted;
+    return out;
+}
+
+Value col_get(const Column *c, size_t i) {
+    Value v;
+    memset(&v, 0, sizeof v);
+    v.type = c->type;
+    if (col_is_null(c, i)) {
+        v.null = true;
+        return v;
+    }
+    switch (c->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: v.v.i = col_i64(c)[i]; break;
+    case TY_FLOAT: v.v.f = col_f64(c)[i]; break;
+    case TY_BOOL: v.v.b = col_u8(c)[i] != 0; break;
+    case TY_DATE: v.v.date = col_i32(c)[i]; break;
+    case TY_TEXT: v.v.s = col_str(c)[i]; break;
+    case TY_DURATION: v.v.d = col_dur(c)[i]; break;
+    case TY_NULL: v.null = true; break;
+    }
+    return v;
+}
+
+/* ---- builder -------------------------------------------------------------------------------- */
+
+void colb_init(ColBuilder *b, RxType type, size_t cap_hint) {
+    memset(b, 0, sizeof *b);
+    b->cap = cap_hint ? cap_hint : 16;
+    b->col = col_new(type, b->cap);
+    if (!b->col) {
+        b->oom = true;
+        return;
+    }
+    b->col->n = 0;
+    if (type == TY_TEXT) {
+        b->heap = heap_new(b->cap * 8);
+        if (!b->heap) b->oom = true;
+    }
+}
+
+static bool grow(ColBuilder *b) {
+    if (b->oom) return false;
+    Column *c = b->col;
+    if (c->n < b->cap) return true;
+    size_t cap = b->cap * 2;
+    void *d = realloc(c->data, cap * type_width(c->type));
+    if (!d) {
+        b->oom = true;
+        return false;
+    }
+    c->data = d;
+    if (c->valid) {
+        uint64_t *v = realloc(c->valid, bitmap_words(cap) * sizeof(uint64_t));
+        if (!v) {
+            b->oom = true;
+            return false;
+        }
+        memset(v + bitmap_words(b->cap), 0xff,
+               (bitmap_words(cap) - bitmap_words(b->cap)) * sizeof(uint64_t));
+        c->valid = v;
+    }
+    b->cap = cap;
+    return true;
+}
+
+void colb_push_null(ColBuilder *b) {
+    if (!grow(b)) return;
+    Column *c = b->col;
+    size_t i = c->n;
+    if (!c->valid) {
+        size_t saved = c->n;
+        c->n = b->cap; /* allocate the bitmap for the whole capacity */
+        if (!col_valid(c)) b->oom = true;
+        c->n = saved;
+        if (b->oom) return;
+    }
+    memset((char *)c->data + i * type_width(c->type), 0, type_width(c->type));
+    bitmap_set(c->valid, i, false);
+    c->n++;
+}
+
+void colb_push(ColBuilder *b, const Value *v) {
+    if (v->null) {
+        colb_push_null(b);
+        return;
+    }
+    if (!grow(b)) return;
+    Column *c = b->col;
+    size_t i = c->n;
+    switch (c->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: col_i64(c)[i] = v->v.i; break;
+    case TY_FLOAT: col_f64(c)[i] = v->v.f; break;
+    case TY_BOOL: col_u8(c)[i] = v->v.b; break;
+    case TY_DATE: col_i32(c)[i] = v->v.date; break;
+    case TY_DURATION: col_dur(c)[i] = v->v.d; break;
+    case TY_TEXT: {
+        /* Store the offset in ptr for now; colb_finish turns offsets into addresses. */
+        int64_t off = heap_append(b->heap, v->v.s.ptr, v->v.s.len);
+        if (off < 0) {
+            b->oom = true;
+            return;
+        }
+        col_str(c)[i].ptr = (const char *)(uintptr_t)off;
+        col_str(c)[i].len = v->v.s.len;
+        break;
+    }
+    case TY_NULL: break;
+    }
+    c->n++;
+}
+
+Column *colb_finish(ColBuilder *b) {
+    if (b->oom) {
+        colb_free(b);
+        return NULL;
+    }
+    Column *c = b->col;
+    if (c->type == TY_TEXT) {
+        RxStr *s = col_str(c);
+        for (size_t i = 0; i < c->n; i++)
+            s[i].ptr = b->heap->data + (uintptr_t)s[i].ptr;
+        if (col_add_heap(c, b->heap) < 0) {
+            colb_free(b);
+            return NULL;
+        }
+        heap_release(b->heap);
+        b->heap = NULL;
+    }
+    col_compact_validity(c);
+    b->col = NULL;
+    return c;
+}
+
+void colb_free(ColBuilder *b) {
+    col_release(b->col);
+    heap_release(b->heap);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- tables --------------------------------------------------------------------------------- */
+
+Table *table_new(int n_cols, size_t n_rows) {
+    Table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->n_cols = n_cols;
+    t->n_rows = n_rows;
+    t->cols = calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->cols);
+    t->names = calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->names);
+    if (!t->cols || !t->names) {
+        free(t->cols);
+        free(t->names);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+int table_set(Table *t, int i, Column *c, const char *name) {
+    col_release(t->cols[i]);
+    t->cols[i] = c;
+    free(t->names[i]);
+    t->names[i] = name ? strdup(name) : NULL;
+    return (name && !t->names[i]) ? -1 : 0;
+}
+
+void table_free(Table *t) {
+    if (!t) return;
+    for (int i = 0; i < t->n_cols; i++) {
+        col_release(t->cols[i]);
+        free(t->names[i]);
+    }
+    free(t->cols);
+    free(t->names);
+    free(t);
+}

@@ -1,0 +1,123 @@
+/*
+ * column.h - columnar tables: the data model every stage shares (DESIGN.md, "Data model").
+ *
+ * A Column is one attribute's values: a typed array of n elements (see value.h for the element
+ * types) and, only when the column has NULLs, a validity bitmap (bit set = valid). TEXT elements
+ * are RxStr slices into byte heaps that the column holds references to, so that selections and
+ * joins gather 16-byte slices without copying bytes.
+ *
+ * Ownership: columns and heaps are reference counted. A Table holds one reference to each of its
+ * columns; operators that pass a column through unchanged (scan, rename, projection of a column)
+ * share it with col_retain instead of copying. col_release frees at zero.
+ *
+ * Row indices are uint32_t; ROW_NONE marks "no row" in a gather (the result is NULL there), as
+ * outer joins need. A table holds fewer than 2^32 - 1 rows.
+ */
+#ifndef RX_COLUMN_H
+#define RX_COLUMN_H
+
+#include "base/base.h"
+#include "types/value.h"
+
+#define ROW_NONE UINT32_MAX
+#define RX_MAX_ROWS (UINT32_MAX - 1)
+
+typedef struct StrHeap {
+    int refcnt;
+    char *data;
+    size_t len, cap;
+    bool mapped;   /* data is an mmap of a file (length len), unmapped on release */
+} StrHeap;
+
+/* A malloc'd heap with capacity cap; NULL on OOM. */
+StrHeap *heap_new(size_t cap);
+/* A heap over an mmapped region, which it unmaps when released. */
+StrHeap *heap_from_map(char *data, size_t len);
+void heap_retain(StrHeap *h);
+void heap_release(StrHeap *h);
+/* Appends n bytes to a malloc'd heap, growing it; returns the offset of the copy, or -1 on
+ * OOM. Growing moves data, so a writer records offsets and turns them into slices once the
+ * heap stops growing (ColBuilder does this). */
+int64_t heap_append(StrHeap *h, const char *s, size_t n);
+
+typedef struct Column {
+    int refcnt;
+    RxType type;
+    size_t n;
+    void *data;          /* n elements of type_width(type) bytes */
+    uint64_t *valid;     /* NULL when every row is valid */
+    StrHeap **heaps;     /* TEXT: the heaps the slices point into */
+    uint32_t n_heaps, cap_heaps;
+    bool sorted;         /* known non-decreasing (NULLs absent); a hint, false when unknown */
+    double ndv;          /* distinct values, estimated by the planner on first use; 0 unknown */
+} Column;
+
+/* A column of n elements with uninitialized data and no validity bitmap; NULL on OOM. */
+Column *col_new(RxType type, size_t n);
+void col_retain(Column *c);
+void col_release(Column *c);
+/* The validity bitmap, allocating it all-valid first if absent; NULL on OOM. */
+uint64_t *col_valid(Column *c);
+static inline bool col_is_null(const Column *c, size_t i) {
+    return c->valid && !((c->valid[i >> 6] >> (i & 63)) & 1);
+}
+static inline void bitmap_set(uint64_t *bm, size_t i, bool v) {
+    if (v) bm[i >> 6] |= UINT64_C(1) << (i & 63);
+    else bm[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+static inline bool bitmap_get(const uint64_t *bm, size_t i) { return (bm[i >> 6] >> (i & 63)) & 1; }
+static inline size_t bitmap_words(size_t n) { return (n + 63) / 64; }
+/* Marks row i NULL (allocating the bitmap). -1 on OOM. */
+int col_set_null(Column *c, size_t i);
+/* Adds a reference to heap h to TEXT column c (once). -1 on OOM. */
+int col_add_heap(Column *c, StrHeap *h);
+/* Shares all of src's heaps with dst. -1 on OOM. */
+int col_share_heaps(Column *dst, const Column *src);
+/* Drops the validity bitmap if every row is valid. */
+void col_compact_validity(Column *c);
+
+/* The rows idx[0..n) of c, in that order; ROW_NONE gives NULL. TEXT shares heaps. NULL on OOM. */
+Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
+/* Rows [off, off+n) of c. */
+Column *col_slice(const Column *c, size_t off, size_t n);
+/* The element at row i as a Value (TEXT borrowed from c's heaps). */
+Value col_get(const Column *c, size_t i);
+
+static inline int64_t *col_i64(const Column *c) { return (int64_t *)c->data; }
+static inline double *col_f64(const Column *c) { return (double *)c->data; }
+static inline uint8_t *col_u8(const Column *c) { return (uint8_t *)c->data; }
+static inline int32_t *col_i32(const Column *c) { return (int32_t *)c->data; }
+static inline RxStr *col_str(const Column *c) { return (RxStr *)c->data; }
+static inline RxDuration *col_dur(const Column *c) { return (RxDuration *)c->data; }
+
+/* Growable column for operators that do not know their output size: values are appended, then
+ * colb_finish hands over a Column. TEXT bytes are copied into the builder's own heap. */
+typedef struct {
+    Column *col;
+    size_t cap;
+    StrHeap *heap;  /* TEXT only */
+    bool oom;
+} ColBuilder;
+void colb_init(ColBuilder *b, RxType type, size_t cap_hint);
+void colb_push(ColBuilder *b, const Value *v);
+void colb_push_null(ColBuilder *b);
+/* The finished column (the builder is empty afterwards); NULL on OOM. */
+Column *colb_finish(ColBuilder *b);
+void colb_free(ColBuilder *b);
+
+/* A table: n_rows rows of n_cols columns, with a name per column. The table owns one reference
+ * to each column and its names (malloc'd). */
+typedef struct Table {
+    size_t n_rows;
+    int n_cols;
+    Column **cols;
+    char **names;
+} Table;
+
+/* A table with n_cols empty slots; the caller fills cols[i] and names via table_set. */
+Table *table_new(int n_cols, size_t n_rows);
+/* Stores column c (consuming the caller's reference) and a copy of name at slot i. */
+int table_set(Table *t, int i, Column *c, const char *name);
+void table_free(Table *t);
+
+#endif

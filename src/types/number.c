@@ -1,0 +1,270 @@
+/*
+ * number.c - text for INT and FLOAT values (number.h): strict parsers, the cheap shape tests
+ * CSV type detection runs on every cell, and the printers every output writer uses.
+ *
+ * A FLOAT prints as the shortest decimal that reads back as the same double, laid out the way
+ * JavaScript's Number.prototype.toString does (ECMA-262, Number::toString). The digits come
+ * from the C library: try 1, 2, ... 17 significant digits with snprintf("%.*e") and keep the
+ * first that strtod returns to exactly the same double (17 always do). That is slower than
+ * Ryu or Grisu but plainly correct; two shortcuts, each argued where it is made, keep the
+ * common cases (integers, values with up to 15 significant digits) out of the C library.
+ * It relies on the C locale's '.' as the decimal point, as the rest of Relix does.
+ */
+#include "types/number.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- printing --------------------------------------------------------------------------- */
+
+static char *put_u64(char *p, uint64_t v) {
+    char tmp[20];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (k) *p++ = tmp[--k];
+    return p;
+}
+
+size_t num_format_int(int64_t v, char *buf) {
+    char *p = buf;
+    if (v < 0) *p++ = '-';
+    p = put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+/* Splits snprintf's "d.ddde+XX" into its k digits and decimal exponent; returns k. */
+static int split_e(const char *t, char *digits, int *exp10) {
+    int k = 0, sign = 1, e = 0;
+    for (; *t && *t != 'e'; t++)
+        if (*t >= '0' && *t <= '9') digits[k++] = *t;
+    if (*t == 'e') t++;
+    if (*t == '-' || *t == '+') sign = *t++ == '-' ? -1 : 1;
+    for (; *t >= '0' && *t <= '9'; t++) e = e * 10 + (*t - '0');
+    *exp10 = sign * e;
+    return k;
+}
+
+/* The k digits and exponent back as text strtod reads. */
+static void join_e(const char *digits, int k, int exp10, char *t, size_t cap) {
+    snprintf(t, cap, "%c.%.*se%d", digits[0], k - 1, digits + 1, exp10);
+}
+
+/*
+ * The shortest significant digits of a finite v > 0: writes them (no trailing zeros, at most
+ * 17) into digits and returns how many; *exp10 is the decimal exponent of the first digit,
+ * so v is about d.ddd * 10^exp10.
+ *
+ * For each length the nearest decimal is the best candidate, except when v is a power of two:
+ * the doubles below it are twice as dense as those above, so the nearest decimal may sit just
+ * outside the narrow lower half-gap while the next one up is inside the wide upper one
+ * (ECMA-262 asks for the shortest digits that round-trip, whichever side they are on).
+ *
+ * Optimisation, not needed for correctness: a normal double starts at 15 digits. Any decimal
+ * of at most DBL_DIG (15) significant digits survives decimal -> double -> decimal, so if some
+ * k <= 15 digits D read back as v, the 15-digit rounding of v is D padded with zeros, and
+ * trimming its zeros finds D. Subnormals carry fewer digits and take the full search.
+ */
+static int shortest_digits(double v, char *digits, int *exp10) {
+    /* Optimisation, not needed for correctness: by the same DBL_DIG argument, a normal v has at
+     * most one decimal of at most 15 significant digits (up to trailing zeros) that reads back
+     * as v, and it is the shortest. n * 10^-k with n < 10^15 is checked without the C library:
+     * n and 10^k (k <= 22) are exact doubles, and IEEE division rounds n / 10^k correctly,
+     * which is exactly the double strtod would give for the text. */
+    static const double P10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (v >= DBL_MIN && v < 1e15) {
+        for (int k = 0; k <= 22 && v * P10[k] < 1e15; k++) {
+            double scaled = nearbyint(v * P10[k]);
+            if (scaled < 1 || scaled / P10[k] != v) continue;
+            char whole[20];
+            int len = (int)(put_u64(whole, (uint64_t)scaled) - whole), n = len;
+            while (n > 1 && whole[n - 1] == '0') n--;
+            memcpy(digits, whole, (size_t)n);
+            *exp10 = len - 1 - k;
+            return n;
+        }
+    }
+    char tmp[48];
+    int e2;
+    bool pow2 = frexp(v, &e2) == 0.5 && e2 > -1021;
+    for (int prec = v >= DBL_MIN ? DBL_DIG - 1 : 0; prec < 16; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec, v);
+        if (strtod(tmp, NULL) == v) break;
+        if (pow2) {
+            int k = split_e(tmp, digits, exp10), i = k - 1;
+            while (i >= 0 && digits[i] == '9') digits[i--] = '0';
+            if (i >= 0) {
+                digits[i]++;
+            } else {
+                digits[0] = '1';
+                ++*exp10;
+            }
+            join_e(digits, k, *exp10, tmp, sizeof tmp);
+            if (strtod(tmp, NULL) == v) break;
+        }
+        if (prec == 15) snprintf(tmp, sizeof tmp, "%.16e", v);
+    }
+    int k = split_e(tmp, digits, exp10);
+    while (k > 1 && digits[k - 1] == '0') k--;
+    return k;
+}
+
+/*
+ * Number::toString's layout, with k digits d1..dk and n = exp10 + 1 (so v = 0.d1..dk * 10^n):
+ *   k <= n <= 21     digits then n - k zeros              123456789012345680000
+ *   0 < n <= 21      first n digits '.' the rest           10.25
+ *   -6 < n <= 0      "0." then -n zeros then the digits    0.000001
+ *   otherwise        d1 ['.' d2..dk] 'e' sign (n - 1)      1e+21, 1.5e-7
+ */
+size_t num_format_double(double v, char *buf) {
+    char *p = buf;
+    if (isnan(v)) {
+        memcpy(buf, "NaN", 4);
+        return 3;
+    }
+    if (signbit(v)) {
+        *p++ = '-';
+        v = -v;
+    }
+    if (isinf(v)) {
+        memcpy(p, "Infinity", 9);
+        return (size_t)(p - buf) + 8;
+    }
+    if (v == 0) {
+        memcpy(p, "0", 2);
+        return (size_t)(p - buf) + 1;
+    }
+    /* Optimisation, not needed for correctness: integers below 2^53 print as themselves. */
+    if (v < 9007199254740992.0 && v == (double)(int64_t)v) {
+        p = put_u64(p, (uint64_t)v);
+        *p = '\0';
+        return (size_t)(p - buf);
+    }
+    char d[20];
+    int exp10;
+    int k = shortest_digits(v, d, &exp10);
+    int n = exp10 + 1;
+    if (k <= n && n <= 21) {
+        memcpy(p, d, (size_t)k);
+        p += k;
+        for (int i = k; i < n; i++) *p++ = '0';
+    } else if (0 < n && n <= 21) {
+        memcpy(p, d, (size_t)n);
+        p += n;
+        *p++ = '.';
+        memcpy(p, d + n, (size_t)(k - n));
+        p += k - n;
+    } else if (-6 < n && n <= 0) {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = 0; i < -n; i++) *p++ = '0';
+        memcpy(p, d, (size_t)k);
+        p += k;
+    } else {
+        *p++ = d[0];
+        if (k > 1) {
+            *p++ = '.';
+            memcpy(p, d + 1, (size_t)(k - 1));
+            p += k - 1;
+        }
+        *p++ = 'e';
+        *p++ = n - 1 < 0 ? '-' : '+';
+        p = put_u64(p, (uint64_t)(n - 1 < 0 ? 1 - n : n - 1));
+    }
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+/* ---- parsing ---------------------------------------------------------------------------- */
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool num_shape_int(const char *s, size_t n) {
+    size_t i = n > 0 && (s[0] == '+' || s[0] == '-');
+    if (i == n) return false;
+    for (; i < n; i++)
+        if (!is_digit(s[i])) return false;
+    return true;
+}
+
+int num_parse_int(const char *s, size_t n, int64_t *out) {
+    if (!num_shape_int(s, n)) return -1;
+    bool neg = s[0] == '-';
+    size_t i = s[0] == '+' || s[0] == '-';
+    /* Accumulated negatively, so INT64_MIN is reachable. */
+    int64_t v = 0;
+    for (; i < n; i++)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_sub_overflow(v, s[i] - '0', &v))
+            return -2;
+    if (!neg && v == INT64_MIN) return -2;
+    *out = neg ? v : -v;
+    return 0;
+}
+
+/* Case-insensitive equality of [s, s+n) and the lower-case word w. */
+static bool word_is(const char *s, size_t n, const char *w) {
+    size_t i = 0;
+    for (; i < n && w[i]; i++)
+        if ((s[i] | 0x20) != w[i]) return false;
+    return i == n && w[i] == '\0';
+}
+
+/* 'n' for NaN, 'i' for an infinity, 'd' for a decimal, 0 for none; after an optional sign. */
+static char float_kind(const char *s, size_t n) {
+    size_t i = n > 0 && (s[0] == '+' || s[0] == '-');
+    const char *t = s + i;
+    size_t m = n - i;
+    if (word_is(t, m, "nan")) return 'n';
+    if (word_is(t, m, "inf") || word_is(t, m, "infinity")) return 'i';
+    /* decimal := digit* ['.' digit*] [('e' | 'E') ['+' | '-'] digit+], with a digit in the mantissa */
+    size_t j = 0, mant = 0;
+    while (j < m && is_digit(t[j])) j++, mant++;
+    if (j < m && t[j] == '.') {
+        j++;
+        while (j < m && is_digit(t[j])) j++, mant++;
+    }
+    if (mant == 0) return 0;
+    if (j < m && (t[j] == 'e' || t[j] == 'E')) {
+        j++;
+        if (j < m && (t[j] == '+' || t[j] == '-')) j++;
+        size_t start = j;
+        while (j < m && is_digit(t[j])) j++;
+        if (j == start) return 0;
+    }
+    return j == m ? 'd' : 0;
+}
+
+bool num_shape_float(const char *s, size_t n) { return float_kind(s, n) != 0; }
+
+int num_parse_float(const char *s, size_t n, double *out) {
+    char kind = float_kind(s, n);
+    if (kind == 0) return -1;
+    bool neg = s[0] == '-';
+    if (kind == 'n') {
+        *out = neg ? -NAN : NAN;
+        return 0;
+    }
+    if (kind == 'i') {
+        *out = neg ? -INFINITY : INFINITY;
+        return 0;
+    }
+    /* strtod needs a terminated copy; long texts (hundreds of digits) get a temporary one. */
+    char small[128];
+    char *text = n < sizeof small ? small : malloc(n + 1);
+    if (!text) return -1;
+    memcpy(text, s, n);
+    text[n] = '\0';
+    double v = strtod(text, NULL);
+    if (text != small) free(text);
+    if (isinf(v)) return -2;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * value.h - Relix's scalar types and their in-memory representation (DESIGN.md, "Data model").
+ *
+ *   INT        int64_t
+ *   FLOAT      double
+ *   BOOL       uint8_t (0 or 1)
+ *   TEXT       RxStr: a slice into a StrHeap that the column holds a reference to
+ *   TIMESTAMP  int64_t microseconds since 1970-01-01T00:00:00Z
+ *   DATE       int32_t days since 1970-01-01
+ *   TIME       int64_t microseconds since midnight, [0, 86400000000)
+ *   DURATION   RxDuration: months (only from calendar units) and microseconds
+ *
+ * TY_NULL is the type of a bare NULL literal before analysis gives it a context.
+ */
+#ifndef RX_VALUE_H
+#define RX_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    TY_NULL = 0,
+    TY_INT,
+    TY_FLOAT,
+    TY_BOOL,
+    TY_TEXT,
+    TY_TIMESTAMP,
+    TY_DATE,
+    TY_TIME,
+    TY_DURATION
+} RxType;
+
+typedef struct {
+    const char *ptr;
+    uint64_t len;
+} RxStr;
+
+typedef struct {
+    int64_t months;
+    int64_t us;
+} RxDuration;
+
+typedef struct {
+    RxType type;
+    bool null;
+    union {
+        int64_t i;      /* INT, TIMESTAMP, TIME */
+        int32_t date;   /* DATE */
+        double f;       /* FLOAT */
+        bool b;         /* BOOL */
+        RxStr s;        /* TEXT */
+        RxDuration d;   /* DURATION */
+    } v;
+} Value;
+
+#define US_PER_SEC INT64_C(1000000)
+#define US_PER_MIN (INT64_C(60) * US_PER_SEC)
+#define US_PER_HOUR (INT64_C(60) * US_PER_MIN)
+#define US_PER_DAY (INT64_C(24) * US_PER_HOUR)
+
+/* "INT", "FLOAT", ... ; "NULL" for TY_NULL. */
+const char *type_name(RxType t);
+/* Parses a type name (case-insensitive); returns 0 and sets *out, or -1. */
+int type_from_name(const char *s, size_t n, RxType *out);
+/* Bytes per element in a column of type t. */
+size_t type_width(RxType t);
+static inline bool type_is_numeric(RxType t) { return t == TY_INT || t == TY_FLOAT; }
+static inline bool type_is_temporal(RxType t) {
+    return t == TY_TIMESTAMP || t == TY_DATE || t == TY_TIME || t == TY_DURATION;
+}
+
+#endif

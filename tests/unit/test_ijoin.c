@@ -1,0 +1,343 @@
+/*
+ * test_ijoin.c - the interval-join kernel (src/exec/ijoin.c) against its oracle.
+ *
+ * Differential: for every relation, random inputs with small key ranges (so shared endpoints,
+ * empty and inverted intervals and duplicates are frequent), random invalid rows and random
+ * partition ids are joined with IJ_ALGO_AUTO, IJ_ALGO_FAST and IJ_ALGO_NESTED_LOOP and compared
+ * pair by pair, order included, with a brute-force loop over ij_holds. Fixed cases: the spec's
+ * diagrams and worked examples, names, converses, and the boundary keys INT64_MIN / INT64_MAX.
+ */
+#include "exec/ijoin.h"
+
+#include "check.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    uint64_t s;
+} Rng;
+
+static uint64_t rng_next(Rng *r) {
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+static uint64_t rng_below(Rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
+
+typedef struct {
+    int64_t *s, *e;
+    uint64_t *valid;
+    uint32_t *part;
+    size_t n;
+} Side;
+
+static const int64_t extremes[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX};
+
+static int64_t rand_key(Rng *g, int64_t base, uint64_t range, bool wild) {
+    if (wild && rng_below(g, 8) == 0) return extremes[rng_below(g, RX_ARRAY_LEN(extremes))];
+    return base + (int64_t)rng_below(g, range);
+}
+
+static void gen_side(Rng *g, Side *x, size_t n, int64_t base, uint64_t range, bool wild,
+                     bool with_valid, uint32_t n_parts) {
+    x->n = n;
+    x->s = malloc((n ? n : 1) * sizeof *x->s);
+    x->e = malloc((n ? n : 1) * sizeof *x->e);
+    x->valid = NULL;
+    x->part = NULL;
+    int shape = (int)rng_below(g, 3);
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = rand_key(g, base, range, wild), e;
+        if (shape == 0 || rng_below(g, 4) == 0) e = rand_key(g, base, range, wild);
+        else if (s < INT64_MAX - 16) e = s + (int64_t)rng_below(g, range / 2 + 2);
+        else e = s;
+        x->s[i] = s;
+        x->e[i] = e;
+    }
+    if (with_valid) {
+        size_t words = (n + 63) / 64;
+        x->valid = malloc((words ? words : 1) * sizeof *x->valid);
+        for (size_t w = 0; w < words; w++) x->valid[w] = rng_next(g) | rng_next(g);
+    }
+    if (n_parts) {
+        x->part = malloc((n ? n : 1) * sizeof *x->part);
+        for (size_t i = 0; i < n; i++) x->part[i] = (uint32_t)rng_below(g, n_parts);
+    }
+}
+
+static void free_side(Side *x) {
+    free(x->s);
+    free(x->e);
+    free(x->valid);
+    free(x->part);
+}
+
+static IjSide as_ij(const Side *x) {
+    IjSide s = {x->s, x->e, x->n, x->valid, x->part};
+    return s;
+}
+
+static bool valid_row(const Side *x, size_t i) {
+    return !x->valid || ((x->valid[i >> 6] >> (i & 63)) & 1);
+}
+
+/* The oracle: every valid pair of equal partition, in (left, right) order. */
+static void brute(IjRelation rel, const Side *l, const Side *r, IjPairs *p) {
+    size_t cap = 64;
+    p->left = malloc(cap * sizeof *p->left);
+    p->right = malloc(cap * sizeof *p->right);
+    p->n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!valid_row(l, i)) continue;
+        for (size_t j = 0; j < r->n; j++) {
+            if (!valid_row(r, j)) continue;
+            if ((l->part ? l->part[i] : 0) != (r->part ? r->part[j] : 0)) continue;
+            if (!ij_holds(rel, l->s[i], l->e[i], r->s[j], r->e[j])) continue;
+            if (p->n == cap) {
+                cap *= 2;
+                p->left = realloc(p->left, cap * sizeof *p->left);
+                p->right = realloc(p->right, cap * sizeof *p->right);
+            }
+            p->left[p->n] = (uint32_t)i;
+            p->right[p->n] = (uint32_t)j;
+            p->n++;
+        }
+    }
+    p->cap = cap;
+}
+
+static bool same_pairs(const IjPairs *a, const IjPairs *b) {
+    if (a->n != b->n) return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->left[i] != b->left[i] || a->right[i] != b->right[i]) return false;
+    return true;
+}
+
+static int n_failed_cases;
+
+/* Joins with every algorithm and compares with the oracle; one check per algorithm. */
+static void check_case(IjRelation rel, const Side *l, const Side *r, uint32_t n_parts,
+                       uint64_t seed) {
+    IjPairs want = {0};
+    brute(rel, l, r, &want);
+    static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_FAST, IJ_ALGO_NESTED_LOOP};
+    IjSide L = as_ij(l), R = as_ij(r);
+    for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
+        IjOptions opt = {algos[a], n_parts};
+        IjPairs got = {0};
+        RxError err = {0};
+        int rc = ij_join(rel, &L, &R, &opt, &got, &err);
+        bool ok = rc == 0 && same_pairs(&got, &want);
+        CHECK(ok);
+        if (!ok && n_failed_cases++ < 400)
+            fprintf(stderr, "  %s algo %d seed %llu: n=%zu m=%zu got %zu pairs want %zu (rc %d)\n",
+                    ij_relation_name(rel), (int)algos[a], (unsigned long long)seed, l->n, r->n,
+                    got.n, want.n, rc);
+        ij_pairs_free(&got);
+    }
+    /* The converse with the sides swapped gives the same pairs. */
+    IjOptions opt = {IJ_ALGO_FAST, n_parts};
+    IjPairs conv = {0};
+    RxError err = {0};
+    if (ij_join(ij_converse(rel), &R, &L, &opt, &conv, &err) == 0 && conv.n == want.n) {
+        size_t hits = 0;
+        for (size_t i = 0; i < conv.n; i++)
+            if (ij_holds(rel, l->s[conv.right[i]], l->e[conv.right[i]], r->s[conv.left[i]],
+                         r->e[conv.left[i]]))
+                hits++;
+        CHECK(hits == want.n);
+    } else {
+        CHECK(!"converse join differs in size");
+    }
+    ij_pairs_free(&conv);
+    ij_pairs_free(&want);
+}
+
+static void random_cases(int per_relation) {
+    for (int rel = 0; rel < IJ_N_RELATIONS; rel++) {
+        for (int c = 0; c < per_relation; c++) {
+            uint64_t seed = (uint64_t)rel * 1000003u + (uint64_t)c;
+            Rng g = {seed};
+            size_t n = (size_t)rng_below(&g, 201), m = (size_t)rng_below(&g, 201);
+            if (rng_below(&g, 10) == 0) n = rng_below(&g, 4);
+            uint64_t range = 2 + rng_below(&g, rng_below(&g, 2) ? 12 : 80);
+            int64_t base = (int64_t)rng_below(&g, 20) - 10;
+            bool wild = rng_below(&g, 6) == 0;
+            bool with_valid = rng_below(&g, 3) == 0;
+            uint32_t n_parts = rng_below(&g, 3) == 0 ? (uint32_t)(1 + rng_below(&g, 5)) : 0;
+            Side l, r;
+            gen_side(&g, &l, n, base, range, wild, with_valid, n_parts);
+            gen_side(&g, &r, m, base, range, wild, with_valid && rng_below(&g, 2), n_parts);
+            check_case((IjRelation)rel, &l, &r, n_parts, seed);
+            free_side(&l);
+            free_side(&r);
+        }
+    }
+}
+
+/* Larger inputs: radix passes with wide digits, keys that need the two-stage sort, one side
+ * partitioned into many small groups. */
+static void large_cases(void) {
+    for (int rel = 0; rel < IJ_N_RELATIONS; rel++) {
+        for (int c = 0; c < 3; c++) {
+            uint64_t seed = 77u + (uint64_t)rel * 31u + (uint64_t)c;
+            Rng g = {seed};
+            size_t n = 700, m = 600;
+            uint64_t range = c == 0 ? 3000 : c == 1 ? ((uint64_t)1 << 62) : 200;
+            int64_t base = c == 1 ? -((int64_t)1 << 61) : 5;
+            uint32_t n_parts = c == 2 ? 150 : 0;
+            Side l, r;
+            gen_side(&g, &l, n, base, range, c == 1, c == 2, n_parts);
+            gen_side(&g, &r, m, base, range, c == 1, false, n_parts);
+            if (rel == IJ_PRECEDES || rel == IJ_PRECEDED_BY) {
+                l.n = 300;
+                r.n = 250;
+            }
+            check_case((IjRelation)rel, &l, &r, n_parts, seed);
+            free_side(&l);
+            free_side(&r);
+        }
+    }
+}
+
+/* One pair of the spec's diagram for each base relation: exactly that relation holds. */
+static void diagram_cases(void) {
+    static const struct {
+        IjRelation rel;
+        int64_t ls, le, rs, re;
+    } d[] = {
+        {IJ_PRECEDES, 0, 4, 9, 13},    {IJ_PRECEDED_BY, 9, 13, 0, 4},
+        {IJ_MEETS, 0, 6, 6, 12},       {IJ_MET_BY, 6, 12, 0, 6},
+        {IJ_OVERLAPS, 0, 10, 6, 17},   {IJ_OVERLAPPED_BY, 6, 17, 0, 10},
+        {IJ_STARTS, 0, 4, 0, 10},      {IJ_STARTED_BY, 0, 10, 0, 4},
+        {IJ_DURING, 5, 9, 0, 13},      {IJ_CONTAINS, 0, 13, 5, 9},
+        {IJ_FINISHES, 5, 11, 0, 11},   {IJ_FINISHED_BY, 0, 11, 5, 11},
+        {IJ_EQUALS, 0, 10, 0, 10},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(d); i++) {
+        int holding = 0;
+        for (int rel = 1; rel < IJ_N_RELATIONS; rel++)
+            if (ij_holds((IjRelation)rel, d[i].ls, d[i].le, d[i].rs, d[i].re)) {
+                holding++;
+                CHECK(rel == (int)d[i].rel);
+            }
+        CHECK(holding == 1);
+        bool sharing = d[i].rel != IJ_PRECEDES && d[i].rel != IJ_PRECEDED_BY &&
+                       d[i].rel != IJ_MEETS && d[i].rel != IJ_MET_BY;
+        CHECK(ij_holds(IJ_INTERSECTS, d[i].ls, d[i].le, d[i].rs, d[i].re) == sharing);
+        /* Through the kernel, the converse with the sides swapped. */
+        int64_t ls = d[i].ls, le = d[i].le, rs = d[i].rs, re = d[i].re;
+        IjSide L = {&ls, &le, 1, NULL, NULL}, R = {&rs, &re, 1, NULL, NULL};
+        IjPairs p = {0}, q = {0};
+        RxError err = {0};
+        CHECK(ij_join(d[i].rel, &L, &R, NULL, &p, &err) == 0 && p.n == 1);
+        CHECK(ij_join(ij_converse(d[i].rel), &R, &L, NULL, &q, &err) == 0 && q.n == 1);
+        ij_pairs_free(&p);
+        ij_pairs_free(&q);
+    }
+    /* Random proper intervals stand in exactly one base relation. */
+    Rng g = {12345};
+    for (int t = 0; t < 2000; t++) {
+        int64_t ls = (int64_t)rng_below(&g, 8), le = ls + 1 + (int64_t)rng_below(&g, 6);
+        int64_t rs = (int64_t)rng_below(&g, 8), re = rs + 1 + (int64_t)rng_below(&g, 6);
+        int holding = 0;
+        for (int rel = 1; rel < IJ_N_RELATIONS; rel++)
+            holding += ij_holds((IjRelation)rel, ls, le, rs, re);
+        CHECK(holding == 1);
+    }
+}
+
+/* The hotel worked example: R1 intersects B1 and B2; R2 meets B3 (its room); R3 nothing. */
+static void hotel_case(void) {
+    /* Hours since 2026-03-01T00:00. */
+    int64_t req_s[] = {3 * 24 + 14, 0 * 24 + 14, 9 * 24 + 12};
+    int64_t req_e[] = {8 * 24 + 11, 2 * 24 + 14, 11 * 24 + 11};
+    uint32_t req_room[] = {0, 1, 1};
+    int64_t conf_s[] = {0 * 24 + 14, 7 * 24 + 14, 2 * 24 + 14};
+    int64_t conf_e[] = {4 * 24 + 11, 9 * 24 + 11, 6 * 24 + 11};
+    uint32_t conf_room[] = {0, 0, 1};
+    IjSide L = {req_s, req_e, 3, NULL, NULL}, R = {conf_s, conf_e, 3, NULL, NULL};
+    IjPairs p = {0};
+    RxError err = {0};
+    /* Without the room, R1 also intersects B3 and R2 intersects B1. */
+    CHECK(ij_join(IJ_INTERSECTS, &L, &R, NULL, &p, &err) == 0);
+    CHECK(p.n == 4 && p.left[2] == 0 && p.right[2] == 2 && p.left[3] == 1 && p.right[3] == 0);
+    ij_pairs_free(&p);
+    /* With the room as partition id (the planner's fused equality key). */
+    L.part = req_room;
+    R.part = conf_room;
+    IjOptions opt = {IJ_ALGO_AUTO, 2};
+    CHECK(ij_join(IJ_MEETS, &L, &R, &opt, &p, &err) == 0);
+    CHECK(p.n == 1 && p.left[0] == 1 && p.right[0] == 2);
+    ij_pairs_free(&p);
+    CHECK(ij_join(IJ_INTERSECTS, &L, &R, &opt, &p, &err) == 0);
+    CHECK(p.n == 2 && p.left[0] == 0 && p.right[0] == 0 && p.left[1] == 0 && p.right[1] == 1);
+    ij_pairs_free(&p);
+}
+
+/* The Gaps example: by the PRECEDES predicate W1 and W2 both precede W3 (DESIGN.md). */
+static void gaps_case(void) {
+    int64_t s[] = {2, 4, 8}, e[] = {4, 6, 9};
+    IjSide W = {s, e, 3, NULL, NULL};
+    IjPairs p = {0};
+    RxError err = {0};
+    CHECK(ij_join(IJ_PRECEDES, &W, &W, NULL, &p, &err) == 0);
+    CHECK(p.n == 2 && p.left[0] == 0 && p.right[0] == 2 && p.left[1] == 1 && p.right[1] == 2);
+    ij_pairs_free(&p);
+    CHECK(ij_join(IJ_MEETS, &W, &W, NULL, &p, &err) == 0);
+    CHECK(p.n == 1 && p.left[0] == 0 && p.right[0] == 1);
+    ij_pairs_free(&p);
+}
+
+/* Empty and inverted intervals follow the predicate literally. */
+static void degenerate_case(void) {
+    /* [5,5) lies strictly inside [0,10): INTERSECTS holds; [5,5) and [5,10) do not intersect. */
+    CHECK(ij_holds(IJ_INTERSECTS, 5, 5, 0, 10));
+    CHECK(!ij_holds(IJ_INTERSECTS, 5, 5, 5, 10));
+    int64_t ls[] = {5, 7, 0}, le[] = {5, 3, 10};
+    int64_t rs[] = {0, 5, 2, 4}, re[] = {10, 10, 8, 4};
+    IjSide L = {ls, le, 3, NULL, NULL}, R = {rs, re, 4, NULL, NULL};
+    IjPairs p = {0};
+    RxError err = {0};
+    CHECK(ij_join(IJ_INTERSECTS, &L, &R, NULL, &p, &err) == 0);
+    /* [5,5) lies inside [0,10) and [2,8); the inverted [7,3) meets rs < 3 and re > 7 in [0,10)
+     * and [2,8) but not [5,10); [0,10) intersects all four, the empty [4,4) included. */
+    uint32_t wl[] = {0, 0, 1, 1, 2, 2, 2, 2}, wr[] = {0, 2, 0, 2, 0, 1, 2, 3};
+    bool ok = p.n == 8;
+    for (size_t i = 0; ok && i < 8; i++) ok = p.left[i] == wl[i] && p.right[i] == wr[i];
+    CHECK(ok);
+    ij_pairs_free(&p);
+}
+
+static void names_case(void) {
+    for (int r = 0; r < IJ_N_RELATIONS; r++) {
+        const char *name = ij_relation_name((IjRelation)r);
+        IjRelation got;
+        CHECK(ij_relation_from_name(name, strlen(name), &got) == 0 && got == (IjRelation)r);
+        CHECK(ij_converse(ij_converse((IjRelation)r)) == (IjRelation)r);
+        IjOptions fast = {IJ_ALGO_FAST, 0}, loop = {IJ_ALGO_NESTED_LOOP, 0};
+        CHECK(ij_strategy((IjRelation)r, NULL)[0] != 0);
+        CHECK_STR(ij_strategy((IjRelation)r, &loop), "nested loop");
+        CHECK(strcmp(ij_strategy((IjRelation)r, &fast), "nested loop") != 0);
+    }
+    IjRelation got;
+    CHECK(ij_relation_from_name("overlapped_by", 13, &got) == 0 && got == IJ_OVERLAPPED_BY);
+    CHECK(ij_relation_from_name("Met_By", 6, &got) == 0 && got == IJ_MET_BY);
+    CHECK(ij_relation_from_name("OVERLAP", 7, &got) == -1);
+    CHECK(ij_converse(IJ_INTERSECTS) == IJ_INTERSECTS && ij_converse(IJ_EQUALS) == IJ_EQUALS);
+    CHECK(ij_converse(IJ_DURING) == IJ_CONTAINS && ij_converse(IJ_PRECEDES) == IJ_PRECEDED_BY);
+    CHECK_STR(ij_strategy(IJ_INTERSECTS, NULL), "sweep");
+}
+
+int main(int argc, char **argv) {
+    int per_relation = argc > 1 ? atoi(argv[1]) : 300;
+    names_case();
+    diagram_cases();
+    hotel_case();
+    gaps_case();
+    degenerate_case();
+    random_cases(per_relation);
+    large_cases();
+    return check_report("ijoin");
+}
