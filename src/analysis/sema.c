@@ -323,7 +323,7 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     for (size_t i = 0; i < RX_ARRAY_LEN(funcs); i++)
         if (strlen(funcs[i].name) == strlen(n->name)) {
             size_t j = 0;
-            while (n->name[j] && (n->name[j] | 0x20) == funcs[i].name[j]) j++;
+            while (n->name[j] && ((n->name[j] >= 'A' && n->name[j] <= 'Z') ? n->name[j] | 0x20 : n->name[j]) == funcs[i].name[j]) j++;
             if (!n->name[j]) f = &funcs[i];
         }
     if (!f) {
@@ -523,8 +523,10 @@ static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
     default: break;
     }
     if (rc < 0) {
+        char buf[256];
+        tm_explain(n->lit_type, n->str, n->str_len, buf);
         rx_error(s->err, RX_EVALUE, s->src, n->span, "invalid %s literal '%.*s': %s",
-                 type_name(n->lit_type), (int)n->str_len, n->str, why);
+                 type_name(n->lit_type), (int)n->str_len, n->str, buf[0] ? buf : why);
         return NULL;
     }
     return e;

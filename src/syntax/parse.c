@@ -171,7 +171,7 @@ bool syntax_is_function(const char *name, size_t n) {
         const char *f = builtin_functions[i];
         if (strlen(f) != n) continue;
         size_t j = 0;
-        while (j < n && (name[j] | 0x20) == f[j]) j++;
+        while (j < n && ((name[j] >= 'A' && name[j] <= 'Z') ? name[j] | 0x20 : name[j]) == f[j]) j++;
         if (j == n) return true;
     }
     return false;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the Debian packages that a step needs and the machine lacks.
+#   scripts/deps.sh build   compiler and make
+#   scripts/deps.sh test    build, plus what the test suite uses
+# Nothing is installed when everything is present; apt-get update runs once, only when needed.
+set -eu
+need=()
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+want_cmd() { have_cmd "$1" || need+=("$2"); }
+want_pkg() { have_pkg "$1" || need+=("$1"); }
+
+case "${1:-build}" in
+  build)
+    want_cmd cc gcc; want_cmd make make ;;
+  test)
+    want_cmd cc gcc; want_cmd make make; want_cmd python3 python3
+    want_cmd diff diffutils ;;
+  *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;
+esac
+if [ "${#need[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  echo "installing: ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${need[@]}" >&2
+fi
