@@ -169,6 +169,8 @@ static int csv_option_text(const RxSource *src, const CsvOption *o, const char *
     return 0;
 }
 
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
 /* schema => 'name TYPE, name TYPE, ...' */
 static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o,
                                CsvOptions *opt, RxError *err) {
@@ -181,15 +183,15 @@ static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o
     int k = 0;
     size_t i = 0;
     while (i < n) {
-        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        while (i < n && is_space(s[i])) i++;
         size_t ns = i;
-        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != ',') i++;
+        while (i < n && !is_space(s[i]) && s[i] != ',') i++;
         size_t ne = i;
-        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        while (i < n && is_space(s[i])) i++;
         size_t ts = i;
-        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != ',') i++;
+        while (i < n && !is_space(s[i]) && s[i] != ',') i++;
         size_t te = i;
-        while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+        while (i < n && is_space(s[i])) i++;
         RxType ty;
         if (ne == ns || te == ts || type_from_name(s + ts, te - ts, &ty) < 0)
             return rx_error(err, RX_ESYNTAX, src, o->value->span,

@@ -161,9 +161,9 @@ static int eval_const(Ev *v, const Expr *e, Vec *out) {
     }
     size_t w = type_width(e->type);
     const void *src;
-    uint8_t b = e->value.v.b;
+    uint8_t b = 0;
     switch (e->type) {
-    case TY_BOOL: src = &b; break;
+    case TY_BOOL: b = e->value.v.b; src = &b; break;
     case TY_DATE: src = &e->value.v.date; break;
     case TY_FLOAT: src = &e->value.v.f; break;
     case TY_TEXT: src = &e->value.v.s; break;

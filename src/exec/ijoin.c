@@ -47,6 +47,7 @@
  */
 #include "exec/ijoin.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -211,6 +212,35 @@ static void *xcalloc(size_t n, size_t size) {
     if (p) memset(p, 0, (n ? n : 1) * size);
     return p;
 }
+
+/* ---- two tasks at once ---------------------------------------------------------------------- */
+
+/* The machine has two cores: independent halves of a phase (the two sides' sorts, the two
+ * counting scans of the INTERSECTS sweep) run side by side. An optimisation only: each task
+ * writes its own arrays, so the result does not depend on whether the thread started. */
+typedef struct {
+    int (*fn)(void *);
+    void *arg;
+    int rc;
+} Task;
+
+static void *task_main(void *p) {
+    Task *t = p;
+    t->rc = t->fn(t->arg);
+    return NULL;
+}
+
+static int run_two(Task *a, Task *b, bool threaded) {
+    pthread_t th;
+    threaded = threaded && pthread_create(&th, NULL, task_main, b) == 0;
+    a->rc = a->fn(a->arg);
+    if (threaded) pthread_join(th, NULL);
+    else b->rc = b->fn(b->arg);
+    return a->rc || b->rc ? -1 : 0;
+}
+
+/* Worth a thread: below this many rows the thread costs more than it saves. */
+#define PARALLEL_ROWS 65536
 
 /* ---- radix sort ----------------------------------------------------------------------------- */
 
@@ -384,6 +414,25 @@ static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t 
     free(u);
     free(perm);
     return rc;
+}
+
+typedef struct {
+    const int64_t *key;
+    const uint32_t *seq;
+    size_t n;
+    uint32_t *out_id;
+    int64_t *out_key;
+} SortJob;
+
+static int sort_job(void *p) {
+    SortJob *j = p;
+    return sort_ids(j->key, j->seq, j->n, j->out_id, j->out_key);
+}
+
+/* sort_ids on two inputs, side by side when both are large. */
+static int sort_two(SortJob *a, SortJob *b) {
+    Task ta = {sort_job, a, 0}, tb = {sort_job, b, 0};
+    return run_two(&ta, &tb, a->n >= PARALLEL_ROWS && b->n >= PARALLEL_ROWS);
 }
 
 /* Sorts v[0..n) ascending (a left row's run of right rows); scratch holds n words if needed. */
@@ -631,6 +680,23 @@ static size_t upper_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
     return lo;
 }
 
+typedef struct {
+    const int64_t *k1, *k2;    /* k2 NULL: MEETS, MET_BY */
+    uint32_t *o1, *rid;
+    int64_t *K1, *K2;
+    size_t m;
+} EqRightSort;
+
+/* Right rows by (k1, k2): LSD, so by k2 first, then stably by k1. */
+static int eq_right_sort(void *p) {
+    EqRightSort *e = p;
+    if (!e->K2) return sort_ids(e->k1, NULL, e->m, e->rid, e->K1);
+    if (sort_ids(e->k2, NULL, e->m, e->o1, NULL) || sort_ids(e->k1, e->o1, e->m, e->rid, e->K1))
+        return -1;
+    for (size_t t = 0; t < e->m; t++) e->K2[t] = e->k2[e->rid[t]];
+    return 0;
+}
+
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
@@ -656,17 +722,10 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
             qhi[i] = hi;
         }
     }
-    if (ranged) {
-        if (sort_ids(k2, NULL, m, o1, NULL) || sort_ids(k1, o1, m, rid, K1)) {
-            oom(o->err);
-            goto done;
-        }
-        for (size_t t = 0; t < m; t++) K2[t] = k2[rid[t]];
-    } else if (sort_ids(k1, NULL, m, rid, K1)) {
-        oom(o->err);
-        goto done;
-    }
-    if (sort_ids(q1, NULL, n, lid, Q1)) {
+    EqRightSort er = {k1, k2, o1, rid, K1, K2, m};
+    SortJob jq = {q1, NULL, n, lid, Q1};
+    Task tr = {eq_right_sort, &er, 0}, tq = {sort_job, &jq, 0};
+    if (run_two(&tr, &tq, n >= PARALLEL_ROWS && m >= PARALLEL_ROWS) != 0) {
         oom(o->err);
         goto done;
     }
@@ -727,7 +786,8 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     for (size_t j = 0; j < m; j++) x[j] = pre ? R->s[j] : ~R->e[j];
     for (size_t i = 0; i < n; i++) th[i] = pre ? L->e[i] : ~L->s[i];
-    if (sort_ids(x, NULL, m, xid, X) || sort_ids(th, NULL, n, tid, T)) {
+    SortJob jx = {x, NULL, m, xid, X}, jt = {th, NULL, n, tid, T};
+    if (sort_two(&jx, &jt) != 0) {
         oom(o->err);
         goto done;
     }
@@ -837,8 +897,8 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
         size_t l = ql ? ql[i] : i;
         if (dom_query(rel, L->s[l], L->e[l], &qlo[nk], &qhi[nk], &qmin[nk])) qid[nk++] = (uint32_t)l;
     }
-    if (sort_ids(px, NULL, np, xo, X) || sort_ids(py, NULL, np, yo, Y) ||
-        sort_ids(qmin, NULL, nk, qo, QM)) {
+    SortJob jx = {px, NULL, np, xo, X}, jy = {py, NULL, np, yo, Y};
+    if (sort_two(&jx, &jy) != 0 || sort_ids(qmin, NULL, nk, qo, QM)) {
         oom(o->err);
         goto done;
     }
@@ -872,6 +932,53 @@ done:
 
 /* ---- engine d: INTERSECTS sweep over sorted starts ------------------------------------------ */
 
+typedef struct {
+    const Sub *L, *R;
+    const int64_t *LK, *RK;
+    const uint32_t *LI, *rw;
+    const uint32_t *lo1;
+    uint32_t *hi1;
+    const uint32_t *lo2;
+    uint32_t *hi2, *cnt, *diff;
+    size_t n2, m1, total1, total2;
+} SweepScan;
+
+/* Set 1: rs in [ls, le), scanned from lo1; cnt per left row. */
+static int scan_set1(void *p) {
+    SweepScan *c = p;
+    size_t total = 0;
+    for (size_t i = 0; i < c->n2; i++) {
+        uint32_t l = c->LI[i];
+        int64_t le = c->L->e[l];
+        size_t h = c->lo1[i];
+        while (h < c->m1 && c->RK[h] < le) h++;
+        c->hi1[i] = (uint32_t)h;
+        c->cnt[l] = (uint32_t)(h - c->lo1[i]);
+        total += h - c->lo1[i];
+    }
+    c->total1 = total;
+    return 0;
+}
+
+/* Set 2: ls in (rs, re), scanned from lo2; counted through a difference array over the sorted
+ * left starts. */
+static int scan_set2(void *p) {
+    SweepScan *c = p;
+    size_t total = 0;
+    for (size_t t = 0; t < c->m1; t++) {
+        uint32_t r = c->rw[t];
+        int64_t re = c->R->e[r];
+        size_t q = c->lo2[r];
+        while (q < c->n2 && c->LK[q] < re) q++;
+        c->hi2[r] = (uint32_t)q;
+        c->diff[c->lo2[r]]++;
+        c->diff[q]--;
+        total += q - c->lo2[r];
+    }
+    c->total2 = total;
+    return 0;
+}
+
 static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     int rc = -1;
@@ -896,8 +1003,9 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
         if (R->s[j] < R->e[j]) rw[m1++] = (uint32_t)j;
         else rd[md++] = (uint32_t)j;
     }
-    if (sort_ids(L->s, n2 == n ? NULL : lwe, n2, LI, LK) ||
-        sort_ids(R->s, m1 == m ? NULL : rw, m1, RI, RK)) {
+    SortJob jl = {L->s, n2 == n ? NULL : lwe, n2, LI, LK};
+    SortJob jr = {R->s, m1 == m ? NULL : rw, m1, RI, RK};
+    if (sort_two(&jl, &jr) != 0) {
         oom(o->err);
         goto done;
     }
@@ -915,28 +1023,10 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
             lo2[RI[j]] = (uint32_t)i;
         }
     }
-    /* Set 1: rs in [ls, le), scanned from lo1. */
-    size_t total = 0;
-    for (size_t i = 0; i < n2; i++) {
-        uint32_t l = LI[i];
-        int64_t le = L->e[l];
-        size_t h = lo1[i];
-        while (h < m1 && RK[h] < le) h++;
-        hi1[i] = (uint32_t)h;
-        cnt[l] = (uint32_t)(h - lo1[i]);
-        total += h - lo1[i];
-    }
-    /* Set 2: ls in (rs, re), scanned from lo2; counted through a difference array. */
-    for (size_t t = 0; t < m1; t++) {
-        uint32_t r = rw[t];
-        int64_t re = R->e[r];
-        size_t q = lo2[r];
-        while (q < n2 && LK[q] < re) q++;
-        hi2[r] = (uint32_t)q;
-        diff[lo2[r]]++;
-        diff[q]--;
-        total += q - lo2[r];
-    }
+    SweepScan sc = {L, R, LK, RK, LI, rw, lo1, hi1, lo2, hi2, cnt, diff, n2, m1, 0, 0};
+    Task t1 = {scan_set1, &sc, 0}, t2 = {scan_set2, &sc, 0};
+    run_two(&t1, &t2, n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS);
+    size_t total = sc.total1 + sc.total2;
     {
         uint32_t run = 0;
         for (size_t i = 0; i < n2; i++) {
@@ -957,7 +1047,7 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
         if (R->gid)
             for (uint32_t t = 0; t < c; t++) dst[t] = R->gid[src[t]];
         else
-            memcpy(dst, src, c * sizeof *dst);
+            for (uint32_t t = 0; t < c; t++) dst[t] = src[t];
         cnt[l] += c;
     }
     for (size_t t = 0; t < m1; t++) {

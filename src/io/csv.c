@@ -133,56 +133,82 @@ static uint32_t line_of(const Reader *r, const char *at) {
     return line;
 }
 
+/* The quoted field at p (*p is '"'): the cold path of scan_field, with its errors. */
+static __attribute__((noinline)) int scan_quoted(Reader *r, const char **pp, Field *f) {
+    const char *p = *pp, *end = r->end;
+    const char *q = p + 1;
+    int quoted = 1;
+    const char *close;
+    for (;;) {
+        close = memchr(q, '"', (size_t)(end - q));
+        if (!close)
+            return fail_at(r, RX_ECSV, p, 1,
+                           "unterminated quoted field: no closing '\"' before the end of the "
+                           "file");
+        if (close + 1 < end && close[1] == '"') {
+            quoted = 2;
+            q = close + 2;
+            continue;
+        }
+        break;
+    }
+    f->s = p + 1;
+    f->n = (size_t)(close - (p + 1));
+    f->quoted = quoted;
+    q = close + 1;
+    f->end = q;
+    if (q == end) {
+        *pp = q;
+        return F_LAST;
+    }
+    if (*q == r->delim) {
+        *pp = q + 1;
+        return F_MORE;
+    }
+    if (*q == '\n') {
+        *pp = q + 1;
+        return F_LAST;
+    }
+    if (*q == '\r' && (q + 1 == end || q[1] == '\n')) {
+        *pp = q + 1 == end ? end : q + 2;
+        return F_LAST;
+    }
+    return fail_at(r, RX_ECSV, q, 1,
+                   "text after the closing quote of a field (a quote inside a quoted field is "
+                   "written \"\")");
+}
+
 /* Splits the field at *pp and advances *pp past its delimiter or line end. Returns F_MORE,
  * F_LAST, or -1 with the error recorded (an unterminated quote, text after a closing quote).
  * At the end of the input it returns an empty last field. */
-static inline int scan_field(Reader *r, const char **pp, Field *f) {
+static inline __attribute__((always_inline)) int scan_field(Reader *r, const char **pp,
+                                                            Field *f) {
     const char *p = *pp, *end = r->end;
     f->start = p;
-    if (p < end && *p == '"') {
-        const char *q = p + 1;
-        int quoted = 1;
-        const char *close;
-        for (;;) {
-            close = memchr(q, '"', (size_t)(end - q));
-            if (!close)
-                return fail_at(r, RX_ECSV, p, 1,
-                               "unterminated quoted field: no closing '\"' before the end of "
-                               "the file");
-            if (close + 1 < end && close[1] == '"') {
-                quoted = 2;
-                q = close + 2;
-                continue;
-            }
-            break;
+    if (p < end && *p == '"') return scan_quoted(r, pp, f);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* An optimisation: eight bytes at a time, finding the first delimiter or '\n' with the
+     * has-zero-byte trick (exact for the lowest matching byte, which is the one taken). */
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    const uint64_t dmask = ones * (unsigned char)r->delim, nmask = ones * '\n';
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t x = w ^ dmask, y = w ^ nmask;
+        uint64_t hit = (((x - ones) & ~x) | ((y - ones) & ~y)) & highs;
+        if (hit) {
+            p += __builtin_ctzll(hit) >> 3;
+            goto found;
         }
-        f->s = p + 1;
-        f->n = (size_t)(close - (p + 1));
-        f->quoted = quoted;
-        q = close + 1;
-        f->end = q;
-        if (q == end) {
-            *pp = q;
-            return F_LAST;
-        }
-        if (*q == r->delim) {
-            *pp = q + 1;
-            return F_MORE;
-        }
-        if (*q == '\n') {
-            *pp = q + 1;
-            return F_LAST;
-        }
-        if (*q == '\r' && (q + 1 == end || q[1] == '\n')) {
-            *pp = q + 1 == end ? end : q + 2;
-            return F_LAST;
-        }
-        return fail_at(r, RX_ECSV, q, 1,
-                       "text after the closing quote of a field (a quote inside a quoted field "
-                       "is written \"\")");
+        p += 8;
     }
-    const uint8_t *stop = r->stop;
-    while (p < end && !stop[(unsigned char)*p]) p++;
+#endif
+    {
+        const uint8_t *stop = r->stop;
+        while (p < end && !stop[(unsigned char)*p]) p++;
+    }
+    goto found;
+found:
     f->s = f->start;
     f->quoted = 0;
     f->end = p;
@@ -322,20 +348,47 @@ static inline int days_in_month(int y, int m) {
 
 /* YYYY-MM-DD with a valid date (year 0001..9999). */
 static inline bool fast_date(const char *s, size_t n, int *y, int *m, int *d) {
-    if (n < 10 || s[4] != '-' || s[7] != '-' || !all_digits(s, 4) || !all_digits(s + 5, 2) ||
-        !all_digits(s + 8, 2))
-        return false;
+    if (n < 10 || s[4] != '-' || s[7] != '-') return false;
+    unsigned bad = 0;
+    for (int k = 0; k < 10; k++)
+        if (k != 4 && k != 7) bad |= (unsigned)(unsigned char)s[k] - '0' > 9;
+    if (bad) return false;
     *y = dig2(s) * 100 + dig2(s + 2);
     *m = dig2(s + 5);
     *d = dig2(s + 8);
     return *y >= 1 && *m >= 1 && *m <= 12 && *d >= 1 && *d <= days_in_month(*y, *m);
 }
 
+/* The last date a column read, so that rows of one day (the common case in time series)
+ * skip the date's checks and calendar arithmetic. An optimisation. */
+typedef struct {
+    char key[10];
+    bool ok;
+    int32_t days;
+} DateCache;
+
+static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_t *days) {
+    if (n < 10) return false;
+    if (dc->ok && memcmp(s, dc->key, 10) == 0) {
+        *days = dc->days;
+        return true;
+    }
+    int y, m, d;
+    if (!fast_date(s, n, &y, &m, &d)) return false;
+    memcpy(dc->key, s, 10);
+    dc->ok = true;
+    dc->days = (int32_t)tm_days_from_civil(y, m, d);
+    *days = dc->days;
+    return true;
+}
+
 /* HH:MM:SS[.f{1,6}] with valid fields; *us set. */
 static inline bool fast_time(const char *s, size_t n, int64_t *us) {
-    if (n < 8 || s[2] != ':' || s[5] != ':' || !all_digits(s, 2) || !all_digits(s + 3, 2) ||
-        !all_digits(s + 6, 2))
-        return false;
+    if (n < 8 || s[2] != ':' || s[5] != ':') return false;
+    unsigned bad = 0;
+    for (int k = 0; k < 8; k++)
+        if (k != 2 && k != 5) bad |= (unsigned)(unsigned char)s[k] - '0' > 9;
+    if (bad) return false;
     int h = dig2(s), mi = dig2(s + 3), sec = dig2(s + 6);
     if (h > 23 || mi > 59 || sec > 59) return false;
     int64_t f = 0;
@@ -350,13 +403,13 @@ static inline bool fast_time(const char *s, size_t n, int64_t *us) {
 }
 
 /* YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z with valid fields. */
-static inline bool fast_timestamp(const char *s, size_t n, int64_t *us) {
-    int y, m, d;
+static inline bool fast_timestamp(DateCache *dc, const char *s, size_t n, int64_t *us) {
+    int32_t days;
     int64_t t;
-    if (n < 20 || s[10] != 'T' || s[n - 1] != 'Z' || !fast_date(s, 10, &y, &m, &d) ||
-        !fast_time(s + 11, n - 12, &t))
+    if (n < 20 || s[10] != 'T' || s[n - 1] != 'Z' || !fast_time(s + 11, n - 12, &t) ||
+        !fast_date_days(dc, s, 10, &days))
         return false;
-    *us = tm_days_from_civil(y, m, d) * US_PER_DAY + t;
+    *us = days * US_PER_DAY + t;
     return true;
 }
 
@@ -404,19 +457,19 @@ static inline RxType combine(RxType col, RxType cell) {
 
 /* Narrows *kind by one cell. The switch is the fast path for a cell of the column's current
  * kind; everything else goes through classify. */
-static inline void detect_cell(const Reader *r, RxType *kind, const Field *f) {
+static inline void detect_cell(const Reader *r, RxType *kind, DateCache *dc, const Field *f) {
     if (*kind == TY_TEXT || is_null(r, f)) return;
     const char *s = f->s;
     size_t n = f->n;
     int64_t i;
-    int y, m, d;
+    int32_t days;
     uint8_t b;
     switch (*kind) {
     case TY_INT: if (fast_int(s, n, &i)) return; break;
     case TY_FLOAT: if (fast_decimal_shape(s, n)) return; break;
     case TY_BOOL: if (is_bool(s, n, &b)) return; break;
-    case TY_DATE: if (n == 10 && fast_date(s, n, &y, &m, &d)) return; break;
-    case TY_TIMESTAMP: if (fast_timestamp(s, n, &i)) return; break;
+    case TY_DATE: if (n == 10 && fast_date_days(dc, s, n, &days)) return; break;
+    case TY_TIMESTAMP: if (fast_timestamp(dc, s, n, &i)) return; break;
     case TY_TIME: if (fast_time(s, n, &i)) return; break;
     case TY_NULL: case TY_TEXT: case TY_DURATION: break;
     }
@@ -430,6 +483,7 @@ typedef struct {
     const char *name;
     bool sorted;         /* non-decreasing with no NULL so far */
     bool uses_esc;       /* TEXT: some cell is in the escape heap */
+    DateCache dc;
     int64_t last_i;
     double last_f;
 } ColState;
@@ -513,17 +567,16 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
         return 0;
     }
     case TY_DATE: {
-        int y, m, d;
         int32_t v;
-        if (n == 10 && fast_date(s, n, &y, &m, &d)) v = (int32_t)tm_days_from_civil(y, m, d);
-        else if (tm_parse_date(s, n, &v, &why)) return fail_value(r, cs, f, why);
+        if (!(n == 10 && fast_date_days(&cs->dc, s, n, &v)) && tm_parse_date(s, n, &v, &why))
+            return fail_value(r, cs, f, why);
         col_i32(c)[row] = v;
         track_i(cs, row, v);
         return 0;
     }
     case TY_TIMESTAMP: {
         int64_t v;
-        if (!fast_timestamp(s, n, &v) && tm_parse_timestamp(s, n, &v, &why))
+        if (!fast_timestamp(&cs->dc, s, n, &v) && tm_parse_timestamp(s, n, &v, &why))
             return fail_value(r, cs, f, why);
         col_i64(c)[row] = v;
         track_i(cs, row, v);
@@ -687,6 +740,7 @@ static int pass1(Load *L, const char *p, bool detect, size_t *out_rows, size_t *
     Reader *r = &L->r;
     const int n_cols = L->n_cols;
     RxType *kinds = L->types;
+    ColState *cs = L->cs;
     size_t rows = 0, esc = 0;
     const char *end = r->end;
     while (p < end) {
@@ -703,7 +757,7 @@ static int pass1(Load *L, const char *p, bool detect, size_t *out_rows, size_t *
                                j < n_cols ? L->names[j] : "(extra field)");
             if (j < n_cols) {
                 if (f.quoted == 2) esc += f.n;
-                if (detect) detect_cell(r, &kinds[j], &f);
+                if (detect) detect_cell(r, &kinds[j], &cs[j].dc, &f);
             } else if (!extra) {
                 extra = f.start;
             }
