@@ -551,6 +551,33 @@ static int extra_push(Out *o, uint32_t gl, uint32_t gr) {
     return 0;
 }
 
+/* Fills left[] and sorts the runs of left rows [a, b), which start at right + pos. */
+typedef struct {
+    const uint32_t *clen;
+    uint32_t *left, *right;
+    size_t a, b, pos;
+} RunFix;
+
+static int fix_runs(void *p) {
+    RunFix *f = p;
+    uint32_t *scratch = NULL;
+    size_t cap = 0, pos = f->pos;
+    for (size_t l = f->a; l < f->b; l++) {
+        uint32_t c = f->clen[l];
+        for (uint32_t t = 0; t < c; t++) f->left[pos + t] = (uint32_t)l;
+        if (c > 48 && c > cap) {
+            free(scratch);
+            cap = c;
+            scratch = xmalloc(cap, sizeof *scratch);
+            if (!scratch) return -1;
+        }
+        if (c > 1) sort_run(f->right + pos, c, scratch);
+        pos += c;
+    }
+    free(scratch);
+    return 0;
+}
+
 /* Lays the runs (and the extra pairs) out in left order, each run sorted, into res. */
 static int assemble(Out *o, size_t n_left, IjPairs *res) {
     size_t total = o->n_tmp + o->n_x;
@@ -559,65 +586,44 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
     uint32_t *left = xmalloc(total, sizeof *left);
     if (!left) return oom(o->err);
     uint32_t *right;
-    size_t max_run = 0;
     if (o->n_x == 0 && o->in_order) {
+        /* The runs already lie in left order, back to back: tmp is the result. */
         right = o->tmp;
         o->tmp = NULL;
-        size_t pos = 0;
-        for (size_t l = 0; l < n_left; l++) {
-            uint32_t c = o->clen[l];
-            for (uint32_t t = 0; t < c; t++) left[pos + t] = (uint32_t)l;
-            pos += c;
-            if (c > max_run) max_run = c;
-        }
     } else {
         right = xmalloc(total, sizeof *right);
-        if (!right) {
-            free(left);
-            return oom(o->err);
-        }
-        /* cursor per left row: reuse clen as the count, cstart stays the source offset. */
-        uint32_t *cnt = xcalloc(n_left, sizeof *cnt);
-        if (!cnt) {
+        uint32_t *cur = xcalloc(n_left, sizeof *cur);
+        if (!right || !cur) {
             free(left);
             free(right);
+            free(cur);
             return oom(o->err);
         }
-        for (size_t i = 0; i < o->n_x; i++) cnt[o->xl[i]]++;
+        for (size_t i = 0; i < o->n_x; i++) cur[o->xl[i]]++;
         size_t pos = 0;
         for (size_t l = 0; l < n_left; l++) {
             uint32_t c = o->clen[l];
             if (c) memcpy(right + pos, o->tmp + o->cstart[l], c * sizeof *right);
-            size_t all = (size_t)c + cnt[l];
-            for (size_t t = 0; t < all; t++) left[pos + t] = (uint32_t)l;
-            o->cstart[l] = (uint32_t)(pos + c);  /* where the extras go */
+            size_t all = (size_t)c + cur[l];
+            cur[l] = (uint32_t)(pos + c); /* where the extras go */
             o->clen[l] = (uint32_t)all;
-            if (all > max_run) max_run = all;
             pos += all;
         }
-        for (size_t i = 0; i < o->n_x; i++) right[o->cstart[o->xl[i]]++] = o->xr[i];
-        /* Back to run starts: cstart now points past each run. */
-        for (size_t l = 0; l < n_left; l++) o->cstart[l] -= o->clen[l];
-        free(cnt);
+        for (size_t i = 0; i < o->n_x; i++) right[cur[o->xl[i]]++] = o->xr[i];
+        free(cur);
         free(o->tmp);
         o->tmp = NULL;
     }
-    uint32_t *scratch = NULL;
-    if (max_run > 48) {
-        scratch = xmalloc(max_run, sizeof *scratch);
-        if (!scratch) {
-            free(left);
-            free(right);
-            return oom(o->err);
-        }
+    /* Two halves of the left rows, side by side when large. */
+    size_t mid = n_left / 2, pos_mid = 0;
+    for (size_t l = 0; l < mid; l++) pos_mid += o->clen[l];
+    RunFix f1 = {o->clen, left, right, 0, mid, 0}, f2 = {o->clen, left, right, mid, n_left, pos_mid};
+    Task t1 = {fix_runs, &f1, 0}, t2 = {fix_runs, &f2, 0};
+    if (run_two(&t1, &t2, total >= PARALLEL_ROWS) != 0) {
+        free(left);
+        free(right);
+        return oom(o->err);
     }
-    size_t pos = 0;
-    for (size_t l = 0; l < n_left; l++) {
-        uint32_t c = o->clen[l];
-        if (c > 1) sort_run(right + pos, c, scratch);
-        pos += c;
-    }
-    free(scratch);
     res->left = left;
     res->right = right;
     res->n = res->cap = total;
@@ -935,13 +941,61 @@ done:
 typedef struct {
     const Sub *L, *R;
     const int64_t *LK, *RK;
-    const uint32_t *LI, *rw;
-    const uint32_t *lo1;
-    uint32_t *hi1;
-    const uint32_t *lo2;
-    uint32_t *hi2, *cnt, *diff;
+    const uint32_t *LI, *RI, *rw;
+    uint32_t *lo1, *hi1, *lo2, *hi2;
+    uint32_t *cnt, *cnt2, *diff, *tmp;
     size_t n2, m1, total1, total2;
 } SweepScan;
+
+/* Places every start among the other side's: lo1 = #RK < LK[i] (sorted-left order). */
+static int place_left(void *p) {
+    SweepScan *c = p;
+    size_t j = 0;
+    for (size_t i = 0; i < c->n2; i++) {
+        while (j < c->m1 && c->RK[j] < c->LK[i]) j++;
+        c->lo1[i] = (uint32_t)j;
+    }
+    return 0;
+}
+
+/* lo2 = #LK <= RK[j], by right row. */
+static int place_right(void *p) {
+    SweepScan *c = p;
+    size_t i = 0;
+    for (size_t j = 0; j < c->m1; j++) {
+        while (i < c->n2 && c->LK[i] <= c->RK[j]) i++;
+        c->lo2[c->RI[j]] = (uint32_t)i;
+    }
+    return 0;
+}
+
+/* Set 1's pairs: each left row's range of sorted right starts, copied to its run's start. */
+static int fill_set1(void *p) {
+    SweepScan *c = p;
+    const uint32_t *gid = c->R->gid;
+    for (size_t i = 0; i < c->n2; i++) {
+        uint32_t n = c->hi1[i] - c->lo1[i];
+        if (!n) continue;
+        uint32_t *dst = c->tmp + c->cnt[c->LI[i]];
+        const uint32_t *src = c->RI + c->lo1[i];
+        if (gid)
+            for (uint32_t t = 0; t < n; t++) dst[t] = gid[src[t]];
+        else
+            for (uint32_t t = 0; t < n; t++) dst[t] = src[t];
+    }
+    return 0;
+}
+
+/* Set 2's pairs, right row by right row, so each run's set-2 part is in right order. */
+static int fill_set2(void *p) {
+    SweepScan *c = p;
+    for (size_t t = 0; t < c->m1; t++) {
+        uint32_t r = c->rw ? c->rw[t] : (uint32_t)t;
+        uint32_t gr = gid_of(c->R, r);
+        for (uint32_t q = c->lo2[r]; q < c->hi2[r]; q++) c->tmp[c->cnt2[c->LI[q]]++] = gr;
+    }
+    return 0;
+}
 
 /* Set 1: rs in [ls, le), scanned from lo1; cnt per left row. */
 static int scan_set1(void *p) {
@@ -966,7 +1020,7 @@ static int scan_set2(void *p) {
     SweepScan *c = p;
     size_t total = 0;
     for (size_t t = 0; t < c->m1; t++) {
-        uint32_t r = c->rw[t];
+        uint32_t r = c->rw ? c->rw[t] : (uint32_t)t;
         int64_t re = c->R->e[r];
         size_t q = c->lo2[r];
         while (q < c->n2 && c->LK[q] < re) q++;
@@ -987,10 +1041,11 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     int64_t *LK = xmalloc(n, sizeof *LK), *RK = xmalloc(m, sizeof *RK);
     uint32_t *LI = xmalloc(n, sizeof *LI), *RI = xmalloc(m, sizeof *RI);
     uint32_t *lo1 = xmalloc(n, sizeof *lo1), *hi1 = xmalloc(n, sizeof *hi1);
-    uint32_t *cnt = xcalloc(n, sizeof *cnt), *diff = xcalloc(n + 1, sizeof *diff);
+    uint32_t *cnt = xcalloc(n, sizeof *cnt), *cnt2 = xcalloc(n, sizeof *cnt2);
+    uint32_t *diff = xcalloc(n + 1, sizeof *diff);
     uint32_t *lo2 = xmalloc(m, sizeof *lo2), *hi2 = xmalloc(m, sizeof *hi2);
-    if (!lwe || !li || !rw || !rd || !LK || !RK || !LI || !RI || !lo1 || !hi1 || !cnt || !diff ||
-        !lo2 || !hi2) {
+    if (!lwe || !li || !rw || !rd || !LK || !RK || !LI || !RI || !lo1 || !hi1 || !cnt || !cnt2 ||
+        !diff || !lo2 || !hi2) {
         oom(o->err);
         goto done;
     }
@@ -1009,52 +1064,36 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
         oom(o->err);
         goto done;
     }
-    /* Place every start among the other side's: lo1 = #RK < LK[i] (sorted-left order),
-     * lo2 = #LK <= RK[j] (by right row). */
-    {
-        size_t j = 0;
-        for (size_t i = 0; i < n2; i++) {
-            while (j < m1 && RK[j] < LK[i]) j++;
-            lo1[i] = (uint32_t)j;
-        }
-        size_t i = 0;
-        for (j = 0; j < m1; j++) {
-            while (i < n2 && LK[i] <= RK[j]) i++;
-            lo2[RI[j]] = (uint32_t)i;
-        }
-    }
-    SweepScan sc = {L, R, LK, RK, LI, rw, lo1, hi1, lo2, hi2, cnt, diff, n2, m1, 0, 0};
-    Task t1 = {scan_set1, &sc, 0}, t2 = {scan_set2, &sc, 0};
-    run_two(&t1, &t2, n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS);
+    bool par = n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS;
+    SweepScan sc = {L, R, LK, RK, LI, RI, m1 == m ? NULL : rw, lo1, hi1, lo2, hi2, cnt, cnt2, diff, NULL, n2, m1,
+                    0, 0};
+    Task t1 = {place_left, &sc, 0}, t2 = {place_right, &sc, 0};
+    run_two(&t1, &t2, par);
+    t1.fn = scan_set1;
+    t2.fn = scan_set2;
+    run_two(&t1, &t2, par);
     size_t total = sc.total1 + sc.total2;
     {
         uint32_t run = 0;
         for (size_t i = 0; i < n2; i++) {
             run += diff[i];
-            cnt[LI[i]] += run;
+            cnt2[LI[i]] = run;
         }
     }
     if (tmp_grow(o, total) != 0) goto done;
-    /* Reserve each left row's run in row order; cnt becomes the run's write cursor. */
-    for (size_t l = 0; l < n; l++)
-        if (cnt[l]) cnt[l] = run_reserve(o, gid_of(L, l), cnt[l]);
-    for (size_t i = 0; i < n2; i++) {
-        uint32_t l = LI[i];
-        uint32_t c = hi1[i] - lo1[i];
+    /* Reserve each left row's run in row order: set 1 fills it from cnt (its start), set 2
+     * from cnt2 (past set 1's part), so the two fills run side by side. */
+    for (size_t l = 0; l < n; l++) {
+        uint32_t c = cnt[l] + cnt2[l];
         if (!c) continue;
-        uint32_t *dst = o->tmp + cnt[l];
-        const uint32_t *src = RI + lo1[i];
-        if (R->gid)
-            for (uint32_t t = 0; t < c; t++) dst[t] = R->gid[src[t]];
-        else
-            for (uint32_t t = 0; t < c; t++) dst[t] = src[t];
-        cnt[l] += c;
+        uint32_t base = run_reserve(o, gid_of(L, l), c);
+        cnt2[l] = base + cnt[l];
+        cnt[l] = base;
     }
-    for (size_t t = 0; t < m1; t++) {
-        uint32_t r = rw[t];
-        uint32_t gr = gid_of(R, r);
-        for (uint32_t q = lo2[r]; q < hi2[r]; q++) o->tmp[cnt[LI[q]]++] = gr;
-    }
+    sc.tmp = o->tmp;
+    t1.fn = fill_set1;
+    t2.fn = fill_set2;
+    run_two(&t1, &t2, par);
     /* The rows the split does not cover: inverted left rows with proper right rows, and
      * non-inverted left rows with non-proper right rows (two non-proper rows never intersect). */
     if (ni && m1 && dom_join(IJ_INTERSECTS, L, li, ni, R, rw, m1, o, true) != 0) goto done;
@@ -1062,7 +1101,7 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     rc = 0;
 done:
     free(lwe); free(li); free(rw); free(rd); free(LK); free(RK); free(LI); free(RI);
-    free(lo1); free(hi1); free(cnt); free(diff); free(lo2); free(hi2);
+    free(lo1); free(hi1); free(cnt); free(cnt2); free(diff); free(lo2); free(hi2);
     return rc;
 }
 

@@ -34,6 +34,7 @@
  *   - An empty field is NULL in every type; a quoted empty field "" is the empty string in a
  *     TEXT column and NULL in any other. A field equal to null_text is NULL only unquoted, so
  *     that "NULL" written with quotes stays text (PostgreSQL's CSV rule).
+ *   - Quoting does not change a cell's type: "123" counts as an INT cell.
  *   - Header names are taken verbatim (no trimming). Without a header and without a schema the
  *     columns are named c1, c2, ...
  *   - With a schema and a header, the header must have the schema's field count; when the

@@ -452,7 +452,7 @@ static void test_sorted_stats(void) {
 }
 
 int main(int argc, char **argv) {
-    int sets = argc > 1 ? atoi(argv[1]) : 900;
+    int sets = argc > 1 ? atoi(argv[1]) : 600;
     test_fixed();
     test_sorted_stats();
     test_random(sets);

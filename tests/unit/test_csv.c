@@ -381,6 +381,46 @@ static void test_schema(void) {
                  "invalid BOOL 'yes' in column 'b': expected true or false", 2, 3, __LINE__);
 }
 
+static int sink_sb(void *ud, const char *p, size_t n) {
+    sb_append(ud, p, n);
+    return 0;
+}
+
+/* What the CSV writer prints, the reader reads back: quoting, "" against NULL, newlines. */
+static void test_roundtrip(void) {
+    static const char *v[] = {"a,b", "say \"hi\"", " lead", "trail ", "", NULL, "two\nlines",
+                              "crlf\r\nx", "é", "\"", "0123456789abcdefghij"};
+    size_t n = RX_ARRAY_LEN(v);
+    Column *c = col_new(TY_TEXT, n);
+    for (size_t i = 0; i < n; i++) {
+        RxStr s = {v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0};
+        col_str(c)[i] = s;
+        if (!v[i]) col_set_null(c, i);
+    }
+    Table *t = table_new(2, n);
+    table_set(t, 0, c, "text, with comma");
+    col_retain(c);
+    table_set(t, 1, c, "second");
+    StrBuf b;
+    sb_init(&b);
+    RxSink sink = {sink_sb, &b};
+    RxError e;
+    memset(&e, 0, sizeof e);
+    CHECK(out_write(t, OUT_CSV, &sink, &e) == 0);
+    table_free(t);
+    Table *u = load_opt(b.p, b.n, NULL, &e);
+    sb_free(&b);
+    CHECK(u != NULL);
+    if (!u) return;
+    CHECK(u->n_rows == n && u->n_cols == 2);
+    CHECK_STR(u->names[0], "text, with comma");
+    for (size_t i = 0; i < n && u->n_rows == n; i++) {
+        CHECK_STR(text_at(u, 0, i), v[i] ? v[i] : "<NULL>");
+        CHECK_STR(text_at(u, 1, i), v[i] ? v[i] : "<NULL>");
+    }
+    table_free(u);
+}
+
 static void test_error_format(void) {
     RxError e;
     Table *t = load("id,d\n1,2026-02-30\n", &e);
@@ -410,6 +450,7 @@ int main(void) {
     test_line_ends();
     test_errors();
     test_schema();
+    test_roundtrip();
     test_error_format();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
