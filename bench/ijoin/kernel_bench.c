@@ -2,6 +2,7 @@
  * kernel_bench.c - times the interval-join kernel (src/exec/ijoin.c) on gen.c's workloads.
  *
  *   kernel_bench DIR NAME...      (NAME is a workload; its relation is NAME without "_4m")
+ *   kernel_bench --sum < PAIRS    (count and checksum of "left right" lines from a peer)
  *
  * Prints one line per workload: name, pairs, checksum, median of 5 ij_join runs (seconds,
  * including producing the ordered pair arrays), and the "floor": an LSD radix sort of both start
@@ -77,7 +78,21 @@ static double floor_time(const int64_t *ls, size_t n, const int64_t *rs, size_t 
     return t;
 }
 
+/* --sum: reads "left right" row-id pairs from stdin (a peer's output), prints count and
+ * checksum the way the kernel's pairs are summed. */
+static int sum_pairs(void) {
+    unsigned long long a, b, n = 0;
+    uint64_t sum = 0;
+    while (scanf("%llu %llu", &a, &b) == 2) {
+        sum += (uint64_t)a * 1000003u + (uint64_t)b;
+        n++;
+    }
+    printf("%llu %llu\n", n, (unsigned long long)sum);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "--sum")) return sum_pairs();
     if (argc < 3) {
         fprintf(stderr, "usage: kernel_bench DIR NAME...\n");
         return 2;
