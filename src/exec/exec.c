@@ -101,29 +101,6 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
 
 /* ---- π -------------------------------------------------------------------------------------- */
 
-static uint64_t cell_hash(const Column *c, size_t i) {
-    if (col_is_null(c, i)) return 0x6e756c6cULL;
-    switch (c->type) {
-    case TY_TEXT: {
-        RxStr s = col_str(c)[i];
-        return rx_hash_bytes(s.ptr, s.len);
-    }
-    case TY_FLOAT: {
-        double d = col_f64(c)[i];
-        if (d == 0) d = 0; /* -0 and 0 are one value */
-        if (d != d) return 0x6e616eULL;
-        uint64_t u;
-        memcpy(&u, &d, 8);
-        return rx_hash64(u);
-    }
-    case TY_BOOL: return rx_hash64(col_u8(c)[i] + 17);
-    case TY_DATE: return rx_hash64((uint64_t)(int64_t)col_i32(c)[i]);
-    case TY_DURATION: return rx_hash_combine(rx_hash64((uint64_t)col_dur(c)[i].months), (uint64_t)col_dur(c)[i].us);
-    case TY_NULL: return 0x6e756c6cULL;
-    default: return rx_hash64((uint64_t)col_i64(c)[i]);
-    }
-}
-
 static bool cell_equal(const Column *c, size_t i, size_t j) {
     bool ni = col_is_null(c, i), nj = col_is_null(c, j);
     if (ni || nj) return ni == nj;
@@ -171,7 +148,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     }
     for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
     for (int c = 0; c < t->n_cols; c++)
-        for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], cell_hash(t->cols[c], i));
+        for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], col_hash_value(t->cols[c], i));
     memset(slots, 0xff, cap * sizeof *slots);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {

@@ -18,26 +18,6 @@
 
 /* ---- statistics ----------------------------------------------------------------------------- */
 
-static uint64_t value_hash(const Column *c, size_t i) {
-    switch (c->type) {
-    case TY_TEXT: {
-        RxStr s = col_str(c)[i];
-        return rx_hash_bytes(s.ptr, s.len);
-    }
-    case TY_FLOAT: {
-        double d = col_f64(c)[i];
-        if (d == 0) d = 0;
-        uint64_t u;
-        memcpy(&u, &d, 8);
-        return rx_hash64(u);
-    }
-    case TY_DATE: return rx_hash64((uint64_t)col_i32(c)[i]);
-    case TY_BOOL: return col_u8(c)[i];
-    case TY_DURATION: return rx_hash_combine(rx_hash64((uint64_t)col_dur(c)[i].months), (uint64_t)col_dur(c)[i].us);
-    default: return rx_hash64((uint64_t)col_i64(c)[i]);
-    }
-}
-
 /* Distinct count of a base column: hashes of the rows (or of a sample), counted in an open
  * addressing set. Hash collisions make it a slight underestimate, which is fine for planning. */
 static double column_ndv(Column *c) {
@@ -53,7 +33,7 @@ static double column_ndv(Column *c) {
     for (size_t k = 0; k < sample; k++) {
         size_t i = sample == n ? k : (size_t)((double)k * (double)n / (double)sample);
         if (col_is_null(c, i)) continue;
-        uint64_t h = value_hash(c, i) | 1;
+        uint64_t h = col_hash_value(c, i) | 1;
         size_t j = h & (cap - 1);
         while (set[j] && set[j] != h) j = (j + 1) & (cap - 1);
         if (!set[j]) {

@@ -128,21 +128,27 @@ static AstNode *node(Parser *p, AstKind k, RxSpan span) {
     return n;
 }
 
+/* The text between a quoted token's quotes, with each doubled quote taken as one. */
+static char *unescape_quoted(Parser *p, const Token *t, size_t *len) {
+    const char *s = tok_text(p, t);
+    char quote = s[0];
+    size_t n = tok_len(t) - 2;
+    char *out = arena_alloc(p->a, n + 1);
+    if (!out) return NULL;
+    size_t j = 0;
+    for (size_t i = 1; i <= n; i++) {
+        out[j++] = s[i];
+        if (s[i] == quote) i++;
+    }
+    out[j] = 0;
+    *len = j;
+    return out;
+}
+
 /* A name token (word or "quoted") as an arena string. */
 static const char *name_text(Parser *p, const Token *t) {
-    if (t->kind == TK_QIDENT) {
-        const char *s = tok_text(p, t) + 1;
-        size_t n = tok_len(t) - 2;
-        char *out = arena_alloc(p->a, n + 1);
-        if (!out) return NULL;
-        size_t j = 0;
-        for (size_t i = 0; i < n; i++) {
-            out[j++] = s[i];
-            if (s[i] == '"') i++;
-        }
-        out[j] = 0;
-        return out;
-    }
+    size_t len;
+    if (t->kind == TK_QIDENT) return unescape_quoted(p, t, &len);
     return arena_strndup(p->a, tok_text(p, t), tok_len(t));
 }
 
@@ -190,21 +196,6 @@ static AstNode *binary(Parser *p, AstOp op, AstNode *l, AstNode *r) {
         n->b = r;
     }
     return n;
-}
-
-static char *unescape_quoted(Parser *p, const Token *t, size_t *len) {
-    const char *s = tok_text(p, t) + 1;
-    size_t n = tok_len(t) - 2;
-    char *out = arena_alloc(p->a, n + 1);
-    if (!out) return NULL;
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        out[j++] = s[i];
-        if (s[i] == '\'') i++;
-    }
-    out[j] = 0;
-    *len = j;
-    return out;
 }
 
 /* If the '(' at offset k from the current token opens a parenthesized group, the offset of the

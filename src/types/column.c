@@ -257,6 +257,29 @@ Column *col_slice(const Column *c, size_t off, size_t n) {
     return out;
 }
 
+uint64_t col_hash_value(const Column *c, size_t i) {
+    if (c->type == TY_NULL || col_is_null(c, i)) return 0x6e756c6cULL;
+    switch (c->type) {
+    case TY_TEXT: {
+        RxStr s = col_str(c)[i];
+        return rx_hash_bytes(s.ptr, s.len);
+    }
+    case TY_FLOAT: {
+        double d = col_f64(c)[i];
+        if (d == 0) d = 0; /* -0 and 0 are one value */
+        if (d != d) return 0x6e616eULL;
+        uint64_t u;
+        memcpy(&u, &d, 8);
+        return rx_hash64(u);
+    }
+    case TY_BOOL: return rx_hash64(col_u8(c)[i] + 17u);
+    case TY_DATE: return rx_hash64((uint64_t)(int64_t)col_i32(c)[i]);
+    case TY_DURATION:
+        return rx_hash_combine(rx_hash64((uint64_t)col_dur(c)[i].months), (uint64_t)col_dur(c)[i].us);
+    default: return rx_hash64((uint64_t)col_i64(c)[i]);
+    }
+}
+
 Value col_get(const Column *c, size_t i) {
     Value v;
     memset(&v, 0, sizeof v);

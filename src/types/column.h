@@ -80,6 +80,8 @@ void col_compact_validity(Column *c);
 Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
 /* Rows [off, off+n) of c. */
 Column *col_slice(const Column *c, size_t off, size_t n);
+/* A hash of the value at row i, equal for equal values (-0 and 0, every NaN, every NULL). */
+uint64_t col_hash_value(const Column *c, size_t i);
 /* The element at row i as a Value (TEXT borrowed from c's heaps). */
 Value col_get(const Column *c, size_t i);
 
