@@ -55,6 +55,10 @@ void rx_close(RxSession *s);
  * search, 3 merge. These exist to check the algorithms against each other. */
 void rx_set_ijoin_algo(RxSession *s, int algo);
 void rx_set_asof_algo(RxSession *s, int algo);
+/* Turns the optimizer's rewrites (all but view inlining) on (default) or off, and the hash
+ * join on (default) or off (equi-joins then run as nested loops). */
+void rx_set_optimize(RxSession *s, int on);
+void rx_set_hashjoin(RxSession *s, int on);
 /* Stops a running rx_exec at its next check (safe to call from a signal handler through the
  * flag it sets). */
 void rx_interrupt(RxSession *s);

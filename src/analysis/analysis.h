@@ -42,7 +42,8 @@ typedef enum {
     EX_UNARY,    /* op args[0] */
     EX_BINARY,   /* args[0] op args[1] */
     EX_ISNULL,   /* args[0] IS [NOT] NULL */
-    EX_CALL      /* fn(args) */
+    EX_CALL,     /* fn(args) */
+    EX_CASE      /* args: when0, then0, when1, then1, ..., else (NULL constant when absent) */
 } ExprKind;
 
 typedef enum {
@@ -69,7 +70,25 @@ struct Expr {
 
 /* ---- logical plan --------------------------------------------------------------------------- */
 
-typedef enum { LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF } LpKind;
+typedef enum {
+    LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
+    LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP
+} LpKind;
+
+typedef enum { AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST } AggFn;
+
+typedef struct {
+    AggFn fn;
+    Expr *arg;           /* NULL for count(*) */
+    bool distinct;       /* count(DISTINCT x) */
+    RxType type;         /* result type */
+} AggSpec;
+
+typedef struct {
+    Expr *e;
+    bool desc;
+    bool nulls_first;
+} SortKey;
 
 typedef struct LPlan LPlan;
 struct LPlan {
@@ -98,8 +117,25 @@ struct LPlan {
     bool has_within;
     RxDuration within;
     int n_keys;
-    int *lkeys, *rkeys;  /* equality keys: columns of in[0] and in[1] */
+    int *lkeys, *rkeys;  /* equality keys: columns of in[0] and in[1] (ASOF, JOIN, fused IJOIN) */
     int lmatch, rmatch;  /* the match columns */
+    /* LP_JOIN: join_kind (JoinKind); residual condition over in[0]'s columns followed by
+     * in[1]'s (NULL: none). For JOIN_SEMI/RSEMI/ANTI the output is one input's schema. */
+    int join_kind;
+    Expr *residual;
+    int *right_out;      /* natural join: which right columns are output (-1 ends); NULL all */
+    /* LP_SETOP */
+    int set_op;
+    /* LP_SORT, LP_TOP (BY) */
+    SortKey *sort;
+    int n_sort;
+    /* LP_TOP: n rows, per group of `group` expressions (n_group 0: the whole input) */
+    int64_t top_n;
+    Expr **group;
+    int n_group;
+    /* LP_GROUP: keys in `group`, aggregates */
+    AggSpec *aggs;
+    int n_aggs;
 };
 
 /* ---- catalog -------------------------------------------------------------------------------- */

@@ -318,7 +318,25 @@ static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, 
                     type_name(arg->type));
 }
 
+static const char *const agg_names[] = {"count", "sum", "avg", "min", "max", "first", "last"};
+
+static int agg_index(const char *name) {
+    for (size_t i = 0; i < RX_ARRAY_LEN(agg_names); i++) {
+        size_t j = 0;
+        const char *a = agg_names[i];
+        while (name[j] && a[j] && ((name[j] >= 'A' && name[j] <= 'Z') ? name[j] | 0x20 : name[j]) == a[j]) j++;
+        if (!name[j] && !a[j]) return (int)i;
+    }
+    return -1;
+}
+
 static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
+    if (agg_index(n->name) >= 0) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "the aggregate %s(...) can only stand in a γ list: γ keys; %s(...) → name (R)",
+                 n->name, n->name);
+        return NULL;
+    }
     const FuncSig *f = NULL;
     for (size_t i = 0; i < RX_ARRAY_LEN(funcs); i++)
         if (strlen(funcs[i].name) == strlen(n->name)) {
@@ -532,6 +550,98 @@ static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
     return e;
 }
 
+static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr *b) {
+    Expr *e = new_expr(s, EX_BINARY, t, span);
+    if (!e) return NULL;
+    e->op = op;
+    e->n_args = 2;
+    e->args = alloc(s, 2 * sizeof *e->args);
+    if (!e->args) return NULL;
+    e->args[0] = a;
+    e->args[1] = b;
+    return e;
+}
+
+static Expr *make_not(Sema *s, RxSpan span, Expr *a) {
+    Expr *e = new_expr(s, EX_UNARY, TY_BOOL, span);
+    if (!e) return NULL;
+    e->op = OP_NOT;
+    e->n_args = 1;
+    e->args = alloc(s, sizeof *e->args);
+    if (!e->args) return NULL;
+    e->args[0] = a;
+    return e;
+}
+
+/* x IN (a, b) is x = a ∨ x = b; x BETWEEN lo AND hi is x >= lo ∧ x <= hi (SQL's NULL rules
+ * follow from the rewriting). */
+static Expr *sema_in_between(Sema *s, const AstNode *n, const Schema *sc) {
+    Expr *x = sema_expr(s, n->a, sc);
+    if (!x) return NULL;
+    Expr *r = NULL;
+    for (size_t i = 0; i < n->items.n; i++) {
+        const AstNode *it = n->items.items[i];
+        Expr *v = sema_expr(s, it, sc);
+        if (!v) return NULL;
+        if (!comparable(x->type, v->type)) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span, "cannot compare %s with %s%s",
+                     type_name(x->type), type_name(v->type), conversion_hint(s, x->type, v->type));
+            return NULL;
+        }
+        if (n->kind == AST_IN) {
+            Expr *eq = make_binary(s, OP_EQ, TY_BOOL, n->span, x, v);
+            r = r ? make_binary(s, OP_OR, TY_BOOL, n->span, r, eq) : eq;
+        } else {
+            Expr *c = make_binary(s, i == 0 ? OP_GE : OP_LE, TY_BOOL, n->span, x, v);
+            r = r ? make_binary(s, OP_AND, TY_BOOL, n->span, r, c) : c;
+        }
+        if (!r) return NULL;
+    }
+    return n->negated ? make_not(s, n->span, r) : r;
+}
+
+static Expr *sema_case(Sema *s, const AstNode *n, const Schema *sc) {
+    int nw = (int)n->items.n;
+    Expr *e = new_expr(s, EX_CASE, TY_NULL, n->span);
+    if (!e) return NULL;
+    e->n_args = nw + 1;
+    e->args = alloc(s, (size_t)(nw + 1) * sizeof *e->args);
+    if (!e->args) return NULL;
+    RxType t = TY_NULL;
+    for (int i = 0; i <= nw; i++) {
+        const AstNode *an = i < nw ? n->items.items[i] : n->a;
+        Expr *a;
+        if (!an) {
+            a = new_expr(s, EX_CONST, TY_NULL, n->span);
+            if (!a) return NULL;
+            a->value.null = true;
+        } else {
+            a = sema_expr(s, an, sc);
+            if (!a) return NULL;
+        }
+        e->args[i] = a;
+        if (i < nw && i % 2 == 0) {
+            if (a->type != TY_BOOL && a->type != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, a->span, "a WHEN condition must be BOOL, found %s",
+                         type_name(a->type));
+                return NULL;
+            }
+            continue;
+        }
+        if (a->type == TY_NULL || a->type == t) continue;
+        if (t == TY_NULL) t = a->type;
+        else if (type_is_numeric(t) && type_is_numeric(a->type)) t = TY_FLOAT;
+        else {
+            rx_error(s->err, RX_ETYPE, s->src, a->span,
+                     "the branches of CASE have different types: %s and %s", type_name(t),
+                     type_name(a->type));
+            return NULL;
+        }
+    }
+    e->type = t;
+    return e;
+}
+
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
     switch (n->kind) {
     case AST_COLREF: {
@@ -668,6 +778,10 @@ static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
     }
     case AST_CALL:
         return sema_call(s, n, sc);
+    case AST_CASE:
+        return sema_case(s, n, sc);
+    case AST_IN: case AST_BETWEEN:
+        return sema_in_between(s, n, sc);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation cannot stand here; a scalar "
                  "expression was expected");
@@ -1099,6 +1213,310 @@ static LPlan *sema_rename_cols(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* ---- joins, set operations, sorting, grouping ----------------------------------------------- */
+
+/* Splits a join condition into equality keys between plain columns of the two sides (for the
+ * hash join) and a residual over the joined row. */
+static int split_join_condition(Sema *s, LPlan *p, Expr *cond, int nl, Expr **residual) {
+    if (cond->kind == EX_BINARY && cond->op == OP_AND) {
+        Expr *ra = NULL, *rb = NULL;
+        if (split_join_condition(s, p, cond->args[0], nl, &ra) < 0) return -1;
+        if (split_join_condition(s, p, cond->args[1], nl, &rb) < 0) return -1;
+        if (ra && rb) *residual = make_binary(s, OP_AND, TY_BOOL, cond->span, ra, rb);
+        else *residual = ra ? ra : rb;
+        return 0;
+    }
+    if (cond->kind == EX_BINARY && cond->op == OP_EQ && cond->args[0]->kind == EX_COL &&
+        cond->args[1]->kind == EX_COL) {
+        int a = cond->args[0]->col, b = cond->args[1]->col;
+        if ((a < nl) != (b < nl)) {
+            if (a >= nl) {
+                int t = a;
+                a = b;
+                b = t;
+            }
+            p->lkeys[p->n_keys] = a;
+            p->rkeys[p->n_keys] = b - nl;
+            p->n_keys++;
+            *residual = NULL;
+            return 0;
+        }
+    }
+    *residual = cond;
+    return 0;
+}
+
+static int count_conjuncts(const Expr *e) {
+    if (e->kind == EX_BINARY && e->op == OP_AND) return count_conjuncts(e->args[0]) + count_conjuncts(e->args[1]);
+    return 1;
+}
+
+static LPlan *sema_join(Sema *s, const AstNode *n) {
+    LPlan *l = sema_rel(s, n->a);
+    if (!l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    LPlan *p = new_plan(s, LP_JOIN, n->span);
+    if (!p) return NULL;
+    p->in[0] = l;
+    p->in[1] = r;
+    p->join_kind = n->join_kind;
+    Schema joined;
+    if (schema_join(s, &l->schema, &r->schema, &joined) < 0) return NULL;
+    int nl = l->schema.n;
+    if (n->cond) {
+        Expr *cond = sema_expr(s, n->cond, &joined);
+        if (!cond) return NULL;
+        if (cond->type != TY_BOOL && cond->type != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, n->cond->span, "a join condition must be BOOL, found %s",
+                     type_name(cond->type));
+            return NULL;
+        }
+        int k = count_conjuncts(cond);
+        p->lkeys = alloc(s, (size_t)k * sizeof(int));
+        p->rkeys = alloc(s, (size_t)k * sizeof(int));
+        if (!p->lkeys || !p->rkeys) return NULL;
+        if (split_join_condition(s, p, cond, nl, &p->residual) < 0) return NULL;
+    } else if (n->join_kind != JOIN_CROSS) {
+        /* natural join: equal display names are the keys; the right copies are not output */
+        p->lkeys = alloc(s, (size_t)(r->schema.n + 1) * sizeof(int));
+        p->rkeys = alloc(s, (size_t)(r->schema.n + 1) * sizeof(int));
+        p->right_out = alloc(s, (size_t)(r->schema.n + 1) * sizeof(int));
+        if (!p->lkeys || !p->rkeys || !p->right_out) return NULL;
+        int k = 0;
+        for (int j = 0; j < r->schema.n; j++) {
+            int hit = -1;
+            for (int i = 0; i < nl; i++)
+                if (strcmp(l->schema.cols[i].name, r->schema.cols[j].name) == 0) hit = i;
+            if (hit < 0) {
+                p->right_out[k++] = j;
+                continue;
+            }
+            RxType a = l->schema.cols[hit].type, b = r->schema.cols[j].type;
+            if (!comparable(a, b) || a == TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, n->span,
+                         "the natural join compares the columns named '%s', but they are %s and %s",
+                         r->schema.cols[j].name, type_name(a), type_name(b));
+                return NULL;
+            }
+            p->lkeys[p->n_keys] = hit;
+            p->rkeys[p->n_keys] = j;
+            p->n_keys++;
+        }
+        p->right_out[k] = -1; /* with no common names this is a cross product */
+    }
+    switch (n->join_kind) {
+    case JOIN_SEMI: case JOIN_ANTI:
+        if (schema_copy(s, &l->schema, &p->schema) < 0) return NULL;
+        break;
+    case JOIN_RSEMI:
+        if (schema_copy(s, &r->schema, &p->schema) < 0) return NULL;
+        break;
+    default:
+        if (p->right_out) {
+            /* natural join: left columns, then the right ones that are not keys */
+            int k = 0;
+            while (p->right_out[k] >= 0) k++;
+            Schema rs = {.n = k, .cols = alloc(s, (size_t)(k + 1) * sizeof(ColInfo))};
+            if (!rs.cols) return NULL;
+            for (int i = 0; i < k; i++) rs.cols[i] = r->schema.cols[p->right_out[i]];
+            if (schema_join(s, &l->schema, &rs, &p->schema) < 0) return NULL;
+        } else {
+            p->schema = joined;
+        }
+        break;
+    }
+    return p;
+}
+
+static LPlan *sema_setop(Sema *s, const AstNode *n) {
+    LPlan *l = sema_rel(s, n->a);
+    if (!l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    static const char *const names[] = {"∪", "∩", "−"};
+    if (l->schema.n != r->schema.n) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "%s needs inputs with the same number of columns: %d and %d", names[n->set_op],
+                 l->schema.n, r->schema.n);
+        return NULL;
+    }
+    LPlan *p = new_plan(s, LP_SETOP, n->span);
+    if (!p) return NULL;
+    p->in[0] = l;
+    p->in[1] = r;
+    p->set_op = n->set_op;
+    if (schema_copy(s, &l->schema, &p->schema) < 0) return NULL;
+    for (int i = 0; i < l->schema.n; i++) {
+        RxType a = l->schema.cols[i].type, b = r->schema.cols[i].type;
+        if (a == b || b == TY_NULL) continue;
+        if (a == TY_NULL) {
+            p->schema.cols[i].type = b;
+            continue;
+        }
+        if (type_is_numeric(a) && type_is_numeric(b)) {
+            p->schema.cols[i].type = TY_FLOAT;
+            continue;
+        }
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "column %d of %s is %s on the left ('%s') but %s on the right ('%s')", i + 1,
+                 names[n->set_op], type_name(a), l->schema.cols[i].name, type_name(b),
+                 r->schema.cols[i].name);
+        return NULL;
+    }
+    return p;
+}
+
+static bool orderable(RxType t) { return t != TY_NULL; }
+
+static int sema_sort_keys(Sema *s, const PtrVec *items, const Schema *sc, SortKey **out, int *n_out) {
+    int n = (int)items->n;
+    *out = alloc(s, (size_t)(n ? n : 1) * sizeof **out);
+    if (!*out) return -1;
+    for (int i = 0; i < n; i++) {
+        const AstNode *it = items->items[i];
+        Expr *e = sema_expr(s, it->a, sc);
+        if (!e) return -1;
+        if (!orderable(e->type) && e->kind != EX_CONST) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span, "cannot sort by a %s", type_name(e->type));
+            return -1;
+        }
+        (*out)[i].e = e;
+        (*out)[i].desc = it->desc;
+        (*out)[i].nulls_first = it->nulls == 1 || (it->nulls == 0 && it->desc);
+    }
+    *n_out = n;
+    return 0;
+}
+
+static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, n->kind == AST_SORT ? LP_SORT : LP_TOP, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+    const PtrVec *keys = n->kind == AST_SORT ? &n->items : &n->items2;
+    if (sema_sort_keys(s, keys, &in->schema, &p->sort, &p->n_sort) < 0) return NULL;
+    if (n->kind == AST_TOP) {
+        if (n->ival < 0) {
+            rx_error(s->err, RX_EVALUE, s->src, n->span, "TOP takes a row count of 0 or more");
+            return NULL;
+        }
+        p->top_n = n->ival;
+        p->n_group = (int)n->items.n;
+        p->group = alloc(s, (size_t)(p->n_group ? p->n_group : 1) * sizeof *p->group);
+        if (!p->group) return NULL;
+        for (int i = 0; i < p->n_group; i++) {
+            p->group[i] = sema_expr(s, n->items.items[i], &in->schema);
+            if (!p->group[i]) return NULL;
+        }
+    }
+    return p;
+}
+
+static LPlan *sema_group(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_GROUP, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    int nk = (int)n->items.n, na = (int)n->items2.n;
+    p->n_group = nk;
+    p->n_aggs = na;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    p->aggs = alloc(s, (size_t)(na + 1) * sizeof *p->aggs);
+    p->schema.n = nk + na;
+    p->schema.cols = alloc(s, (size_t)(nk + na + 1) * sizeof *p->schema.cols);
+    if (!p->group || !p->aggs || !p->schema.cols) return NULL;
+    for (int i = 0; i < nk; i++) {
+        const AstNode *it = n->items.items[i];
+        Expr *e = sema_expr(s, it->a, &in->schema);
+        if (!e) return NULL;
+        p->group[i] = e;
+        ColInfo *ci = &p->schema.cols[i];
+        ci->type = e->type;
+        ci->name = it->name ? it->name : e->kind == EX_COL ? it->a->name : expr_text(s, it->a->span);
+        ci->qual = e->kind == EX_COL && !it->name ? in->schema.cols[e->col].qual : NULL;
+        ci->base = ci->name;
+    }
+    for (int i = 0; i < na; i++) {
+        const AstNode *it = n->items2.items[i];
+        const AstNode *c = it->a;
+        int ai = c->kind == AST_CALL ? agg_index(c->name) : -1;
+        if (ai < 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "after the ';' of γ come aggregates (count, sum, avg, min, max, first, last); "
+                     "a grouping key goes before the ';'");
+            return NULL;
+        }
+        AggSpec *ag = &p->aggs[i];
+        static const AggFn fns[] = {AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST};
+        ag->fn = fns[ai];
+        ag->distinct = c->distinct;
+        if (c->star) {
+            if (ag->fn != AGG_COUNT) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
+                return NULL;
+            }
+            ag->fn = AGG_COUNT_STAR;
+        } else if (c->items.n != 1) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes one argument, given %zu", c->name,
+                     c->items.n);
+            return NULL;
+        } else {
+            const AstNode *argn = c->items.items[0];
+            if (argn->kind == AST_CALL && agg_index(argn->name) >= 0) {
+                rx_error(s->err, RX_ETYPE, s->src, argn->span, "aggregates do not nest");
+                return NULL;
+            }
+            ag->arg = sema_expr(s, argn, &in->schema);
+            if (!ag->arg) return NULL;
+        }
+        if (ag->distinct && ag->fn != AGG_COUNT) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is supported in count only");
+            return NULL;
+        }
+        RxType at = ag->arg ? ag->arg->type : TY_INT;
+        switch (ag->fn) {
+        case AGG_COUNT_STAR: case AGG_COUNT: ag->type = TY_INT; break;
+        case AGG_SUM:
+            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "sum needs numbers or DURATIONs, found %s",
+                         type_name(at));
+                return NULL;
+            }
+            ag->type = at == TY_NULL ? TY_INT : at;
+            break;
+        case AGG_AVG:
+            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "avg needs numbers or DURATIONs, found %s",
+                         type_name(at));
+                return NULL;
+            }
+            ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+            break;
+        default:
+            ag->type = at;
+            break;
+        }
+        ColInfo *ci = &p->schema.cols[nk + i];
+        ci->type = ag->type;
+        ci->name = it->name ? it->name : expr_text(s, c->span);
+        ci->base = ci->name;
+    }
+    for (int i = 0; i < p->schema.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
+                const AstNode *it = i < nk ? n->items.items[i] : n->items2.items[i - nk];
+                rx_error(s->err, RX_ENAME, s->src, it->span,
+                         "two columns of this γ are named '%s': rename one with '→ name'",
+                         p->schema.cols[i].name);
+                return NULL;
+            }
+    return p;
+}
+
 static LPlan *sema_rel(Sema *s, const AstNode *n) {
     switch (n->kind) {
     case AST_REL:
@@ -1133,6 +1551,23 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_ijoin(s, n);
     case AST_ASOF:
         return sema_asof(s, n);
+    case AST_JOIN:
+        return sema_join(s, n);
+    case AST_SETOP:
+        return sema_setop(s, n);
+    case AST_DISTINCT: {
+        LPlan *in = sema_rel(s, n->b);
+        if (!in) return NULL;
+        LPlan *p = new_plan(s, LP_DISTINCT, n->span);
+        if (!p) return NULL;
+        p->in[0] = in;
+        if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+        return p;
+    }
+    case AST_SORT: case AST_TOP:
+        return sema_sort_top(s, n);
+    case AST_GROUP:
+        return sema_group(s, n);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
         return NULL;

@@ -34,6 +34,8 @@ static const char usage_text[] =
     "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
     "                         algorithm (for checking one against the other)\n"
     "      --asof-algo ALGO   auto (default), nested-loop, binary-search or merge\n"
+    "      --no-optimize      apply no rewrite but view inlining\n"
+    "      --no-hashjoin      run equi-joins as nested loops\n"
     "  -h, --help             show this help\n"
     "  -V, --version          show the version\n"
     "\n"
@@ -125,6 +127,7 @@ int main(int argc, char **argv) {
     CliOptions o = {0};
     const char *eval_text = NULL, *file = NULL;
     int ijoin_algo = 0, asof_algo = 0;
+    bool optimize = true, hashjoin = true;
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
@@ -174,6 +177,10 @@ int main(int argc, char **argv) {
             NEXT_VALUE();
             asof_algo = parse_algo(val, asof_algos, 4);
             if (asof_algo < 0) return usage_error("unknown AS-OF algorithm '%s' (auto, nested-loop, binary-search, merge)", val);
+        } else if (strcmp(a, "--no-optimize") == 0) {
+            optimize = false;
+        } else if (strcmp(a, "--no-hashjoin") == 0) {
+            hashjoin = false;
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option '%s'", a);
         } else {
@@ -190,6 +197,8 @@ int main(int argc, char **argv) {
     }
     rx_set_ijoin_algo(s, ijoin_algo);
     rx_set_asof_algo(s, asof_algo);
+    rx_set_optimize(s, optimize);
+    rx_set_hashjoin(s, hashjoin);
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);

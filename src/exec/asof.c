@@ -56,6 +56,7 @@
 
 #define RADIX_MAX_BITS 11
 #define RADIX_HIST_SIZE (6u << RADIX_MAX_BITS) /* ceil(64 / 11) passes of 2^11 buckets */
+#define MSD_MAX_BITS 14                          /* buckets of the first, top-digit pass */
 #define SMALL_SORT 48                            /* insertion sort below this many keys */
 #define PARALLEL_ROWS 100000                     /* below this many rows, one thread */
 
@@ -68,8 +69,8 @@ typedef struct {
     uint32_t start;    /* offset of the partition in the scattered arrays */
     uint32_t cur;      /* scatter cursor */
     uint8_t unsorted;  /* the values did not arrive non-decreasing */
-    uint8_t packed;    /* the key holds (val - min) << shift | local index */
-    uint8_t shift;     /* bits of the local index when packed, else 0 */
+    uint8_t packed;    /* the key holds (val - min) << shift | index (the row, or local) */
+    uint8_t shift;     /* bits of that index when packed, else 0 */
     uint8_t kbits;     /* bits of max - min */
     uint8_t merge;     /* left: answered by the merge pass, else by binary search */
     int64_t min, max;
@@ -84,6 +85,7 @@ typedef struct {
     bool any_invalid;
     bool sorted;        /* grouped by partition, non-decreasing within each */
     bool direct;        /* sorted and no invalid rows: partitions are read in place */
+    bool rowkey;        /* every key packs the input row: no row array, no replay */
     bool failed;        /* an allocation failed */
     uint64_t *key;      /* scattered keys (n_valid), NULL when direct */
     uint32_t *row;      /* right: the input row of each scattered key */
@@ -122,7 +124,7 @@ typedef struct {
     uint32_t *rrow;      /* right rows of a radix-sorted packed partition */
     uint32_t *lpos;      /* local positions of sorted probes */
     uint32_t *ptmp;      /* payload ping-pong buffer of unpacked keys */
-    uint32_t *hist;
+    uint32_t *hist;      /* RADIX_HIST_SIZE counters, then 2^MSD_MAX_BITS */
     size_t merge_probes, bs_probes;
 } Worker;
 
@@ -190,6 +192,7 @@ static void scan_side(SideState *S) {
             for (uint32_t p = 0; p < S->n_parts; p++) S->pi[p].half = S->pi[p].cnt;
     }
     size_t nonempty = 0, off = 0;
+    unsigned kmax = 0, rb = bitlen(n ? n - 1 : 0);
     for (uint32_t p = 0; p < S->n_parts; p++) {
         PartInfo *c = &S->pi[p];
         if (!c->cnt) continue;
@@ -198,7 +201,13 @@ static void scan_side(SideState *S) {
         c->start = c->cur = (uint32_t)off;
         off += c->cnt;
         c->kbits = (uint8_t)bitlen((uint64_t)c->max - (uint64_t)c->min);
-        unsigned ib = bitlen(c->cnt - 1u);
+        if (c->kbits > kmax) kmax = c->kbits;
+    }
+    S->rowkey = kmax + rb <= 64;
+    for (uint32_t p = 0; p < S->n_parts; p++) {
+        PartInfo *c = &S->pi[p];
+        if (!c->cnt) continue;
+        unsigned ib = S->rowkey ? rb : bitlen(c->cnt - 1u);
         c->packed = c->kbits + ib <= 64;
         c->shift = c->packed ? (uint8_t)ib : 0;
     }
@@ -211,11 +220,22 @@ static void scatter_side(SideState *S) {
     const AsofSide *s = S->s;
     size_t nv = S->n_valid ? S->n_valid : 1;
     S->key = malloc(nv * sizeof *S->key);
-    if (!S->is_left) S->row = malloc(nv * sizeof *S->row);
+    if (S->rowkey) S->res = S->match;
+    else if (!S->is_left) S->row = malloc(nv * sizeof *S->row);
     else if (!s->part && !S->any_invalid) S->res = S->match; /* scatter order is row order */
     else S->res = malloc(nv * sizeof *S->res);
-    if (!S->key || (!S->is_left && !S->row) || (S->is_left && !S->res)) {
+    if (!S->key || (!S->is_left && !S->rowkey && !S->row) || (S->is_left && !S->res)) {
         S->failed = true;
+        return;
+    }
+    uint64_t *key = S->key;
+    if (S->rowkey) { /* every partition packed with the row: one output stream */
+        for (size_t i = 0; i < s->n; i++) {
+            uint32_t p;
+            if (!row_ok(s, S->n_parts, i, &p)) continue;
+            PartInfo *c = &S->pi[p];
+            key[c->cur++] = (((uint64_t)s->val[i] - (uint64_t)c->min) << c->shift) | i;
+        }
         return;
     }
     uint32_t *row = S->row;
@@ -225,7 +245,7 @@ static void scatter_side(SideState *S) {
         PartInfo *c = &S->pi[p];
         uint32_t pos = c->cur++;
         uint64_t local = c->packed ? (uint64_t)(pos - c->start) : 0;
-        S->key[pos] = (((uint64_t)s->val[i] - (uint64_t)c->min) << c->shift) | local;
+        key[pos] = (((uint64_t)s->val[i] - (uint64_t)c->min) << c->shift) | local;
         if (row) row[pos] = (uint32_t)i;
     }
 }
@@ -259,9 +279,9 @@ static void insertion_u64(uint64_t *a, size_t k) {
     }
 }
 
-/* Stable LSD radix sort of a[0..k) by bits [lo, lo + bits); the bits above are zero and the
- * bits below ascend in input order, so sorting whole words is the same order. Returns the
- * buffer that holds the result, a or tmp (room for k). */
+/* Stable LSD radix sort of a[0..k) by bits [lo, lo + bits); the bits above are equal in all
+ * keys and the bits below ascend in input order, so sorting whole words is the same order.
+ * Returns the buffer that holds the result, a or tmp (room for k). */
 static uint64_t *radix_u64(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, unsigned bits,
                            uint32_t *hist) {
     if (k <= SMALL_SORT) {
@@ -296,6 +316,45 @@ static uint64_t *radix_u64(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, un
         dst = t;
     }
     return src;
+}
+
+/* Stable sort of a[0..k) by bits [lo, lo + bits), as radix_u64: one pass on the top digit into
+ * about k/4 buckets, then an insertion sort of each bucket (a few keys on most inputs) or, for a
+ * large bucket, an LSD radix sort of its remaining bits. Uniform keys cost about two passes,
+ * skewed ones at most one more than radix_u64. Returns the buffer that holds the result. */
+static uint64_t *sort_keys(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, unsigned bits,
+                           uint32_t *hist) {
+    if (k <= SMALL_SORT) {
+        insertion_u64(a, k);
+        return a;
+    }
+    unsigned d = bitlen(k) - 2;
+    if (d > MSD_MAX_BITS) d = MSD_MAX_BITS;
+    if (d >= bits) return radix_u64(a, tmp, k, lo, bits, hist);
+    uint32_t *mh = hist + RADIX_HIST_SIZE;
+    unsigned top = lo + bits - d;
+    size_t nb = (size_t)1 << d;
+    memset(mh, 0, nb * sizeof *mh);
+    for (size_t i = 0; i < k; i++) mh[a[i] >> top]++;
+    uint32_t sum = 0;
+    for (size_t b = 0; b < nb; b++) {
+        uint32_t t = mh[b];
+        mh[b] = sum;
+        sum += t;
+    }
+    for (size_t i = 0; i < k; i++) tmp[mh[a[i] >> top]++] = a[i];
+    size_t b0 = 0; /* mh[b] is now the end of bucket b */
+    for (size_t b = 0; b < nb; b++) {
+        size_t b1 = mh[b], m = b1 - b0;
+        if (m > 1 && m <= SMALL_SORT) {
+            insertion_u64(tmp + b0, m);
+        } else if (m > SMALL_SORT) {
+            const uint64_t *r = radix_u64(tmp + b0, a + b0, m, lo, bits - d, hist);
+            if (r != tmp + b0) memcpy(tmp + b0, r, m * sizeof *tmp);
+        }
+        b0 = b1;
+    }
+    return tmp;
 }
 
 /* Stable LSD radix sort of (key, pay) pairs by key's low `bits` bits (the rest zero); the
@@ -459,13 +518,68 @@ static void answer_merge(const int64_t *lv, const uint32_t *lpos, size_t kl, uin
     }
 }
 
-static void answer_bs(const int64_t *lv, size_t kl, uint32_t *out, const RPart *rp, const Rule *ru) {
+/* The merge without branches, for the rules whose answer is the candidate itself (backward
+ * TIES(LAST), forward TIES(FIRST)): each step either moves the right cursor or emits the
+ * current probe, selected arithmetically, so the cost is kl + kr steps with no mispredicted
+ * branch (the branchy merge pays one per probe when the sides interleave). out[probe] is
+ * written at every step and final at the step that emits it. */
+static inline __attribute__((always_inline)) void
+merge_core(const int64_t *lv, const uint32_t *lpos, size_t kl, uint32_t *out, const RPart *rp,
+           uint64_t lim, const bool backward, const bool upper, const bool has_row,
+           const bool has_pos) {
+    const int64_t *rv = rp->v;
+    const uint32_t *row = rp->row;
+    size_t kr = rp->k, i = 0, j = 0;
+    uint32_t base = rp->base;
+    while (i < kl) {
+        int64_t v = lv[i];
+        bool in = j < kr;
+        size_t jc = in ? j : kr - 1;
+        int64_t x = rv[jc];
+        bool adv = in & (upper ? x <= v : x < v);
+        bool has = backward ? j > 0 : in;
+        size_t c = backward ? (j ? j - 1 : 0) : jc;
+        int64_t cx = rv[c];
+        uint64_t d = backward ? (uint64_t)v - (uint64_t)cx : (uint64_t)cx - (uint64_t)v;
+        uint32_t r = has_row ? row[c] : base + (uint32_t)c;
+        r = (has & (d <= lim)) ? r : ROW_NONE;
+        out[has_pos ? lpos[i] : i] = r;
+        j += adv;
+        i += !adv;
+    }
+}
+
+#define MERGE_CASE(bw, up)                                                                     \
+    do {                                                                                       \
+        if (rp->row) {                                                                         \
+            if (lpos) merge_core(lv, lpos, kl, out, rp, lim, bw, up, true, true);              \
+            else merge_core(lv, lpos, kl, out, rp, lim, bw, up, true, false);                  \
+        } else {                                                                               \
+            if (lpos) merge_core(lv, lpos, kl, out, rp, lim, bw, up, false, true);             \
+            else merge_core(lv, lpos, kl, out, rp, lim, bw, up, false, false);                 \
+        }                                                                                      \
+    } while (0)
+
+static void answer_merge_flat(const int64_t *lv, const uint32_t *lpos, size_t kl, uint32_t *out,
+                              const RPart *rp, const Rule *ru) {
+    uint64_t lim = ru->has_within ? ru->within : UINT64_MAX;
+    if (ru->backward) {
+        if (ru->upper) MERGE_CASE(true, true);
+        else MERGE_CASE(true, false);
+    } else {
+        if (ru->upper) MERGE_CASE(false, true);
+        else MERGE_CASE(false, false);
+    }
+}
+
+static void answer_bs(const int64_t *lv, const uint32_t *lpos, size_t kl, uint32_t *out,
+                      const RPart *rp, const Rule *ru) {
     size_t cc = SIZE_MAX;
     uint32_t cr = ROW_NONE;
     bool upper = ru->upper;
     for (size_t j = 0; j < kl; j++) {
         int64_t v = lv[j];
-        out[j] = resolve(rp, bound_bs(rp->v, rp->k, v, upper), v, ru, &cc, &cr);
+        out[lpos ? lpos[j] : j] = resolve(rp, bound_bs(rp->v, rp->k, v, upper), v, ru, &cc, &cr);
     }
 }
 
@@ -483,35 +597,44 @@ static void prepare_right(Worker *w, uint32_t p, RPart *rp) {
         return;
     }
     uint64_t *a = S->key + c->start;
-    uint32_t *rows = S->row + c->start;
     uint64_t mn = (uint64_t)c->min;
     int64_t *v = (int64_t *)a;
     rp->v = v;
     rp->base = 0;
     if (!c->packed) {
+        uint32_t *rows = S->row + c->start;
         if (c->unsorted) radix_kv(a, rows, w->tmp, w->ptmp, k, c->kbits, w->hist);
         for (size_t j = 0; j < k; j++) v[j] = to_i64(a[j] + mn);
         rp->row = rows;
         return;
     }
     unsigned sh = c->shift;
-    if (!c->unsorted) { /* arrived sorted: the local order is the sorted order */
-        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
-        rp->row = rows;
-        return;
-    }
-    const uint64_t *sorted = radix_u64(a, w->tmp, k, sh, c->kbits, w->hist);
     uint64_t lmask = sh ? (UINT64_C(1) << sh) - 1 : 0;
-    for (size_t j = 0; j < k; j++) {
-        uint64_t x = sorted[j];
-        w->rrow[j] = rows[x & lmask];
-        v[j] = to_i64((x >> sh) + mn);
+    const uint64_t *sorted = c->unsorted ? sort_keys(a, w->tmp, k, sh, c->kbits, w->hist) : a;
+    if (S->rowkey) {
+        for (size_t j = 0; j < k; j++) {
+            uint64_t x = sorted[j];
+            w->rrow[j] = (uint32_t)(x & lmask);
+            v[j] = to_i64((x >> sh) + mn);
+        }
+        rp->row = w->rrow;
+    } else if (!c->unsorted) { /* arrived sorted: the local order is the sorted order */
+        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
+        rp->row = S->row + c->start;
+    } else {
+        const uint32_t *rows = S->row + c->start;
+        for (size_t j = 0; j < k; j++) {
+            uint64_t x = sorted[j];
+            w->rrow[j] = rows[x & lmask];
+            v[j] = to_i64((x >> sh) + mn);
+        }
+        rp->row = w->rrow;
     }
-    rp->row = w->rrow;
 }
 
-/* The probes of partition p as values, in scatter order or (merge) sorted with *lpos their
- * scatter positions (NULL: the identity). */
+/* The probes of partition p as values, in scatter order or (merge) sorted, with *lpos their
+ * output positions: rows of the output when the keys carry rows, else scatter positions
+ * (NULL: the identity). */
 static const int64_t *prepare_left(Worker *w, uint32_t p, const uint32_t **lpos) {
     const SideState *S = &w->J->l;
     const PartInfo *c = &S->pi[p];
@@ -520,24 +643,30 @@ static const int64_t *prepare_left(Worker *w, uint32_t p, const uint32_t **lpos)
     int64_t *v = (int64_t *)a;
     uint64_t mn = (uint64_t)c->min;
     unsigned sh = c->shift;
-    *lpos = NULL;
-    if (!c->merge || !c->unsorted) {
-        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
-        return v;
-    }
+    bool sort = c->merge && c->unsorted;
     uint32_t *pos = w->lpos;
-    if (c->packed) {
-        const uint64_t *sorted = radix_u64(a, w->tmp, k, sh, c->kbits, w->hist);
-        uint64_t lmask = sh ? (UINT64_C(1) << sh) - 1 : 0;
-        for (size_t j = 0; j < k; j++) {
-            uint64_t x = sorted[j];
-            pos[j] = (uint32_t)(x & lmask);
-            v[j] = to_i64((x >> sh) + mn);
+    *lpos = NULL;
+    if (!c->packed) {
+        if (!sort) {
+            for (size_t j = 0; j < k; j++) v[j] = to_i64(a[j] + mn);
+            return v;
         }
-    } else {
         for (size_t j = 0; j < k; j++) pos[j] = (uint32_t)j;
         radix_kv(a, pos, w->tmp, w->ptmp, k, c->kbits, w->hist);
         for (size_t j = 0; j < k; j++) v[j] = to_i64(a[j] + mn);
+        *lpos = pos;
+        return v;
+    }
+    if (!sort && !S->rowkey) {
+        for (size_t j = 0; j < k; j++) v[j] = to_i64((a[j] >> sh) + mn);
+        return v;
+    }
+    const uint64_t *sorted = sort ? sort_keys(a, w->tmp, k, sh, c->kbits, w->hist) : a;
+    uint64_t lmask = sh ? (UINT64_C(1) << sh) - 1 : 0;
+    for (size_t j = 0; j < k; j++) {
+        uint64_t x = sorted[j];
+        pos[j] = (uint32_t)(x & lmask);
+        v[j] = to_i64((x >> sh) + mn);
     }
     *lpos = pos;
     return v;
@@ -548,9 +677,10 @@ static void run_partition(Worker *w, uint32_t p) {
     const PartInfo *L = &J->l.pi[p], *R = &J->r.pi[p];
     size_t kl = L->cnt;
     if (kl == 0) return;
-    uint32_t *out = J->l.direct ? J->match + L->first : J->l.res + L->start;
-    if (R->cnt == 0) {
-        for (size_t j = 0; j < kl; j++) out[j] = ROW_NONE;
+    uint32_t *out = J->l.direct ? J->match + L->first : J->l.rowkey ? J->match : J->l.res + L->start;
+    if (R->cnt == 0) { /* with row keys the output was filled with ROW_NONE */
+        if (J->l.direct || !J->l.rowkey)
+            for (size_t j = 0; j < kl; j++) out[j] = ROW_NONE;
         return;
     }
     RPart rp;
@@ -560,10 +690,15 @@ static void run_partition(Worker *w, uint32_t p) {
     if (J->l.direct) lv = J->l.s->val + L->first;
     else lv = prepare_left(w, p, &lpos);
     if (L->merge) {
-        answer_merge(lv, lpos, kl, out, &rp, &J->ru);
+        /* The flat merge walks all candidates; with many more candidates than probes the
+         * galloping one is cheaper. */
+        if (J->ru.backward != J->ru.ties_first && rp.k <= 16 * kl)
+            answer_merge_flat(lv, lpos, kl, out, &rp, &J->ru);
+        else
+            answer_merge(lv, lpos, kl, out, &rp, &J->ru);
         w->merge_probes += kl;
     } else {
-        answer_bs(lv, kl, out, &rp, &J->ru);
+        answer_bs(lv, lpos, kl, out, &rp, &J->ru);
         w->bs_probes += kl;
     }
 }
@@ -584,18 +719,19 @@ static bool alloc_scratch(Worker *w) {
         if (!L->cnt || !R->cnt) continue;
         if (!J->r.direct && R->unsorted) {
             if (R->cnt > kt) kt = R->cnt;
-            if (R->packed && R->cnt > kr) kr = R->cnt;
             if (!R->packed && R->cnt > kp) kp = R->cnt;
         }
+        if (!J->r.direct && R->packed && (R->unsorted || J->r.rowkey) && R->cnt > kr) kr = R->cnt;
         if (!J->l.direct && L->merge && L->unsorted) {
             if (L->cnt > kt) kt = L->cnt;
             if (L->cnt > kl) kl = L->cnt;
             if (!L->packed && L->cnt > kp) kp = L->cnt;
         }
+        if (!J->l.direct && J->l.rowkey && L->cnt > kl) kl = L->cnt;
     }
     if (kt) {
         w->tmp = malloc(kt * sizeof *w->tmp);
-        w->hist = malloc(RADIX_HIST_SIZE * sizeof *w->hist);
+        w->hist = malloc((RADIX_HIST_SIZE + ((size_t)1 << MSD_MAX_BITS)) * sizeof *w->hist);
         if (!w->tmp || !w->hist) return false;
     }
     if (kr && !(w->rrow = malloc(kr * sizeof *w->rrow))) return false;
@@ -741,6 +877,12 @@ int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint
         case ASOF_ALGO_NESTED_LOOP: pl->merge = L->direct || prefer_merge(pl, pr); break;
         }
         total += (uint64_t)pl->cnt + pr->cnt;
+    }
+    if (!L->direct && L->rowkey) { /* answers go straight to the output: pre-fill the rows
+                                      * no partition writes */
+        bool gaps = L->any_invalid;
+        for (uint32_t p = 0; p < n_parts && !gaps; p++) gaps = L->pi[p].cnt && !R->pi[p].cnt;
+        if (gaps) memset(match, 0xFF, l->n * sizeof *match);
     }
     Worker w[2];
     memset(w, 0, sizeof w);

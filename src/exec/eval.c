@@ -819,8 +819,48 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
     return 0;
 }
 
+/* CASE: every branch is evaluated over the batch, then each row takes the value of its first
+ * true WHEN (or the ELSE). */
+static int eval_case(Ev *v, const Expr *e, Vec *out) {
+    int n_args = e->n_args;
+    Vec *va = scratch(v, (size_t)n_args * sizeof *va);
+    if (!va) return -1;
+    for (int i = 0; i < n_args; i++) {
+        if (eval(v, e->args[i], &va[i]) < 0) return -1;
+        bool value = i == n_args - 1 || i % 2 == 1;
+        if (!value) continue;
+        if (va[i].type == TY_NULL) {
+            if (null_vec(v, &va[i], e->type == TY_NULL ? TY_INT : e->type) < 0) return -1;
+        } else if (e->type == TY_FLOAT && va[i].type == TY_INT) {
+            Vec f;
+            if (to_float_vec(v, &va[i], &f) < 0) return -1;
+            va[i] = f;
+        }
+    }
+    RxType t = e->type == TY_NULL ? TY_INT : e->type;
+    if (new_vec(v, out, t) < 0) return -1;
+    uint8_t *m = need_nulls(v, out);
+    if (!m) return -1;
+    size_t w = type_width(t);
+    for (size_t r = 0; r < v->n; r++) {
+        int pick = n_args - 1;
+        for (int i = 0; i + 1 < n_args; i += 2) {
+            const Vec *c = &va[i];
+            if (c->type != TY_NULL && !is_null(c, r) && ((uint8_t *)c->data)[r]) {
+                pick = i + 1;
+                break;
+            }
+        }
+        const Vec *src = &va[pick];
+        m[r] = e->type == TY_NULL || is_null(src, r);
+        memcpy((char *)out->data + r * w, (char *)src->data + r * w, w);
+    }
+    return 0;
+}
+
 static int eval(Ev *v, const Expr *e, Vec *out) {
     switch (e->kind) {
+    case EX_CASE: return eval_case(v, e, out);
     case EX_COL: return eval_col(v, e, out);
     case EX_CONST: return eval_const(v, e, out);
     case EX_UNARY: return eval_unary(v, e, out);

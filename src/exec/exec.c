@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "exec/keys.h"
+#include "exec/ops.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -21,15 +22,15 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
+int ops_oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
-static int check_interrupt(ExecCtx *x, RxError *err) {
+int ops_check_interrupt(ExecCtx *x, RxError *err) {
     if (x->interrupt && *x->interrupt)
         return rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
     return 0;
 }
 
-static Table *shared_table(const Table *in, const Schema *sc) {
+Table *ops_shared_table(const Table *in, const Schema *sc) {
     Table *t = table_new(in->n_cols, in->n_rows);
     if (!t) return NULL;
     for (int i = 0; i < in->n_cols; i++) {
@@ -49,7 +50,7 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     size_t n = in->n_rows;
     uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
     if (!idx) {
-        oom(err);
+        ops_oom(err);
         return NULL;
     }
     size_t k = 0;
@@ -57,8 +58,8 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     for (size_t off = 0; off < n; off += EXEC_BATCH) {
         size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
         Vec v;
-        if (!a || eval_batch(pred, in, off, m, a, &v, err) < 0 || check_interrupt(x, err) < 0) {
-            if (!a) oom(err);
+        if (!a || eval_batch(pred, in, off, m, a, &v, err) < 0 || ops_check_interrupt(x, err) < 0) {
+            if (!a) ops_oom(err);
             arena_free(a);
             free(idx);
             return NULL;
@@ -82,7 +83,7 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     arena_free(a);
     Table *t;
     if (k == n) {
-        t = shared_table(in, &p->lp->schema);
+        t = ops_shared_table(in, &p->lp->schema);
     } else {
         t = table_new(in->n_cols, k);
         for (int c = 0; t && c < in->n_cols; c++) {
@@ -95,13 +96,13 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
         }
     }
     free(idx);
-    if (!t) oom(err);
+    if (!t) ops_oom(err);
     return t;
 }
 
 /* ---- π -------------------------------------------------------------------------------------- */
 
-static bool cell_equal(const Column *c, size_t i, size_t j) {
+bool ops_cell_equal(const Column *c, size_t i, size_t j) {
     bool ni = col_is_null(c, i), nj = col_is_null(c, j);
     if (ni || nj) return ni == nj;
     switch (c->type) {
@@ -131,7 +132,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
         if (t->n_cols == 0 && n > 1) {
             /* rows of no columns are all equal */
             *keep_out = malloc(sizeof **keep_out);
-            if (!*keep_out) return oom(err);
+            if (!*keep_out) return ops_oom(err);
             (*keep_out)[0] = 0;
             *n_out = 1;
         }
@@ -144,7 +145,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     uint32_t *keep = malloc(n * sizeof *keep);
     if (!h || !slots || !keep) {
         free(h), free(slots), free(keep);
-        return oom(err);
+        return ops_oom(err);
     }
     for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
     for (int c = 0; c < t->n_cols; c++)
@@ -158,7 +159,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
             uint32_t j = slots[s];
             if (h[j] == h[i]) {
                 bool eq = true;
-                for (int c = 0; c < t->n_cols && eq; c++) eq = cell_equal(t->cols[c], j, i);
+                for (int c = 0; c < t->n_cols && eq; c++) eq = ops_cell_equal(t->cols[c], j, i);
                 if (eq) {
                     dup = true;
                     break;
@@ -181,7 +182,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     return 0;
 }
 
-static Table *dedup(Table *t, RxError *err) {
+Table *ops_dedup(Table *t, RxError *err) {
     uint32_t *keep;
     size_t k;
     if (distinct_rows(t, &keep, &k, err) < 0) {
@@ -200,7 +201,7 @@ static Table *dedup(Table *t, RxError *err) {
     }
     free(keep);
     table_free(t);
-    if (!out) oom(err);
+    if (!out) ops_oom(err);
     return out;
 }
 
@@ -208,7 +209,7 @@ static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     Table *t = table_new(lp->n_items, in->n_rows);
     if (!t) {
-        oom(err);
+        ops_oom(err);
         return NULL;
     }
     for (int i = 0; i < lp->n_items; i++) {
@@ -226,30 +227,32 @@ static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
         }
         if (table_set(t, i, c, lp->schema.cols[i].name) < 0) {
             table_free(t);
-            oom(err);
+            ops_oom(err);
             return NULL;
         }
-        if (check_interrupt(x, err) < 0) {
+        if (ops_check_interrupt(x, err) < 0) {
             table_free(t);
             return NULL;
         }
     }
-    return dedup(t, err);
+    return ops_dedup(t, err);
 }
 
 /* ---- joins ---------------------------------------------------------------------------------- */
 
 /* The output of a join: left columns gathered by li, right columns by ri (ROW_NONE = NULL). */
-static Table *gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
-                          const uint32_t *ri, size_t n, RxError *err) {
+Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
+                       const uint32_t *ri, size_t n, RxError *err) {
     const Schema *sc = &p->lp->schema;
-    Table *t = table_new(l->n_cols + r->n_cols, n);
+    const int *right_out = p->lp->kind == LP_JOIN ? p->lp->right_out : NULL;
+    Table *t = table_new(sc->n, n);
     if (!t) {
-        oom(err);
+        ops_oom(err);
         return NULL;
     }
-    for (int c = 0; c < l->n_cols + r->n_cols; c++) {
-        const Column *src = c < l->n_cols ? l->cols[c] : r->cols[c - l->n_cols];
+    for (int c = 0; c < sc->n; c++) {
+        int rc = c - l->n_cols;
+        const Column *src = c < l->n_cols ? l->cols[c] : r->cols[right_out ? right_out[rc] : rc];
         const uint32_t *idx = c < l->n_cols ? li : ri;
         Column *g;
         if (!idx) {
@@ -262,7 +265,7 @@ static Table *gather_join(const PNode *p, const Table *l, const Table *r, const 
         if (!g || table_set(t, c, g, sc->cols[c].name) < 0) {
             col_release(g);
             table_free(t);
-            oom(err);
+            ops_oom(err);
             return NULL;
         }
     }
@@ -281,24 +284,55 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     if (keys_validity(&ends[0], 2, l->n_rows, &lv) < 0 || keys_validity(&ends[2], 2, r->n_rows, &rv) < 0) {
         free(lv);
         keys_free(&ks);
-        oom(err);
+        ops_oom(err);
         return NULL;
     }
     ls.valid = lv;
     rs.valid = rv;
     IjOptions opt = {.algo = p->ij_algo};
+    uint32_t *lpart = NULL, *rpart = NULL;
+    if (lp->n_keys > 0) {
+        /* fused equality keys: one sweep per partition; rows whose key has no partner never match */
+        const Column *lk[16], *rk[16];
+        int nk = lp->n_keys < 16 ? lp->n_keys : 16;
+        for (int i = 0; i < nk; i++) {
+            lk[i] = l->cols[lp->lkeys[i]];
+            rk[i] = r->cols[lp->rkeys[i]];
+        }
+        if (keys_partition(lk, l->n_rows, rk, r->n_rows, nk, &lpart, &rpart, &opt.n_parts, err) < 0) {
+            free(lv), free(rv);
+            keys_free(&ks);
+            return NULL;
+        }
+        if ((!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0) || (!rv && keys_validity(NULL, 0, r->n_rows, &rv) < 0)) {
+            free(lv), free(rv), free(lpart), free(rpart);
+            keys_free(&ks);
+            ops_oom(err);
+            return NULL;
+        }
+        for (size_t i = 0; i < l->n_rows; i++)
+            if (lpart[i] == ROW_NONE) bitmap_set(lv, i, false), lpart[i] = 0;
+        for (size_t i = 0; i < r->n_rows; i++)
+            if (rpart[i] == ROW_NONE) bitmap_set(rv, i, false), rpart[i] = 0;
+        ls.valid = lv;
+        rs.valid = rv;
+        ls.part = lpart;
+        rs.part = rpart;
+    }
     IjPairs pairs = {0};
     double t0 = now_s();
     int rc = ij_join((IjRelation)lp->relation, &ls, &rs, &opt, &pairs, err);
     x->t_join_s += now_s() - t0;
     free(lv);
     free(rv);
+    free(lpart);
+    free(rpart);
     keys_free(&ks);
     if (rc < 0) {
         ij_pairs_free(&pairs);
         return NULL;
     }
-    Table *t = gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
+    Table *t = ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
     ij_pairs_free(&pairs);
     return t;
 }
@@ -317,7 +351,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         const Column **rk = malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
             free(lk), free(rk);
-            oom(err);
+            ops_oom(err);
             goto out;
         }
         for (int i = 0; i < lp->n_keys; i++) {
@@ -331,13 +365,13 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
     if (keys_encode_ordered(m, 2, &ks, err) < 0) goto out;
     if (keys_validity(&m[0], 1, nl, &lv) < 0 || keys_validity(&m[1], 1, nr, &rv) < 0) {
-        oom(err);
+        ops_oom(err);
         goto out;
     }
     /* Rows whose keys found no partition on the other side, or are NULL, never match. */
     if (lpart) {
-        if (!lv && keys_validity(NULL, 0, nl, &lv) < 0) { oom(err); goto out; }
-        if (!rv && keys_validity(NULL, 0, nr, &rv) < 0) { oom(err); goto out; }
+        if (!lv && keys_validity(NULL, 0, nl, &lv) < 0) { ops_oom(err); goto out; }
+        if (!rv && keys_validity(NULL, 0, nr, &rv) < 0) { ops_oom(err); goto out; }
         for (size_t i = 0; i < nl; i++)
             if (lpart[i] == ROW_NONE) bitmap_set(lv, i, false), lpart[i] = 0;
         for (size_t i = 0; i < nr; i++)
@@ -350,7 +384,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
     match = malloc((nl ? nl : 1) * sizeof *match);
     if (!match) {
-        oom(err);
+        ops_oom(err);
         goto out;
     }
     AsofStats st = {0};
@@ -362,7 +396,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         size_t k = 0;
         uint32_t *li = malloc((nl ? nl : 1) * sizeof *li);
         if (!li) {
-            oom(err);
+            ops_oom(err);
             goto out;
         }
         for (size_t i = 0; i < nl; i++)
@@ -371,10 +405,10 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
                 match[k] = match[i];
                 k++;
             }
-        t = gather_join(p, l, r, li, match, k, err);
+        t = ops_gather_join(p, l, r, li, match, k, err);
         free(li);
     } else {
-        t = gather_join(p, l, r, NULL, match, nl, err);
+        t = ops_gather_join(p, l, r, NULL, match, nl, err);
     }
 out:
     free(lpart);
@@ -389,7 +423,7 @@ out:
 /* ---- driver --------------------------------------------------------------------------------- */
 
 static Table *run(ExecCtx *x, PNode *p, RxError *err) {
-    if (check_interrupt(x, err) < 0) return NULL;
+    if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
     Table *in0 = NULL, *in1 = NULL, *out = NULL;
     if (p->in[0] && !(in0 = run(x, p->in[0], err))) return NULL;
@@ -399,17 +433,28 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     }
     switch (p->kind) {
     case PN_SCAN:
-        out = shared_table(lp->table, &lp->schema);
-        if (!out) oom(err);
+        out = ops_shared_table(lp->table, &lp->schema);
+        if (!out) ops_oom(err);
         break;
     case PN_SELECT: out = run_select(x, p, in0, err); break;
     case PN_PROJECT: out = run_project(x, p, in0, err); break;
     case PN_RENAME:
-        out = shared_table(in0, &lp->schema);
-        if (!out) oom(err);
+        out = ops_shared_table(in0, &lp->schema);
+        if (!out) ops_oom(err);
         break;
     case PN_IJOIN: out = run_ijoin(x, p, in0, in1, err); break;
     case PN_ASOF: out = run_asof(x, p, in0, in1, err); break;
+    case PN_HASHJOIN: case PN_LOOPJOIN: out = ops_join(x, p, in0, in1, err); break;
+    case PN_SETOP: out = ops_setop(x, p, in0, in1, err); break;
+    case PN_DISTINCT: {
+        Table *t = ops_shared_table(in0, &lp->schema);
+        out = t ? ops_dedup(t, err) : NULL;
+        if (!t) ops_oom(err);
+        break;
+    }
+    case PN_SORT: out = ops_sort(x, p, in0, err); break;
+    case PN_TOP: out = ops_top(x, p, in0, err); break;
+    case PN_GROUP: out = ops_group(x, p, in0, err); break;
     }
     table_free(in0);
     table_free(in1);

@@ -4,33 +4,36 @@
  * (left row, right row) order.
  *
  * The executor hands over int64 keys, validity bitmaps and optional partition ids; this file
- * relies on base.h only (errors). Every predicate is applied literally, also to empty (s = e) and
- * inverted (s > e) intervals; the one fast path that assumes s < e (INTERSECTS) routes the other
- * rows to the exact dominance sweep. docs/ijoin.md gives the reasoning and the costs.
+ * relies on base.h (errors), pthreads and madvise. Every predicate is applied literally, also
+ * to empty (s = e) and inverted (s > e) intervals; the one fast path that assumes s < e
+ * (INTERSECTS) routes the other rows to the exact dominance sweep. docs/ijoin.md gives the
+ * reasoning and the costs.
  *
  * Algorithm (n left rows, m right rows, k result pairs):
  *   1. Drop invalid rows; group both sides by partition id with a counting sort (O(n + m)).
  *      Each partition is joined on its own; a left row lies in one partition only, so its pairs
  *      come from one partition.
  *   2. Per partition, one of four engines, chosen by the relation. Sorting is an LSD radix sort
- *      of (key, position) packed into one 64-bit word, key offset by its minimum, passes whose
- *      digit is constant skipped (sort_ids).
+ *      of (key - min, position) packed into one 64-bit word, passes whose digit is constant
+ *      skipped (sort_ids).
  *      a. "endpoint merge" (MEETS, MET_BY, STARTS, STARTED_BY, FINISHES, FINISHED_BY, EQUALS):
- *         sort right by (shared endpoint, other endpoint), left by its shared endpoint, merge to
- *         find each left row's equal-key group, binary-search the other endpoint's range inside
- *         the group. The matches of a left row are one contiguous run: O((n+m) log + k).
+ *         sort right by (shared endpoint, other endpoint), left by (shared endpoint, bound),
+ *         packed into one key when they fit; merge to find each left row's equal-key group,
+ *         binary-search the bounded end of the other endpoint's range inside the group. The
+ *         matches of a left row are one contiguous run: O((n+m) log + k).
  *      b. "band" (PRECEDES, PRECEDED_BY): the matches are the rights whose key x exceeds a
- *         threshold t of the left row. Sort both, merge to count each left row's matches, then
- *         sweep t upwards deleting rights with x <= t from a doubly linked list kept in right
- *         row order; each left row walks the list, which holds exactly its matches, already in
- *         right order: O((n+m) log + k).
+ *         threshold t of the left row. Drop rows that cannot match (t >= max x, x <= min t),
+ *         sort both, merge to count each left row's matches, then sweep t upwards deleting
+ *         rights with x <= t from a doubly linked list kept in right row order; each left row
+ *         walks the list, which holds exactly its matches, already in right order:
+ *         O((n+m) log + k).
  *      c. "dominance sweep" (OVERLAPS, OVERLAPPED_BY, DURING, CONTAINS; the rows of INTERSECTS
  *         that are not proper intervals): each relation is x(r) in [xlo(l), xhi(l)] and
  *         y(r) >= ymin(l) for coordinates mapped from the endpoints (~k reverses order without
  *         overflow). Sort rights by x, sweep queries by ymin upwards deleting rights with
- *         y < ymin (a union-find "next alive" over the x order), then each query binary-searches
- *         xlo and walks alive rights up to xhi: every visited right is a match.
- *         O((n+m) log + k alpha).
+ *         y < ymin (a union-find "next alive" over the x order), then each query finds xlo
+ *         (a fence of every 64th key, then a block) and walks alive rights up to xhi: every
+ *         visited right is a match. O((n+m) log + k alpha).
  *      d. "sweep" (INTERSECTS, proper intervals): with ls < le and rs < re, a pair intersects
  *         iff rs in [ls, le) or ls in (rs, re), and the two cases are disjoint. Sort left starts
  *         and right starts, merge once to place every start of one side among the other's, then
@@ -43,6 +46,9 @@
  *      otherwise; a run already in order costs one check), runs laid out in left order. When the
  *      engine reserved the runs in left order (one partition, engines a, b, d) the buffer is the
  *      result; otherwise the runs are copied once into place.
+ * Optimisations, not needed for correctness: independent halves of a phase run on two threads
+ * (run_two; each writes its own arrays, so results do not depend on it), and large buffers are
+ * requested in transparent huge pages (xmalloc). No state outlives a call.
  * The nested loop (IJ_ALGO_NESTED_LOOP) is the reference: ij_holds over every valid pair.
  */
 #include "exec/ijoin.h"
@@ -289,7 +295,8 @@ static uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbi
 
 /* Sorts positions 0..n-1 stably by u[j] (nbits significant bits): perm[t] is the position of the
  * t-th smallest, and sorted[t] (if not NULL; it may be u itself) its value. */
-static int sort_positions(const uint64_t *u, size_t n, int nbits, uint32_t *perm, uint64_t *sorted) {
+static int sort_positions(const uint64_t *u, size_t n, int nbits, uint32_t *perm,
+                          uint64_t *sorted) {
     int jb = bits_for(n - 1);
     uint64_t jmask = ((uint64_t)1 << jb) - 1;
     if (nbits + jb > 64) {
@@ -427,6 +434,12 @@ typedef struct {
 static int sort_job(void *p) {
     SortJob *j = p;
     return sort_ids(j->key, j->seq, j->n, j->out_id, j->out_key);
+}
+
+/* Two sort jobs one after the other (p points at the first). */
+static int sort_jobs_yq(void *p) {
+    SortJob *j = p;
+    return sort_job(&j[0]) || sort_job(&j[1]) ? -1 : 0;
 }
 
 /* sort_ids on two inputs, side by side when both are large. */
@@ -617,7 +630,8 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
     /* Two halves of the left rows, side by side when large. */
     size_t mid = n_left / 2, pos_mid = 0;
     for (size_t l = 0; l < mid; l++) pos_mid += o->clen[l];
-    RunFix f1 = {o->clen, left, right, 0, mid, 0}, f2 = {o->clen, left, right, mid, n_left, pos_mid};
+    RunFix f1 = {o->clen, left, right, 0, mid, 0};
+    RunFix f2 = {o->clen, left, right, mid, n_left, pos_mid};
     Task t1 = {fix_runs, &f1, 0}, t2 = {fix_runs, &f2, 0};
     if (run_two(&t1, &t2, total >= PARALLEL_ROWS) != 0) {
         free(left);
@@ -703,40 +717,117 @@ static int eq_right_sort(void *p) {
     return 0;
 }
 
+/* (a, b) as one order-preserving key when both ranges fit in 62 bits together: the sort then
+ * orders by a, then b, in one pass set (an optimisation; eq_join falls back to two sorts). */
+static inline int64_t pack2(int64_t a, int64_t b, uint64_t mn_a, uint64_t mn_b, int bits_b) {
+    return (int64_t)(((flip(a) - mn_a) << bits_b) | (flip(b) - mn_b));
+}
+
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
+    /* Which end of the k2 range is bounded; the other is the group's end. */
+    bool lo_b = rel == IJ_STARTS || rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
+    bool hi_b = rel == IJ_STARTED_BY || rel == IJ_FINISHES || rel == IJ_EQUALS;
+    bool par = n >= PARALLEL_ROWS && m >= PARALLEL_ROWS;
     int rc = -1;
-    int64_t *k1 = xmalloc(m, sizeof *k1), *k2 = xmalloc(m, sizeof *k2);
-    int64_t *K1 = xmalloc(m, sizeof *K1), *K2 = ranged ? xmalloc(m, sizeof *K2) : NULL;
-    uint32_t *rid = xmalloc(m, sizeof *rid), *o1 = ranged ? xmalloc(m, sizeof *o1) : NULL;
-    int64_t *q1 = xmalloc(n, sizeof *q1), *Q1 = xmalloc(n, sizeof *Q1);
-    int64_t *qlo = ranged ? xmalloc(n, sizeof *qlo) : NULL, *qhi = ranged ? xmalloc(n, sizeof *qhi) : NULL;
-    uint32_t *lid = xmalloc(n, sizeof *lid), *A = xmalloc(n, sizeof *A), *B = xmalloc(n, sizeof *B);
-    if (!k1 || !k2 || !K1 || !rid || !q1 || !Q1 || !lid || !A || !B ||
-        (ranged && (!K2 || !o1 || !qlo || !qhi))) {
+    /* MEETS and MET_BY read their keys in place; the others build (and pack) them. */
+    int64_t *k1 = NULL, *k2 = NULL, *q1 = NULL, *bnd = NULL;
+    int64_t *K1 = xmalloc(m, sizeof *K1), *K2 = NULL;
+    uint32_t *rid = xmalloc(m, sizeof *rid), *o1 = NULL;
+    int64_t *Q1 = xmalloc(n, sizeof *Q1), *BND = NULL;
+    uint32_t *cl = xmalloc(n, sizeof *cl), *lid = xmalloc(n, sizeof *lid);
+    uint32_t *A = xcalloc(n, sizeof *A), *B = xcalloc(n, sizeof *B);
+    if (ranged) {
+        k1 = xmalloc(m, sizeof *k1);
+        k2 = xmalloc(m, sizeof *k2);
+        q1 = xmalloc(n, sizeof *q1);
+        bnd = xmalloc(n, sizeof *bnd);
+    }
+    if (!K1 || !rid || !Q1 || !cl || !lid || !A || !B || (ranged && (!k1 || !k2 || !q1 || !bnd))) {
         oom(o->err);
         goto done;
     }
-    for (size_t j = 0; j < m; j++) eq_point(rel, R->s[j], R->e[j], &k1[j], &k2[j]);
-    for (size_t i = 0; i < n; i++) {
-        int64_t lo, hi;
-        bool nonempty = eq_query(rel, L->s[i], L->e[i], &q1[i], &lo, &hi);
-        if (!nonempty) { lo = 1; hi = 0; }
+    const int64_t *rk = ranged ? k1 : rel == IJ_MEETS ? R->s : R->e;
+    const int64_t *lk = ranged ? q1 : rel == IJ_MEETS ? L->e : L->s;
+    uint64_t mn1 = UINT64_MAX, mx1 = 0, mn2 = UINT64_MAX, mx2 = 0;
+    for (size_t j = 0; j < m; j++) {
         if (ranged) {
-            qlo[i] = lo;
-            qhi[i] = hi;
+            eq_point(rel, R->s[j], R->e[j], &k1[j], &k2[j]);
+            uint64_t u2 = flip(k2[j]);
+            if (u2 < mn2) mn2 = u2;
+            if (u2 > mx2) mx2 = u2;
         }
+        uint64_t u1 = flip(rk[j]);
+        if (u1 < mn1) mn1 = u1;
+        if (u1 > mx1) mx1 = u1;
     }
-    EqRightSort er = {k1, k2, o1, rid, K1, K2, m};
-    SortJob jq = {q1, NULL, n, lid, Q1};
-    Task tr = {eq_right_sort, &er, 0}, tq = {sort_job, &jq, 0};
-    if (run_two(&tr, &tq, n >= PARALLEL_ROWS && m >= PARALLEL_ROWS) != 0) {
-        oom(o->err);
-        goto done;
+    /* Left rows that can match: the group key in the right's range, the query not empty. */
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t lo = 0, hi = 0;
+        if (ranged && !eq_query(rel, L->s[i], L->e[i], &q1[i], &lo, &hi)) continue;
+        uint64_t u1 = flip(lk[i]);
+        if (u1 < mn1 || u1 > mx1) continue;
+        /* The bounded end, clamped into the right's k2 range (a range end outside it selects
+         * nothing or everything, as the clamped one does). */
+        int64_t b = lo_b ? lo : hi;
+        if (ranged) {
+            uint64_t ub = flip(b);
+            if (lo_b && ub > mx2) continue;
+            if (hi_b && ub < mn2) continue;
+            if (ub < mn2) b = unflip(mn2);
+            if (ub > mx2) b = unflip(mx2);
+            bnd[i] = b;
+        }
+        cl[nc++] = (uint32_t)i;
+    }
+    int b1 = bits_for(mx1 - mn1), b2 = bits_for(mx2 - mn2);
+    if (m && ranged && b1 + b2 <= 62) {
+        for (size_t j = 0; j < m; j++) k1[j] = pack2(k1[j], k2[j], mn1, mn2, b2);
+        for (size_t t = 0; t < nc; t++) q1[cl[t]] = pack2(q1[cl[t]], bnd[cl[t]], mn1, mn2, b2);
+        SortJob jr = {k1, NULL, m, rid, K1}, jl = {q1, cl, nc, lid, Q1};
+        if (sort_two(&jr, &jl) != 0) {
+            oom(o->err);
+            goto done;
+        }
+        /* Decoded in place of the inputs, which are no longer needed. */
+        K2 = k2;
+        BND = bnd;
+        k2 = bnd = NULL;
+        uint64_t mask = ((uint64_t)1 << b2) - 1;
+        for (size_t t = 0; t < m; t++) {
+            uint64_t c = (uint64_t)K1[t];
+            K1[t] = unflip((c >> b2) + mn1);
+            K2[t] = unflip((c & mask) + mn2);
+        }
+        for (size_t t = 0; t < nc; t++) {
+            uint64_t c = (uint64_t)Q1[t];
+            Q1[t] = unflip((c >> b2) + mn1);
+            BND[t] = unflip((c & mask) + mn2);
+        }
+    } else {
+        if (ranged) {
+            K2 = xmalloc(m, sizeof *K2);
+            BND = xmalloc(n, sizeof *BND);
+            o1 = xmalloc(m, sizeof *o1);
+            if (!K2 || !BND || !o1) {
+                oom(o->err);
+                goto done;
+            }
+        }
+        EqRightSort er = {rk, ranged ? k2 : NULL, o1, rid, K1, K2, m};
+        SortJob jq = {lk, cl, nc, lid, Q1};
+        Task tr = {eq_right_sort, &er, 0}, tq = {sort_job, &jq, 0};
+        if (run_two(&tr, &tq, par) != 0) {
+            oom(o->err);
+            goto done;
+        }
+        if (ranged)
+            for (size_t t = 0; t < nc; t++) BND[t] = bnd[lid[t]];
     }
     size_t j = 0, gs = 0, ge = 0, total = 0;
-    for (size_t t = 0; t < n; t++) {
+    for (size_t t = 0; t < nc; t++) {
         int64_t q = Q1[t];
         if (t == 0 || q != Q1[t - 1]) {
             while (j < m && K1[j] < q) j++;
@@ -744,33 +835,28 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
             while (ge < m && K1[ge] == q) ge++;
         }
         size_t a = gs, b = ge;
-        if (ranged) {
-            size_t l = lid[t];
-            if (qlo[l] > qhi[l]) b = a;
-            else {
-                a = lower_bound(K2, gs, ge, qlo[l]);
-                b = upper_bound(K2, a, ge, qhi[l]);
-            }
-        }
+        if (lo_b) a = lower_bound(K2, gs, ge, BND[t]);
+        if (hi_b) b = upper_bound(K2, a, ge, BND[t]);
         A[lid[t]] = (uint32_t)a;
         B[lid[t]] = (uint32_t)b;
         total += b - a;
     }
     if (tmp_grow(o, total) != 0) goto done;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t t = 0; t < nc; t++) {
+        uint32_t i = cl[t];
         size_t c = B[i] - A[i];
         if (!c) continue;
         uint32_t *dst = o->tmp + run_reserve(o, gid_of(L, i), c);
         const uint32_t *src = rid + A[i];
         if (R->gid)
-            for (size_t t = 0; t < c; t++) dst[t] = R->gid[src[t]];
+            for (size_t u = 0; u < c; u++) dst[u] = R->gid[src[u]];
         else
-            memcpy(dst, src, c * sizeof *dst);
+            for (size_t u = 0; u < c; u++) dst[u] = src[u];
     }
     rc = 0;
 done:
     free(k1); free(k2); free(K1); free(K2); free(rid); free(o1);
-    free(q1); free(Q1); free(qlo); free(qhi); free(lid); free(A); free(B);
+    free(q1); free(bnd); free(Q1); free(BND); free(cl); free(lid); free(A); free(B);
     return rc;
 }
 
@@ -783,39 +869,58 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     bool pre = rel == IJ_PRECEDES;
     int64_t *x = xmalloc(m, sizeof *x), *X = xmalloc(m, sizeof *X);
     int64_t *th = xmalloc(n, sizeof *th), *T = xmalloc(n, sizeof *T);
+    uint32_t *cr = xmalloc(m, sizeof *cr), *cl = xmalloc(n, sizeof *cl);
     uint32_t *xid = xmalloc(m, sizeof *xid), *tid = xmalloc(n, sizeof *tid);
     uint32_t *cnt = xmalloc(n, sizeof *cnt);
     uint32_t *nxt = xmalloc(m + 1, sizeof *nxt), *prv = xmalloc(m + 1, sizeof *prv);
-    if (!x || !X || !th || !T || !xid || !tid || !cnt || !nxt || !prv) {
+    if (!x || !X || !th || !T || !cr || !cl || !xid || !tid || !cnt || !nxt || !prv) {
         oom(o->err);
         goto done;
     }
-    for (size_t j = 0; j < m; j++) x[j] = pre ? R->s[j] : ~R->e[j];
-    for (size_t i = 0; i < n; i++) th[i] = pre ? L->e[i] : ~L->s[i];
-    SortJob jx = {x, NULL, m, xid, X}, jt = {th, NULL, n, tid, T};
+    int64_t xmax = INT64_MIN, tmin = INT64_MAX;
+    for (size_t j = 0; j < m; j++) {
+        x[j] = pre ? R->s[j] : ~R->e[j];
+        if (x[j] > xmax) xmax = x[j];
+    }
+    for (size_t i = 0; i < n; i++) {
+        th[i] = pre ? L->e[i] : ~L->s[i];
+        if (th[i] < tmin) tmin = th[i];
+    }
+    /* Pruning (an optimisation): a left row whose threshold is at least the largest x matches
+     * nothing, and a right row whose x is at most the smallest threshold matches nothing. */
+    size_t nc = 0, mc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (th[i] < xmax) cl[nc++] = (uint32_t)i;
+    for (size_t j = 0; j < m; j++)
+        if (x[j] > tmin) cr[mc++] = (uint32_t)j;
+    SortJob jx = {x, cr, mc, xid, X}, jt = {th, cl, nc, tid, T};
     if (sort_two(&jx, &jt) != 0) {
         oom(o->err);
         goto done;
     }
     size_t j = 0, total = 0;
-    for (size_t t = 0; t < n; t++) {
-        while (j < m && X[j] <= T[t]) j++;
-        cnt[tid[t]] = (uint32_t)(m - j);
-        total += m - j;
+    for (size_t t = 0; t < nc; t++) {
+        while (j < mc && X[j] <= T[t]) j++;
+        cnt[tid[t]] = (uint32_t)(mc - j);
+        total += mc - j;
     }
     if (tmp_grow(o, total) != 0) goto done;
-    for (size_t i = 0; i < n; i++)
-        cnt[i] = cnt[i] ? run_reserve(o, gid_of(L, i), cnt[i]) : UINT32_MAX;
-    /* Doubly linked list of right rows in row order; m is the head. */
-    for (size_t r = 0; r < m; r++) {
-        nxt[r] = (uint32_t)(r + 1);
-        prv[r] = (uint32_t)(r ? r - 1 : m);
+    for (size_t i = 0; i < nc; i++) {
+        uint32_t l = cl[i];
+        cnt[l] = cnt[l] ? run_reserve(o, gid_of(L, l), cnt[l]) : UINT32_MAX;
     }
-    nxt[m] = m ? 0 : (uint32_t)m;
-    prv[m] = (uint32_t)(m ? m - 1 : m);
+    /* Doubly linked list of the candidate right rows in row order; m is the head. */
+    uint32_t last = (uint32_t)m;
+    for (size_t t = 0; t < mc; t++) {
+        nxt[last] = cr[t];
+        prv[cr[t]] = last;
+        last = cr[t];
+    }
+    nxt[last] = (uint32_t)m;
+    prv[m] = last;
     j = 0;
-    for (size_t t = 0; t < n; t++) {
-        while (j < m && X[j] <= T[t]) {
+    for (size_t t = 0; t < nc; t++) {
+        while (j < mc && X[j] <= T[t]) {
             uint32_t r = xid[j++];
             nxt[prv[r]] = nxt[r];
             prv[nxt[r]] = prv[r];
@@ -827,7 +932,8 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     rc = 0;
 done:
-    free(x); free(X); free(th); free(T); free(xid); free(tid); free(cnt); free(nxt); free(prv);
+    free(x); free(X); free(th); free(T); free(cr); free(cl); free(xid); free(tid); free(cnt);
+    free(nxt); free(prv);
     return rc;
 }
 
@@ -889,8 +995,9 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     int64_t *qlo = xmalloc(nq, sizeof *qlo), *qhi = xmalloc(nq, sizeof *qhi);
     int64_t *qmin = xmalloc(nq, sizeof *qmin), *QM = xmalloc(nq, sizeof *QM);
     uint32_t *qid = xmalloc(nq, sizeof *qid), *qo = xmalloc(nq, sizeof *qo);
+    int64_t *fence = xmalloc(np / 64 + 1, sizeof *fence);
     if (!px || !py || !X || !Y || !xo || !yo || !posx || !parent || !qlo || !qhi || !qmin ||
-        !QM || !qid || !qo) {
+        !QM || !qid || !qo || !fence) {
         oom(o->err);
         goto done;
     }
@@ -901,28 +1008,42 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     size_t nk = 0;
     for (size_t i = 0; i < nq; i++) {
         size_t l = ql ? ql[i] : i;
-        if (dom_query(rel, L->s[l], L->e[l], &qlo[nk], &qhi[nk], &qmin[nk])) qid[nk++] = (uint32_t)l;
+        if (dom_query(rel, L->s[l], L->e[l], &qlo[nk], &qhi[nk], &qmin[nk]))
+            qid[nk++] = (uint32_t)l;
     }
-    SortJob jx = {px, NULL, np, xo, X}, jy = {py, NULL, np, yo, Y};
-    if (sort_two(&jx, &jy) != 0 || sort_ids(qmin, NULL, nk, qo, QM)) {
+    /* x on one core; y, then the queries, on the other. */
+    SortJob jobs[3] = {{px, NULL, np, xo, X}, {py, NULL, np, yo, Y}, {qmin, NULL, nk, qo, QM}};
+    Task tx = {sort_job, &jobs[0], 0}, tyq = {sort_jobs_yq, &jobs[1], 0};
+    if (run_two(&tx, &tyq, np >= PARALLEL_ROWS && np + nk >= 2 * PARALLEL_ROWS) != 0) {
         oom(o->err);
         goto done;
     }
     for (size_t t = 0; t < np; t++) posx[xo[t]] = (uint32_t)t;
     for (size_t t = 0; t <= np; t++) parent[t] = (uint32_t)t;
+    /* Optimisations, not needed for correctness: the deletion order as x positions and the
+     * queries' bounds in sweep order are gathered up front (independent loads, so they overlap),
+     * and a lower bound in X first searches every 64th key, which stays in cache. */
+    for (size_t j = 0; j < np; j++) yo[j] = posx[yo[j]];
+    int64_t *slo = qmin, *shi = qlo;   /* qmin's values live on, sorted, in QM */
+    for (size_t t = 0; t < nk; t++) slo[t] = qlo[qo[t]];
+    for (size_t t = 0; t < nk; t++) shi[t] = qhi[qo[t]];
+    for (size_t t = 0; t < nk; t++) qo[t] = qid[qo[t]];
+    size_t nf = (np + 63) / 64;
+    for (size_t f = 0; f < nf; f++) fence[f] = X[f * 64];
     size_t j = 0;
     for (size_t t = 0; t < nk; t++) {
-        size_t k = qo[t];
         while (j < np && Y[j] < QM[t]) {
-            uint32_t p = posx[yo[j++]];
+            uint32_t p = yo[j++];
             parent[p] = p + 1;
         }
-        uint32_t gl = gid_of(L, qid[k]);
-        size_t p = lower_bound(X, 0, np, qlo[k]);
+        uint32_t gl = gid_of(L, qo[t]);
+        int64_t lo = slo[t], hi = shi[t];
+        size_t g = lower_bound(fence, 0, nf, lo);
+        size_t p = lower_bound(X, g ? (g - 1) * 64 : 0, g * 64 < np ? g * 64 : np, lo);
         uint32_t q = uf_find(parent, (uint32_t)p);
-        if (q >= np || X[q] > qhi[k]) continue;
+        if (q >= np || X[q] > hi) continue;
         if (!extra) run_open(o, gl);
-        for (; q < np && X[q] <= qhi[k]; q = uf_find(parent, q + 1)) {
+        for (; q < np && X[q] <= hi; q = uf_find(parent, q + 1)) {
             size_t r = pr ? pr[xo[q]] : xo[q];
             uint32_t gr = gid_of(R, r);
             if ((extra ? extra_push(o, gl, gr) : run_push(o, gr)) != 0) goto done;
@@ -932,7 +1053,7 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     rc = 0;
 done:
     free(px); free(py); free(X); free(Y); free(xo); free(yo); free(posx); free(parent);
-    free(qlo); free(qhi); free(qmin); free(QM); free(qid); free(qo);
+    free(qlo); free(qhi); free(qmin); free(QM); free(qid); free(qo); free(fence);
     return rc;
 }
 
@@ -1065,8 +1186,8 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
         goto done;
     }
     bool par = n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS;
-    SweepScan sc = {L, R, LK, RK, LI, RI, m1 == m ? NULL : rw, lo1, hi1, lo2, hi2, cnt, cnt2, diff, NULL, n2, m1,
-                    0, 0};
+    SweepScan sc = {L,   R,    LK,   RK,   LI, RI, m1 == m ? NULL : rw, lo1, hi1, lo2, hi2,
+                    cnt, cnt2, diff, NULL, n2, m1, 0,                   0};
     Task t1 = {place_left, &sc, 0}, t2 = {place_right, &sc, 0};
     run_two(&t1, &t2, par);
     t1.fn = scan_set1;

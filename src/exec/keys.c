@@ -341,6 +341,80 @@ out:
     return ret;
 }
 
+int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,
+               RxError *err) {
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    int64_t *codes = malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
+    uint64_t *h = malloc((n ? n : 1) * sizeof *h);
+    size_t cap = 1024;
+    while (cap < n * 2) cap <<= 1;
+    uint32_t *slots = calloc(cap, sizeof *slots);
+    uint32_t *rep = malloc((n ? n : 1) * sizeof *rep);  /* first row of each group */
+    if (!ids || !codes || !h || !slots || !rep) {
+        free(ids), free(codes), free(h), free(slots), free(rep);
+        return oom(err);
+    }
+    for (int k = 0; k < n_cols; k++) {
+        const Column *c = cols[k];
+        int64_t *code = codes + (size_t)k * n;
+        if (c->type == TY_TEXT) {
+            Dict d;
+            bool failed = dict_init(&d, 1024) < 0;
+            for (size_t i = 0; i < n && !failed; i++)
+                code[i] = col_is_null(c, i) ? 0 : (int64_t)dict_id(&d, col_str(c)[i], true, &failed);
+            if (!failed) dict_free(&d);
+            if (failed) {
+                free(ids), free(codes), free(h), free(slots), free(rep);
+                return oom(err);
+            }
+        } else {
+            KeySet ks;
+            if (keys_encode_ordered(&c, 1, &ks, err) < 0) {
+                free(ids), free(codes), free(h), free(slots), free(rep);
+                return -1;
+            }
+            memcpy(code, ks.keys[0], n * sizeof *code);
+            keys_free(&ks);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = 0x2545f4914f6cdd1dULL;
+        for (int k = 0; k < n_cols; k++) {
+            bool null = col_is_null(cols[k], i);
+            x = rx_hash_combine(x, null ? 0x6e756c6cULL : (uint64_t)codes[(size_t)k * n + i]);
+            x = rx_hash_combine(x, null);
+        }
+        h[i] = x;
+    }
+    uint32_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = h[i] & (cap - 1);
+        for (;;) {
+            if (!slots[j]) {
+                slots[j] = next + 1;
+                rep[next] = (uint32_t)i;
+                ids[i] = next++;
+                break;
+            }
+            uint32_t g = slots[j] - 1, o = rep[g];
+            bool eq = h[o] == h[i];
+            for (int k = 0; k < n_cols && eq; k++) {
+                bool a = col_is_null(cols[k], o), b = col_is_null(cols[k], i);
+                eq = a == b && (a || codes[(size_t)k * n + o] == codes[(size_t)k * n + i]);
+            }
+            if (eq) {
+                ids[i] = g;
+                break;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+    }
+    free(codes), free(h), free(slots), free(rep);
+    *ids_out = ids;
+    *n_groups = next;
+    return 0;
+}
+
 int64_t keys_distance_bound(RxType l, RxType r, RxDuration bound) {
     if (l == TY_DATE && r == TY_DATE) return bound.us / US_PER_DAY;
     return bound.us;

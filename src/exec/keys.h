@@ -33,6 +33,11 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
                    int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
                    RxError *err);
 
+/* Group ids: rows with equal values in every column (NULL equal to NULL) get one id; ids are
+ * dense and numbered in order of first appearance. *ids is malloc'd (n entries). */
+int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids, uint32_t *n_groups,
+               RxError *err);
+
 /* A WITHIN bound in the unit of the keys keys_encode_ordered gives two columns of these types. */
 int64_t keys_distance_bound(RxType l, RxType r, RxDuration bound);
 

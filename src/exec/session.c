@@ -32,6 +32,7 @@ struct RxSession {
     RxError err;
     StrBuf errmsg;
     PlanOptions popt;
+    RewriteOptions ropt;
     volatile sig_atomic_t interrupt;
     RxTiming timing;
 };
@@ -74,6 +75,8 @@ void rx_close(RxSession *s) {
 
 void rx_set_ijoin_algo(RxSession *s, int algo) { s->popt.ijoin_algo = (IjAlgo)algo; }
 void rx_set_asof_algo(RxSession *s, int algo) { s->popt.asof_algo = (AsofAlgo)algo; }
+void rx_set_optimize(RxSession *s, int on) { s->ropt.no_optimize = !on; }
+void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
 
 const char *rx_errmsg(const RxSession *s) { return s->errmsg.p ? s->errmsg.p : ""; }
@@ -111,7 +114,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
     RewriteLog log = {0};
     PNode *plan = NULL;
-    if (lp && rw_apply(qa, &lp, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &s->err);
+    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &s->err);
     double t1 = now_s();
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += (t1 - t0) - (s->cat.load_s - load0);

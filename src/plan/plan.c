@@ -62,7 +62,28 @@ static Column *source_column(const LPlan *lp, int i) {
     for (;;) {
         switch (lp->kind) {
         case LP_SCAN: return lp->table->cols[i];
-        case LP_SELECT: case LP_RENAME: case LP_VIEW: lp = lp->in[0]; break;
+        case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_DISTINCT: case LP_SORT: case LP_TOP:
+            lp = lp->in[0];
+            break;
+        case LP_SETOP: return NULL;
+        case LP_GROUP:
+            if (i >= lp->n_group || lp->group[i]->kind != EX_COL) return NULL;
+            i = lp->group[i]->col;
+            lp = lp->in[0];
+            break;
+        case LP_JOIN:
+            if (lp->join_kind == JOIN_RSEMI) {
+                lp = lp->in[1];
+                break;
+            }
+            if (lp->join_kind == JOIN_SEMI || lp->join_kind == JOIN_ANTI || i < lp->in[0]->schema.n) {
+                lp = lp->in[0];
+                break;
+            }
+            i -= lp->in[0]->schema.n;
+            if (lp->right_out) i = lp->right_out[i];
+            lp = lp->in[1];
+            break;
         case LP_PROJECT:
             if (lp->items[i]->kind != EX_COL) return NULL;
             i = lp->items[i]->col;
@@ -230,6 +251,11 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *
     case LP_IJOIN:
         p->kind = PN_IJOIN;
         p->rows = ijoin_estimate(lp, p->in[0]->rows, p->in[1]->rows);
+        for (int k = 0; k < lp->n_keys; k++) {
+            Column *ca = source_column(lp->in[0], lp->lkeys[k]), *cb = source_column(lp->in[1], lp->rkeys[k]);
+            double da = ca ? column_ndv(ca) : 10, db = cb ? column_ndv(cb) : 10;
+            p->rows /= da > db ? da : db;
+        }
         p->ij_algo = opt ? opt->ijoin_algo : IJ_ALGO_AUTO;
         break;
     case LP_ASOF:
@@ -237,6 +263,55 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *
         p->rows = p->in[0]->rows;
         p->asof_algo = opt ? opt->asof_algo : ASOF_ALGO_AUTO;
         break;
+    case LP_JOIN: {
+        double nl = p->in[0]->rows, nr = p->in[1]->rows, est = nl * nr;
+        for (int k = 0; k < lp->n_keys; k++) {
+            Column *ca = source_column(lp->in[0], lp->lkeys[k]), *cb = source_column(lp->in[1], lp->rkeys[k]);
+            double da = ca ? column_ndv(ca) : (nl > 10 ? nl / 10 : 1), db = cb ? column_ndv(cb) : (nr > 10 ? nr / 10 : 1);
+            est /= da > db ? da : db;
+        }
+        if (lp->residual) est /= 3;
+        p->kind = lp->n_keys > 0 && !(opt && opt->no_hashjoin) ? PN_HASHJOIN : PN_LOOPJOIN;
+        switch (lp->join_kind) {
+        case JOIN_LEFT: if (est < nl) est = nl; break;
+        case JOIN_RIGHT: if (est < nr) est = nr; break;
+        case JOIN_FULL: if (est < nl + nr) est = est + (nl > nr ? nl : nr) / 2; break;
+        case JOIN_SEMI: if (est > nl) est = nl; break;
+        case JOIN_RSEMI: if (est > nr) est = nr; break;
+        case JOIN_ANTI: est = nl - (est > nl ? nl : est); break;
+        default: break;
+        }
+        p->rows = est;
+        break;
+    }
+    case LP_SETOP:
+        p->kind = PN_SETOP;
+        p->rows = lp->set_op == SET_UNION ? p->in[0]->rows + p->in[1]->rows
+                : lp->set_op == SET_INTERSECT ? (p->in[0]->rows < p->in[1]->rows ? p->in[0]->rows : p->in[1]->rows)
+                : p->in[0]->rows;
+        break;
+    case LP_DISTINCT:
+        p->kind = PN_DISTINCT;
+        p->rows = p->in[0]->rows;
+        break;
+    case LP_SORT:
+        p->kind = PN_SORT;
+        p->rows = p->in[0]->rows;
+        break;
+    case LP_TOP: case LP_GROUP: {
+        double groups = 1;
+        for (int k = 0; k < lp->n_group; k++) groups *= ndv_of(lp->in[0], lp->group[k], p->in[0]->rows);
+        if (groups > p->in[0]->rows) groups = p->in[0]->rows;
+        if (lp->kind == LP_TOP) {
+            p->kind = PN_TOP;
+            p->rows = groups * (double)lp->top_n;
+            if (p->rows > p->in[0]->rows) p->rows = p->in[0]->rows;
+        } else {
+            p->kind = PN_GROUP;
+            p->rows = lp->n_group ? groups : 1;
+        }
+        break;
+    }
     }
     return p;
 }
@@ -272,11 +347,41 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_RENAME: sb_puts(out, "Rename"); break;
     case PN_IJOIN: {
         IjOptions o = {.algo = p->ij_algo};
-        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s)", ij_relation_name((IjRelation)lp->relation),
+        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s", ij_relation_name((IjRelation)lp->relation),
                   lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
                   ij_strategy((IjRelation)lp->relation, &o));
+        if (lp->n_keys) {
+            sb_puts(out, ", one per partition of ");
+            for (int k = 0; k < lp->n_keys; k++)
+                sb_printf(out, "%s%s = %s", k ? " ∧ " : "", lp->in[0]->schema.cols[lp->lkeys[k]].name,
+                          lp->in[1]->schema.cols[lp->rkeys[k]].name);
+        }
+        sb_puts(out, ")");
         break;
     }
+    case PN_HASHJOIN: case PN_LOOPJOIN: {
+        static const char *const kinds[] = {"inner", "left", "right", "full", "semi", "right semi", "anti", "cross"};
+        sb_printf(out, "%s %s", p->kind == PN_HASHJOIN ? "HashJoin" : "NestedLoopJoin", kinds[lp->join_kind]);
+        if (lp->n_keys) {
+            sb_puts(out, " [");
+            for (int k = 0; k < lp->n_keys; k++) sb_printf(out, "%s%d=%d", k ? "," : "", lp->lkeys[k], lp->rkeys[k]);
+            sb_puts(out, "]");
+        }
+        if (lp->residual) sb_puts(out, " +filter");
+        break;
+    }
+    case PN_SETOP: sb_puts(out, lp->set_op == SET_UNION ? "Union" : lp->set_op == SET_INTERSECT ? "Intersect" : "Except"); break;
+    case PN_DISTINCT: sb_puts(out, "Distinct"); break;
+    case PN_SORT: sb_printf(out, "Sort (%d key%s)", lp->n_sort, lp->n_sort == 1 ? "" : "s"); break;
+    case PN_TOP:
+        sb_printf(out, "Top %lld", (long long)lp->top_n);
+        if (lp->n_group) sb_printf(out, " per %d key%s", lp->n_group, lp->n_group == 1 ? "" : "s");
+        if (lp->n_sort) sb_printf(out, " by %d key%s", lp->n_sort, lp->n_sort == 1 ? "" : "s");
+        break;
+    case PN_GROUP:
+        sb_printf(out, "Aggregate (%d key%s, %d aggregate%s)", lp->n_group, lp->n_group == 1 ? "" : "s",
+                  lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
+        break;
     case PN_ASOF: {
         sb_printf(out, "AsOfJoin %s", asof_dir_name(lp->dir));
         if (lp->inner) sb_puts(out, "/inner");

@@ -13,12 +13,16 @@
 #include "exec/asof.h"
 #include "exec/ijoin.h"
 
-typedef enum { PN_SCAN, PN_SELECT, PN_PROJECT, PN_RENAME, PN_IJOIN, PN_ASOF } PnKind;
+typedef enum {
+    PN_SCAN, PN_SELECT, PN_PROJECT, PN_RENAME, PN_IJOIN, PN_ASOF,
+    PN_HASHJOIN, PN_LOOPJOIN, PN_SETOP, PN_DISTINCT, PN_SORT, PN_TOP, PN_GROUP
+} PnKind;
 
 /* Planner switches, to force each physical algorithm (tests compare them with each other). */
 typedef struct {
     IjAlgo ijoin_algo;
     AsofAlgo asof_algo;
+    bool no_hashjoin;     /* run equi-joins as nested loops (to check one against the other) */
 } PlanOptions;
 
 typedef struct PNode PNode;

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static int log_add(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail) {
+int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail) {
     if (log->n == log->cap) {
         size_t cap = log->cap ? log->cap * 2 : 8;
         RewriteEntry *p = arena_alloc(a, cap * sizeof *p);
@@ -24,22 +24,22 @@ static int log_add(Arena *a, RewriteLog *log, const char *id, const char *what, 
 }
 
 /* Returns the rewritten node: a fresh copy wherever something below changed. */
-static LPlan *inline_views(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
+LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
     if (!p || *rc < 0) return p;
     if (p->kind == LP_VIEW) {
         LPlan *r = arena_alloc(a, sizeof *r);
-        if (!r || log_add(a, log, "INLINE-001", "View body inlined into the referencing query",
+        if (!r || rw_log(a, log, "INLINE-001", "View body inlined into the referencing query",
                           arena_printf(a, "view '%s' inlined", p->view_name)) < 0) {
             *rc = -1;
             return p;
         }
         *r = *p;
         r->kind = LP_RENAME;
-        r->in[0] = inline_views(a, p->in[0], log, rc);
+        r->in[0] = rw_inline(a, p->in[0], log, rc);
         return r;
     }
-    LPlan *in0 = inline_views(a, p->in[0], log, rc);
-    LPlan *in1 = inline_views(a, p->in[1], log, rc);
+    LPlan *in0 = rw_inline(a, p->in[0], log, rc);
+    LPlan *in1 = rw_inline(a, p->in[1], log, rc);
     if (in0 == p->in[0] && in1 == p->in[1]) return p;
     LPlan *r = arena_alloc(a, sizeof *r);
     if (!r) {
@@ -52,9 +52,10 @@ static LPlan *inline_views(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
     return r;
 }
 
-int rw_apply(Arena *a, LPlan **root, RewriteLog *log, RxError *err) {
+int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err) {
     int rc = 0;
-    *root = inline_views(a, *root, log, &rc);
+    *root = rw_inline(a, *root, log, &rc);
+    if (rc == 0 && !(opt && opt->no_optimize)) *root = rw_optimize(a, *root, log, &rc);
     if (rc < 0) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     return 0;
 }

@@ -21,8 +21,26 @@ typedef struct {
     size_t n, cap;
 } RewriteLog;
 
+typedef struct {
+    bool no_optimize;     /* only inline views (INLINE-001): the optimizer's differential test */
+} RewriteOptions;
+
 /* Applies every rewrite to *root (new nodes come from arena a) and appends what it did to log
- * (entries in the arena). -1 with err only when out of memory. */
-int rw_apply(Arena *a, LPlan **root, RewriteLog *log, RxError *err);
+ * (entries in the arena). -1 with err only when out of memory. The rewrites:
+ *   INLINE-001  a view reference becomes the view's body under a rename (inline.c)
+ *   FOLD-001    a constant expression is computed once (optimize.c, as all below)
+ *   FOLD-002    a condition that is always true is removed
+ *   PUSH-001    a selection moves below a rename
+ *   PUSH-002    a selection moves below a projection of plain columns
+ *   PUSH-003    a selection on one side of a join moves into that input
+ *   FUSE-001    an equality between the two sides of an interval join becomes its partition key
+ *   FUSE-002    a condition over both sides of a join or product becomes the join's condition
+ *               (equalities as hash keys) */
+int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
+
+/* Internal to the stage: appends an entry; -1 on OOM. */
+int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail);
+LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc);
+LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 
 #endif

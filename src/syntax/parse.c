@@ -159,7 +159,8 @@ static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == T
 /* Words that continue a relational expression after an operand, so never an alias. */
 static const char *const rel_binop_words[] = {
     "IJOIN", "ASOF", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
-    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
+    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
+    "ASC", "DESC", "NULLS", "PER", "BY",
 };
 static bool is_rel_binop_word(Parser *p, const Token *t) {
     for (size_t i = 0; i < RX_ARRAY_LEN(rel_binop_words); i++)
@@ -170,7 +171,7 @@ static bool is_rel_binop_word(Parser *p, const Token *t) {
 static const char *const builtin_functions[] = {
     "to_timestamp", "to_date", "to_time", "to_duration", "coalesce", "abs", "round", "floor",
     "ceil", "lower", "upper", "length", "substr", "extract", "date_trunc", "to_text", "to_int",
-    "to_float",
+    "to_float", "count", "sum", "avg", "min", "max", "first", "last",
 };
 bool syntax_is_function(const char *name, size_t n) {
     for (size_t i = 0; i < RX_ARRAY_LEN(builtin_functions); i++) {
@@ -214,7 +215,7 @@ static bool continues_scalar(TokKind k) {
     switch (k) {
     case TK_ARROW: case TK_COMMA: case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GT:
     case TK_GE: case TK_PLUS: case TK_MINUS: case TK_STAR: case TK_SLASH: case TK_PERCENT:
-    case TK_CONCAT: case TK_AND: case TK_OR: case TK_DIFF: case TK_LPAREN:
+    case TK_CONCAT: case TK_AND: case TK_OR: case TK_LPAREN:
         return true;
     default:
         return false;
@@ -229,7 +230,14 @@ static AstNode *parse_call(Parser *p) {
     n->name = name_text(p, nt);
     n->name_span = nt->span;
     const Token *open = advance(p); /* '(' */
-    if (peek_kind(p) != TK_RPAREN) {
+    if (peek_kind(p) == TK_STAR && peek_at(p, 1)->kind == TK_RPAREN) {
+        advance(p);
+        n->star = true;
+    } else if (at_word(p, "DISTINCT") && peek_at(p, 1)->kind != TK_RPAREN && peek_at(p, 1)->kind != TK_COMMA) {
+        advance(p);
+        n->distinct = true;
+    }
+    if (!n->star && peek_kind(p) != TK_RPAREN) {
         for (;;) {
             AstNode *arg = parse_expr(p);
             if (!arg) return NULL;
@@ -244,7 +252,45 @@ static AstNode *parse_call(Parser *p) {
     return n;
 }
 
-/* primary = INT | FLOAT | STRING | TRUE | FALSE | NULL | type STRING | call
+static bool at_case_start(Parser *p) { return word_is(p, peek_at(p, 1), "WHEN"); }
+
+/* case = 'CASE' 'WHEN' expr 'THEN' expr { 'WHEN' expr 'THEN' expr } [ 'ELSE' expr ] 'END' */
+static AstNode *parse_case(Parser *p) {
+    const Token *kw = advance(p);
+    AstNode *n = node(p, AST_CASE, kw->span);
+    if (!n) return NULL;
+    while (at_word(p, "WHEN")) {
+        advance(p);
+        AstNode *c = parse_expr(p);
+        if (!c) return NULL;
+        if (!at_word(p, "THEN")) {
+            expected(p, "THEN");
+            return NULL;
+        }
+        advance(p);
+        AstNode *v = parse_expr(p);
+        if (!v) return NULL;
+        ptrvec_push(p->a, &n->items, c);
+        ptrvec_push(p->a, &n->items, v);
+    }
+    if (at_word(p, "ELSE")) {
+        advance(p);
+        n->a = parse_expr(p);
+        if (!n->a) return NULL;
+    }
+    if (!at_word(p, "END")) {
+        uint32_t line, col;
+        rx_source_position(p->src, kw->span.start, &line, &col);
+        char what[96];
+        snprintf(what, sizeof what, "WHEN, ELSE or END (to close CASE at %u:%u)", line, col);
+        expected(p, what);
+        return NULL;
+    }
+    n->span = rx_span_join(kw->span, advance(p)->span);
+    return n;
+}
+
+/* primary = INT | FLOAT | STRING | TRUE | FALSE | NULL | type STRING | call | case
  *         | name [ '.' name ] | '(' expr ')' */
 static AstNode *parse_primary(Parser *p) {
     const Token *t = peek(p);
@@ -315,6 +361,7 @@ static AstNode *parse_primary(Parser *p) {
                 return n;
             }
         }
+        if (t->kind == TK_IDENT && word_is(p, t, "CASE") && at_case_start(p)) return parse_case(p);
         if (peek_at(p, 1)->kind == TK_LPAREN) {
             if (t->kind == TK_IDENT && syntax_is_function(tok_text(p, t), tok_len(t)))
                 return parse_call(p);
@@ -427,10 +474,55 @@ static int cmp_op(TokKind k) {
     }
 }
 
-/* cmp = add [ cmpop add | IS [NOT] NULL ] */
+/* cmp = add [ cmpop add | IS [NOT] NULL | [NOT] IN '(' expr { ',' expr } ')'
+ *           | [NOT] BETWEEN add AND add ] */
 static AstNode *parse_cmp(Parser *p) {
     AstNode *l = parse_add(p);
     if (!l) return NULL;
+    bool neg = at_word(p, "NOT") && (word_is(p, peek_at(p, 1), "IN") || word_is(p, peek_at(p, 1), "BETWEEN"));
+    if (neg) advance(p);
+    if (at_word(p, "IN") && peek_at(p, 1)->kind == TK_LPAREN) {
+        advance(p);
+        const Token *open = advance(p);
+        AstNode *n = node(p, AST_IN, l->span);
+        if (!n) return NULL;
+        n->a = l;
+        n->negated = neg;
+        for (;;) {
+            AstNode *e = parse_expr(p);
+            if (!e) return NULL;
+            ptrvec_push(p->a, &n->items, e);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+        RxSpan close = peek(p)->span;
+        if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+        n->span = rx_span_join(l->span, close);
+        return n;
+    }
+    if (at_word(p, "BETWEEN")) {
+        advance(p);
+        AstNode *lo = parse_add(p);
+        if (!lo) return NULL;
+        if (!at_word(p, "AND") && peek_kind(p) != TK_AND) {
+            expected(p, "AND in BETWEEN ... AND ...");
+            return NULL;
+        }
+        advance(p);
+        AstNode *hi = parse_add(p);
+        if (!hi) return NULL;
+        AstNode *n = node(p, AST_BETWEEN, rx_span_join(l->span, hi->span));
+        if (!n) return NULL;
+        n->a = l;
+        n->negated = neg;
+        ptrvec_push(p->a, &n->items, lo);
+        ptrvec_push(p->a, &n->items, hi);
+        return n;
+    }
+    if (neg) {
+        expected(p, "IN or BETWEEN after NOT");
+        return NULL;
+    }
     int op = cmp_op(peek_kind(p));
     if (op >= 0) {
         advance(p);
@@ -442,11 +534,11 @@ static AstNode *parse_cmp(Parser *p) {
         return l;
     }
     if (at_word(p, "IS")) {
-        const Token *is = advance(p);
-        bool neg = false;
+        advance(p);
+        bool is_not = false;
         if (at_word(p, "NOT")) {
             advance(p);
-            neg = true;
+            is_not = true;
         }
         if (!at_word(p, "NULL")) {
             expected(p, "NULL after IS");
@@ -455,9 +547,8 @@ static AstNode *parse_cmp(Parser *p) {
         const Token *nt = advance(p);
         AstNode *n = node(p, AST_ISNULL, rx_span_join(l->span, nt->span));
         if (!n) return NULL;
-        RX_UNUSED(is);
         n->a = l;
-        n->negated = neg;
+        n->negated = is_not;
         return n;
     }
     return l;
@@ -565,6 +656,33 @@ static AstNode *parse_item(Parser *p) {
     return it;
 }
 
+/* sort_item = expr [ ASC | DESC ] [ NULLS ( FIRST | LAST ) ] */
+static int parse_sort_items(Parser *p, PtrVec *out) {
+    for (;;) {
+        AstNode *e = parse_expr(p);
+        if (!e) return -1;
+        AstNode *it = node(p, AST_ITEM, e->span);
+        if (!it) return -1;
+        it->a = e;
+        if (at_word(p, "ASC")) {
+            it->span = rx_span_join(it->span, advance(p)->span);
+        } else if (at_word(p, "DESC")) {
+            it->span = rx_span_join(it->span, advance(p)->span);
+            it->desc = true;
+        }
+        if (at_word(p, "NULLS")) {
+            advance(p);
+            if (at_word(p, "FIRST")) it->nulls = 1;
+            else if (at_word(p, "LAST")) it->nulls = 2;
+            else return expected(p, "FIRST or LAST after NULLS");
+            it->span = rx_span_join(it->span, advance(p)->span);
+        }
+        ptrvec_push(p->a, out, it);
+        if (peek_kind(p) != TK_COMMA) return 0;
+        advance(p);
+    }
+}
+
 /* rel_unary = ( 'σ' | SIGMA ) expr operand
  *           | ( 'π' | PI ) item { ',' item } operand
  *           | ( 'ρ' | RHO ) ( name | name '→' name { ',' name '→' name } ) operand
@@ -665,8 +783,101 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
-    } else if (t->kind == TK_DELTA || t->kind == TK_TAU || t->kind == TK_GAMMA) {
-        syntax_error(p, t, "the operator %s is not implemented yet", tok_kind_name(t->kind));
+    } else if (is_word_tok(p, TK_DELTA, "DELTA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        AstNode *in = parse_operand(p);
+        if (!in) goto out;
+        result = node(p, AST_DISTINCT, rx_span_join(t->span, in->span));
+        if (result) result->b = in;
+    } else if (is_word_tok(p, TK_TAU, "TAU") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        result = node(p, AST_SORT, t->span);
+        if (!result || parse_sort_items(p, &result->items) < 0) {
+            result = NULL;
+            goto out;
+        }
+        AstNode *in = parse_operand(p);
+        if (!in) {
+            result = NULL;
+            goto out;
+        }
+        result->b = in;
+        result->span = rx_span_join(t->span, in->span);
+    } else if (at_word(p, "TOP") && peek_at(p, 1)->kind == TK_INT) {
+        advance(p);
+        const Token *nt = advance(p);
+        result = node(p, AST_TOP, t->span);
+        if (!result) goto out;
+        if (num_parse_int(tok_text(p, nt), tok_len(nt), &result->ival) < 0) {
+            syntax_error(p, nt, "TOP takes a row count that fits in 64 bits");
+            result = NULL;
+            goto out;
+        }
+        if (at_word(p, "PER")) {
+            advance(p);
+            for (;;) {
+                AstNode *k = parse_expr(p);
+                if (!k) {
+                    result = NULL;
+                    goto out;
+                }
+                ptrvec_push(p->a, &result->items, k);
+                if (peek_kind(p) != TK_COMMA) break;
+                advance(p);
+            }
+        }
+        if (at_word(p, "BY")) {
+            advance(p);
+            if (parse_sort_items(p, &result->items2) < 0) {
+                result = NULL;
+                goto out;
+            }
+        }
+        AstNode *in = parse_operand(p);
+        if (!in) {
+            result = NULL;
+            goto out;
+        }
+        result->b = in;
+        result->span = rx_span_join(t->span, in->span);
+    } else if (is_word_tok(p, TK_GAMMA, "GAMMA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        advance(p);
+        result = node(p, AST_GROUP, t->span);
+        if (!result) goto out;
+        PtrVec first = {0};
+        for (;;) {
+            AstNode *it = parse_item(p);
+            if (!it) {
+                result = NULL;
+                goto out;
+            }
+            ptrvec_push(p->a, &first, it);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+        if (peek_kind(p) == TK_SEMI) {
+            advance(p);
+            result->items = first;
+            for (;;) {
+                AstNode *it = parse_item(p);
+                if (!it) {
+                    result = NULL;
+                    goto out;
+                }
+                ptrvec_push(p->a, &result->items2, it);
+                if (peek_kind(p) != TK_COMMA) break;
+                advance(p);
+            }
+        } else {
+            result->items2 = first;
+        }
+        AstNode *in = parse_operand(p);
+        if (!in) {
+            result = NULL;
+            goto out;
+        }
+        result->b = in;
+        result->span = rx_span_join(t->span, in->span);
     } else {
         result = parse_operand(p);
     }
@@ -772,17 +983,87 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
-static bool is_set_or_join_token(TokKind k) {
-    switch (k) {
-    case TK_JOIN: case TK_CROSS: case TK_UNION: case TK_INTERSECT: case TK_DIFF: case TK_LJOIN:
-    case TK_RJOIN: case TK_FJOIN: case TK_LSEMI: case TK_RSEMI: case TK_ANTI:
-        return true;
-    default:
-        return false;
+/* The join kind a token or word names, or -1. */
+static int join_kind_at(Parser *p, const Token *t) {
+    switch (t->kind) {
+    case TK_JOIN: return JOIN_INNER;
+    case TK_CROSS: return JOIN_CROSS;
+    case TK_LJOIN: return JOIN_LEFT;
+    case TK_RJOIN: return JOIN_RIGHT;
+    case TK_FJOIN: return JOIN_FULL;
+    case TK_LSEMI: return JOIN_SEMI;
+    case TK_RSEMI: return JOIN_RSEMI;
+    case TK_ANTI: return JOIN_ANTI;
+    default: break;
+    }
+    if (word_is(p, t, "JOIN")) return JOIN_INNER;
+    if (word_is(p, t, "CROSS")) return JOIN_CROSS;
+    if (word_is(p, t, "LJOIN")) return JOIN_LEFT;
+    if (word_is(p, t, "RJOIN")) return JOIN_RIGHT;
+    if (word_is(p, t, "FJOIN")) return JOIN_FULL;
+    if (word_is(p, t, "SEMIJOIN")) return JOIN_SEMI;
+    if (word_is(p, t, "RSEMIJOIN")) return JOIN_RSEMI;
+    if (word_is(p, t, "ANTIJOIN")) return JOIN_ANTI;
+    return -1;
+}
+
+static int set_op_at(Parser *p, const Token *t) {
+    if (t->kind == TK_UNION || word_is(p, t, "UNION")) return SET_UNION;
+    if (t->kind == TK_INTERSECT || word_is(p, t, "INTERSECT")) return SET_INTERSECT;
+    if (t->kind == TK_DIFF || t->kind == TK_MINUS || word_is(p, t, "EXCEPT") || word_is(p, t, "MINUS"))
+        return SET_EXCEPT;
+    return -1;
+}
+
+static bool has_comparison(const AstNode *n) {
+    if (!n) return false;
+    switch (n->kind) {
+    case AST_BINARY:
+        if (n->op >= OP_EQ && n->op <= OP_GE) return true;
+        return has_comparison(n->a) || has_comparison(n->b);
+    case AST_UNARY: return has_comparison(n->a);
+    case AST_ISNULL: case AST_IN: case AST_BETWEEN: return true;
+    default: return false;
     }
 }
 
-/* rel = rel_unary { ijoin | asof } */
+static bool starts_operand(Parser *p) {
+    const Token *t = peek(p);
+    return t->kind == TK_LPAREN || is_name(t) || t->kind == TK_SIGMA || t->kind == TK_PI ||
+           t->kind == TK_RHO || t->kind == TK_DELTA || t->kind == TK_TAU || t->kind == TK_GAMMA;
+}
+
+/* join = joinop [ expr ] rel_unary : the condition is there when what follows the operator
+ * parses as an expression that contains a comparison and is followed by an operand (DESIGN.md:
+ * a bare boolean column is written flag = TRUE). */
+static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) {
+    AstNode *n = node(p, AST_JOIN, kw->span);
+    if (!n) return NULL;
+    n->a = left;
+    n->join_kind = kind;
+    if (kind != JOIN_CROSS) {
+        size_t save = p->pos;
+        int depth = p->depth;
+        RxError *real = p->err, scratch;
+        rx_error_clear(&scratch);
+        p->err = &scratch;
+        AstNode *cond = parse_expr(p);
+        p->err = real;
+        if (cond && has_comparison(cond) && starts_operand(p)) {
+            n->cond = cond;
+        } else {
+            p->pos = save;
+            p->depth = depth;
+        }
+    }
+    AstNode *right = parse_rel_unary(p);
+    if (!right) return NULL;
+    n->b = right;
+    n->span = rx_span_join(left->span, right->span);
+    return n;
+}
+
+/* rel = rel_unary { ijoin | asof | join | setop rel_unary } */
 static AstNode *parse_rel(Parser *p) {
     if (enter(p) < 0) return NULL;
     AstNode *l = parse_rel_unary(p);
@@ -794,9 +1075,23 @@ static AstNode *parse_rel(Parser *p) {
         } else if (word_is(p, t, "ASOF")) {
             advance(p);
             l = parse_asof(p, l, t);
-        } else if (is_set_or_join_token(t->kind)) {
-            syntax_error(p, t, "the operator %s is not implemented yet", tok_kind_name(t->kind));
-            l = NULL;
+        } else if (join_kind_at(p, t) >= 0) {
+            advance(p);
+            l = parse_join(p, l, t, join_kind_at(p, t));
+        } else if (set_op_at(p, t) >= 0) {
+            advance(p);
+            AstNode *r = parse_rel_unary(p);
+            if (!r) {
+                l = NULL;
+                break;
+            }
+            AstNode *n = node(p, AST_SETOP, rx_span_join(l->span, r->span));
+            if (n) {
+                n->set_op = set_op_at(p, t);
+                n->a = l;
+                n->b = r;
+            }
+            l = n;
         } else {
             break;
         }

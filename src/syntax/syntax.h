@@ -69,7 +69,12 @@ typedef enum {
     AST_RENAME_COLS,/* ρ items (b); items are AST_ITEM {a = AST_COLREF old, name = new} */
     AST_IJOIN,      /* a IJOIN relation (items: 4 AST_COLREF) b */
     AST_ASOF,       /* a ASOF cond WITHIN within TIES(...) b */
-    AST_BINREL,     /* a op b for the set and join operators not implemented yet */
+    AST_JOIN,       /* a ⨝ [cond] b and the other joins: join_kind; cond NULL = natural */
+    AST_SETOP,      /* a ∪ b, a ∩ b, a − b: set_op */
+    AST_DISTINCT,   /* δ (b) */
+    AST_SORT,       /* τ items (b); items are AST_ITEM with desc / nulls */
+    AST_TOP,        /* TOP ival [PER items] [BY items2] (b) */
+    AST_GROUP,      /* γ [items ;] items2 (b): keys, then aggregates (AST_ITEM) */
     /* scalar */
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
@@ -77,9 +82,18 @@ typedef enum {
     AST_UNARY,      /* op a */
     AST_BINARY,     /* a op b */
     AST_ISNULL,     /* a IS [NOT] NULL (negated) */
+    AST_CASE,       /* CASE WHEN items[0] THEN items[1] ... [ELSE a] END */
+    AST_IN,         /* a [NOT] IN (items) */
+    AST_BETWEEN,    /* a [NOT] BETWEEN items[0] AND items[1] */
     AST_CALL,       /* name(items) */
     AST_ITEM        /* a [→ name] */
 } AstKind;
+
+typedef enum {
+    JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_RSEMI, JOIN_ANTI, JOIN_CROSS
+} JoinKind;
+
+typedef enum { SET_UNION, SET_INTERSECT, SET_EXCEPT } SetOp;
 
 /* Scalar operators. */
 typedef enum {
@@ -115,7 +129,13 @@ struct AstNode {
     bool inner;           /* ASOF INNER */
     int relation;         /* IJOIN: IjRelation */
     RxSpan relation_span;
-    TokKind binop;        /* AST_BINREL: the operator token */
+    int join_kind;        /* AST_JOIN: JoinKind */
+    int set_op;           /* AST_SETOP: SetOp */
+    bool desc;            /* sort item: DESC */
+    int nulls;            /* sort item: 0 default (NULLS LAST for ASC, FIRST for DESC), 1 FIRST, 2 LAST */
+    bool star;            /* AST_CALL: count(*) */
+    bool distinct;        /* AST_CALL: count(DISTINCT x) */
+    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates */
     PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
 };
 

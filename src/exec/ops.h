@@ -1,0 +1,32 @@
+/*
+ * ops.h - what the operator files of exec share (internal to src/exec).
+ *
+ * exec.c holds the driver, scans, σ, π and the interval and AS-OF joins; relops.c the rest of
+ * the algebra: equi and theta joins with their outer, semi and anti forms, set operations, δ,
+ * τ, TOP and γ.
+ */
+#ifndef RX_OPS_H
+#define RX_OPS_H
+
+#include "exec/exec.h"
+
+int ops_oom(RxError *err);
+int ops_check_interrupt(ExecCtx *x, RxError *err);
+/* A table sharing every column of in, named by sc. NULL on OOM. */
+Table *ops_shared_table(const Table *in, const Schema *sc);
+/* Left columns gathered by li (NULL: all rows in order), right columns by ri (ROW_NONE gives
+ * NULL), named by p's schema; a natural join outputs only its right_out columns. */
+Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
+                       const uint32_t *ri, size_t n, RxError *err);
+/* Rows i and j of one column hold the same value (NULL equals NULL). */
+bool ops_cell_equal(const Column *c, size_t i, size_t j);
+/* Consumes t; returns its distinct rows, first occurrences in order. */
+Table *ops_dedup(Table *t, RxError *err);
+
+Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err);
+Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err);
+Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err);
+
+#endif

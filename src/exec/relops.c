@@ -1,0 +1,706 @@
+/*
+ * relops.c - the rest of the relational algebra (ops.h): joins by condition (⨝ and its outer,
+ * semi and anti forms, ×), set operations (∪ ∩ −), δ, τ, TOP and γ.
+ *
+ * Joins, in three steps:
+ *   1. Candidates. With equality keys (hash join), keys_partition gives both sides dense
+ *      partition ids from their key tuples; the right rows are bucketed by id with a counting
+ *      sort, which keeps them in input order, and each left row, in order, meets its bucket.
+ *      Without keys (nested loop), every pair is a candidate.
+ *   2. The residual condition is evaluated on candidates a chunk at a time over a gathered
+ *      joined table; a pair that passes is a match.
+ *   3. The join kind shapes the output from the matches (left input order, then right input
+ *      order; unmatched right rows of right and full joins come last, in right order).
+ * Set operations concatenate both inputs into one table and hash its rows. τ is a stable merge
+ * sort over order-preserving integer keys; γ gives each row a group id by hashing its keys
+ * (groups in order of first appearance) and folds every aggregate into per-group arrays.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/keys.h"
+#include "exec/ops.h"
+
+#define JOIN_CHUNK 65536
+
+typedef struct {
+    uint32_t *l, *r;
+    size_t n, cap;
+} Pairs;
+
+static int pairs_push(Pairs *p, uint32_t l, uint32_t r) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 1024;
+        uint32_t *a = realloc(p->l, cap * sizeof *a);
+        if (!a) return -1;
+        p->l = a;
+        uint32_t *b = realloc(p->r, cap * sizeof *b);
+        if (!b) return -1;
+        p->r = b;
+        p->cap = cap;
+    }
+    p->l[p->n] = l;
+    p->r[p->n] = r;
+    p->n++;
+    return 0;
+}
+
+static void pairs_free(Pairs *p) {
+    free(p->l);
+    free(p->r);
+    memset(p, 0, sizeof *p);
+}
+
+/* Keeps the candidates [from, cand->n) that pass the residual, compacting them in place. */
+static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
+                           size_t from, RxError *err) {
+    size_t n = cand->n - from;
+    if (n == 0) return 0;
+    Table *j = table_new(l->n_cols + r->n_cols, n);
+    if (!j) return ops_oom(err);
+    for (int c = 0; c < l->n_cols + r->n_cols; c++) {
+        Column *g = c < l->n_cols ? col_gather(l->cols[c], cand->l + from, n)
+                                  : col_gather(r->cols[c - l->n_cols], cand->r + from, n);
+        if (!g || table_set(j, c, g, NULL) < 0) {
+            col_release(g);
+            table_free(j);
+            return ops_oom(err);
+        }
+    }
+    size_t k = from;
+    for (size_t off = 0; off < n; off += EXEC_BATCH) {
+        size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
+        Arena *a = arena_new();
+        Vec v;
+        if (!a || eval_batch(lp->residual, j, off, m, a, &v, err) < 0) {
+            if (!a) ops_oom(err);
+            arena_free(a);
+            table_free(j);
+            return -1;
+        }
+        if (v.type != TY_NULL)
+            for (size_t i = 0; i < m; i++)
+                if (((uint8_t *)v.data)[i] && !(v.nulls && v.nulls[i])) {
+                    cand->l[k] = cand->l[from + off + i];
+                    cand->r[k] = cand->r[from + off + i];
+                    k++;
+                }
+        arena_free(a);
+    }
+    table_free(j);
+    cand->n = k;
+    return 0;
+}
+
+/* Every matching pair, in left order then right order. */
+static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t nl = l->n_rows, nr = r->n_rows;
+    uint32_t *lpart = NULL, *rpart = NULL, *bucket = NULL, *start = NULL, n_parts = 0;
+    bool hash = p->kind == PN_HASHJOIN;
+    int rc = -1;
+    if (hash) {
+        const Column **lk = malloc((size_t)lp->n_keys * sizeof *lk);
+        const Column **rk = malloc((size_t)lp->n_keys * sizeof *rk);
+        if (!lk || !rk) {
+            free(lk), free(rk);
+            return ops_oom(err);
+        }
+        for (int k = 0; k < lp->n_keys; k++) {
+            lk[k] = l->cols[lp->lkeys[k]];
+            rk[k] = r->cols[lp->rkeys[k]];
+        }
+        int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &lpart, &rpart, &n_parts, err);
+        free(lk), free(rk);
+        if (krc < 0) return -1;
+        start = calloc((size_t)n_parts + 2, sizeof *start);
+        bucket = malloc((nr ? nr : 1) * sizeof *bucket);
+        if (!start || !bucket) {
+            ops_oom(err);
+            goto out;
+        }
+        for (size_t j = 0; j < nr; j++)
+            if (rpart[j] != ROW_NONE) start[rpart[j] + 2]++;
+        for (uint32_t g = 0; g < n_parts; g++) start[g + 2] += start[g + 1];
+        for (size_t j = 0; j < nr; j++)
+            if (rpart[j] != ROW_NONE) bucket[start[rpart[j] + 1]++] = (uint32_t)j;
+        /* now bucket g is [start[g], start[g+1]) */
+    }
+    size_t chunk_from = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (hash) {
+            if (lpart[i] == ROW_NONE) continue;
+            for (uint32_t k = start[lpart[i]]; k < start[lpart[i] + 1]; k++)
+                if (pairs_push(out, (uint32_t)i, bucket[k]) < 0) {
+                    ops_oom(err);
+                    goto out;
+                }
+        } else {
+            for (size_t j = 0; j < nr; j++)
+                if (pairs_push(out, (uint32_t)i, (uint32_t)j) < 0) {
+                    ops_oom(err);
+                    goto out;
+                }
+        }
+        if (out->n - chunk_from >= JOIN_CHUNK || i + 1 == nl) {
+            if (lp->residual && filter_residual(lp, l, r, out, chunk_from, err) < 0) goto out;
+            chunk_from = out->n;
+            if (ops_check_interrupt(x, err) < 0) goto out;
+            if (out->n > RX_MAX_ROWS) {
+                rx_error(err, RX_ELIMIT, lp->src, lp->span, "the join produces more than %u rows",
+                         (unsigned)RX_MAX_ROWS);
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(lpart), free(rpart), free(bucket), free(start);
+    return rc;
+}
+
+static Table *gather_side(const Table *t, const Schema *sc, const uint32_t *idx, size_t n, RxError *err) {
+    Table *o = table_new(t->n_cols, n);
+    if (!o) {
+        ops_oom(err);
+        return NULL;
+    }
+    for (int c = 0; c < t->n_cols; c++) {
+        Column *g = col_gather(t->cols[c], idx, n);
+        if (!g || table_set(o, c, g, sc->cols[c].name) < 0) {
+            col_release(g);
+            table_free(o);
+            ops_oom(err);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t nl = l->n_rows, nr = r->n_rows;
+    Pairs m = {0}, o = {0};
+    Table *t = NULL;
+    uint8_t *lm = NULL, *rm = NULL;
+    if (join_matches(x, p, l, r, &m, err) < 0) goto out;
+    lm = calloc(nl ? nl : 1, 1);
+    rm = calloc(nr ? nr : 1, 1);
+    if (!lm || !rm) {
+        ops_oom(err);
+        goto out;
+    }
+    for (size_t k = 0; k < m.n; k++) lm[m.l[k]] = rm[m.r[k]] = 1;
+    int kind = lp->join_kind;
+    if (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI) {
+        const Table *side = kind == JOIN_RSEMI ? r : l;
+        const uint8_t *mark = kind == JOIN_RSEMI ? rm : lm;
+        uint32_t *idx = malloc((side->n_rows ? side->n_rows : 1) * sizeof *idx);
+        if (!idx) {
+            ops_oom(err);
+            goto out;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < side->n_rows; i++)
+            if (mark[i] == (kind != JOIN_ANTI)) idx[k++] = (uint32_t)i;
+        t = gather_side(side, &lp->schema, idx, k, err);
+        free(idx);
+        goto out;
+    }
+    if (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT || kind == JOIN_FULL) {
+        if (kind == JOIN_INNER || kind == JOIN_CROSS) {
+            t = ops_gather_join(p, l, r, m.l, m.r, m.n, err);
+            goto out;
+        }
+    }
+    /* outer joins: walk the matches (ordered by left row), padding where a row has none */
+    size_t k = 0;
+    for (size_t i = 0; i < nl; i++) {
+        bool any = false;
+        while (k < m.n && m.l[k] == i) {
+            if (pairs_push(&o, m.l[k], m.r[k]) < 0) {
+                ops_oom(err);
+                goto out;
+            }
+            k++;
+            any = true;
+        }
+        if (!any && (kind == JOIN_LEFT || kind == JOIN_FULL) && pairs_push(&o, (uint32_t)i, ROW_NONE) < 0) {
+            ops_oom(err);
+            goto out;
+        }
+    }
+    if (kind == JOIN_RIGHT || kind == JOIN_FULL)
+        for (size_t j = 0; j < nr; j++)
+            if (!rm[j] && pairs_push(&o, ROW_NONE, (uint32_t)j) < 0) {
+                ops_oom(err);
+                goto out;
+            }
+    t = ops_gather_join(p, l, r, o.l, o.r, o.n, err);
+out:
+    pairs_free(&m);
+    pairs_free(&o);
+    free(lm);
+    free(rm);
+    return t;
+}
+
+/* ---- set operations ------------------------------------------------------------------------- */
+
+/* Column a followed by column b, as type t (INT widened to FLOAT where t is FLOAT). */
+static Column *concat(const Column *a, const Column *b, RxType t) {
+    size_t na = a->n, nb = b->n;
+    Column *c = col_new(t, na + nb);
+    if (!c) return NULL;
+    const Column *src[2] = {a, b};
+    size_t off = 0;
+    for (int s = 0; s < 2; s++) {
+        const Column *x = src[s];
+        if (x->type == t) {
+            memcpy((char *)c->data + off * type_width(t), x->data, x->n * type_width(t));
+        } else if (t == TY_FLOAT && x->type == TY_INT) {
+            for (size_t i = 0; i < x->n; i++) col_f64(c)[off + i] = (double)col_i64(x)[i];
+        } else {
+            memset((char *)c->data + off * type_width(t), 0, x->n * type_width(t));
+        }
+        if (t == TY_TEXT && x->type == TY_TEXT && col_share_heaps(c, x) < 0) {
+            col_release(c);
+            return NULL;
+        }
+        for (size_t i = 0; i < x->n; i++)
+            if ((x->type == TY_NULL || col_is_null(x, i)) && col_set_null(c, off + i) < 0) {
+                col_release(c);
+                return NULL;
+            }
+        off += x->n;
+    }
+    return c;
+}
+
+Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    const Schema *sc = &lp->schema;
+    size_t nl = l->n_rows, n = l->n_rows + r->n_rows;
+    Table *all = table_new(sc->n, n);
+    if (!all) {
+        ops_oom(err);
+        return NULL;
+    }
+    for (int c = 0; c < sc->n; c++) {
+        Column *cc = concat(l->cols[c], r->cols[c], sc->cols[c].type);
+        if (!cc || table_set(all, c, cc, sc->cols[c].name) < 0) {
+            col_release(cc);
+            table_free(all);
+            ops_oom(err);
+            return NULL;
+        }
+    }
+    if (ops_check_interrupt(x, err) < 0) {
+        table_free(all);
+        return NULL;
+    }
+    if (lp->set_op == SET_UNION) return ops_dedup(all, err);
+    /* ∩ and −: a hash set of the right rows, then the distinct left rows that are (not) in it */
+    uint64_t *h = malloc((n ? n : 1) * sizeof *h);
+    size_t cap = 16;
+    while (cap < n * 2) cap <<= 1;
+    uint32_t *slots = malloc(cap * sizeof *slots);
+    uint32_t *keep = malloc((nl ? nl : 1) * sizeof *keep);
+    Table *t = NULL;
+    if (!h || !slots || !keep) {
+        ops_oom(err);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        h[i] = 0x9e3779b97f4a7c15ULL;
+        for (int c = 0; c < sc->n; c++) h[i] = rx_hash_combine(h[i], col_hash_value(all->cols[c], i));
+    }
+    memset(slots, 0xff, cap * sizeof *slots);
+    /* insert rows: right rows first (marked by index >= nl), then left rows as they are kept */
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t from = pass == 0 ? nl : 0, to = pass == 0 ? n : nl;
+        for (size_t i = from; i < to; i++) {
+            size_t s = h[i] & (cap - 1);
+            bool in_right = false, seen_left = false;
+            while (slots[s] != UINT32_MAX) {
+                uint32_t j = slots[s];
+                bool eq = h[j] == h[i];
+                for (int c = 0; c < sc->n && eq; c++) eq = ops_cell_equal(all->cols[c], j, i);
+                if (eq) {
+                    if (j >= nl) in_right = true;
+                    else seen_left = true;
+                    if (pass == 0 || seen_left) break;
+                }
+                s = (s + 1) & (cap - 1);
+            }
+            if (pass == 0) {
+                if (!in_right) slots[s] = (uint32_t)i;
+                continue;
+            }
+            if (seen_left) continue;
+            bool want = lp->set_op == SET_INTERSECT ? in_right : !in_right;
+            /* remember this left row so that its duplicates are skipped */
+            while (slots[s] != UINT32_MAX) s = (s + 1) & (cap - 1);
+            slots[s] = (uint32_t)i;
+            if (want) keep[k++] = (uint32_t)i;
+        }
+    }
+    t = gather_side(all, sc, keep, k, err);
+out:
+    free(h), free(slots), free(keep);
+    table_free(all);
+    return t;
+}
+
+/* ---- τ and TOP ------------------------------------------------------------------------------ */
+
+typedef struct {
+    int n;
+    int64_t **keys;
+    const Column **cols;   /* for NULLs */
+    const SortKey *spec;
+} SortCtx;
+
+static int row_cmp(const SortCtx *s, uint32_t a, uint32_t b) {
+    for (int k = 0; k < s->n; k++) {
+        bool na = col_is_null(s->cols[k], a) || s->cols[k]->type == TY_NULL;
+        bool nb = col_is_null(s->cols[k], b) || s->cols[k]->type == TY_NULL;
+        if (na || nb) {
+            if (na && nb) continue;
+            return (na ? -1 : 1) * (s->spec[k].nulls_first ? 1 : -1);
+        }
+        int64_t x = s->keys[k][a], y = s->keys[k][b];
+        if (x != y) return (x < y ? -1 : 1) * (s->spec[k].desc ? -1 : 1);
+    }
+    return 0;
+}
+
+static void merge_sort(const SortCtx *s, uint32_t *v, uint32_t *tmp, size_t n) {
+    if (n < 16) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t x = v[i];
+            size_t j = i;
+            while (j > 0 && row_cmp(s, v[j - 1], x) > 0) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    merge_sort(s, v, tmp, h);
+    merge_sort(s, v + h, tmp, n - h);
+    if (row_cmp(s, v[h - 1], v[h]) <= 0) return;
+    memcpy(tmp, v, h * sizeof *v);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) v[k++] = row_cmp(s, v[j], tmp[i]) < 0 ? v[j++] : tmp[i++];
+    while (i < h) v[k++] = tmp[i++];
+}
+
+/* Evaluates e over in: a column reference shares the input column. */
+static Column *column_of(const Expr *e, const Table *in, RxError *err) {
+    if (e->kind == EX_COL) {
+        col_retain(in->cols[e->col]);
+        return in->cols[e->col];
+    }
+    return eval_column(e, in, err);
+}
+
+/* The stable sort order of in's rows by keys, as a malloc'd permutation. */
+static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, RxError *err) {
+    size_t n = in->n_rows;
+    uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    uint32_t *tmp = malloc((n / 2 + 1) * sizeof *tmp);
+    Column **cols = calloc((size_t)n_keys + 1, sizeof *cols);
+    int64_t **keys = calloc((size_t)n_keys + 1, sizeof *keys);
+    bool ok = perm && tmp && cols && keys;
+    if (!ok) ops_oom(err);
+    for (int k = 0; ok && k < n_keys; k++) {
+        cols[k] = column_of(spec[k].e, in, err);
+        KeySet ks;
+        if (!cols[k] || keys_encode_ordered((const Column *const *)&cols[k], 1, &ks, err) < 0) {
+            ok = false;
+            break;
+        }
+        keys[k] = ks.keys[0];
+    }
+    if (ok) {
+        for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
+        SortCtx s = {n_keys, keys, (const Column **)cols, spec};
+        merge_sort(&s, perm, tmp, n);
+    }
+    for (int k = 0; k < n_keys; k++) {
+        col_release(cols[k]);
+        free(keys[k]);
+    }
+    free(cols), free(keys), free(tmp);
+    if (!ok) {
+        free(perm);
+        return NULL;
+    }
+    return perm;
+}
+
+Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+    uint32_t *perm = sort_order(p->lp->sort, p->lp->n_sort, in, err);
+    if (!perm) return NULL;
+    Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(in, &p->lp->schema, perm, in->n_rows, err);
+    free(perm);
+    return t;
+}
+
+static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint32_t *n_groups,
+                     Column ***cols_out, RxError *err) {
+    Column **cols = calloc((size_t)n + 1, sizeof *cols);
+    if (!cols) return ops_oom(err);
+    for (int k = 0; k < n; k++)
+        if (!(cols[k] = column_of(exprs[k], in, err))) {
+            for (int j = 0; j < k; j++) col_release(cols[j]);
+            free(cols);
+            return -1;
+        }
+    int rc;
+    if (n == 0) {
+        *ids = calloc(in->n_rows ? in->n_rows : 1, sizeof **ids);
+        *n_groups = 1;
+        rc = *ids ? 0 : ops_oom(err);
+    } else {
+        rc = keys_group((const Column *const *)cols, n, in->n_rows, ids, n_groups, err);
+    }
+    *cols_out = cols;
+    return rc;
+}
+
+static void release_cols(Column **cols, int n) {
+    if (!cols) return;
+    for (int k = 0; k < n; k++) col_release(cols[k]);
+    free(cols);
+}
+
+Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t n = in->n_rows;
+    uint32_t *perm = NULL, *ids = NULL, *keep = NULL, *count = NULL, ng = 1;
+    Column **gcols = NULL;
+    Table *t = NULL;
+    if (lp->n_sort) {
+        if (!(perm = sort_order(lp->sort, lp->n_sort, in, err))) return NULL;
+    }
+    if (lp->n_group && group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
+    keep = malloc((n ? n : 1) * sizeof *keep);
+    count = calloc(ng ? ng : 1, sizeof *count);
+    if (!keep || !count) {
+        ops_oom(err);
+        goto out;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t row = perm ? perm[i] : (uint32_t)i;
+        uint32_t g = ids ? ids[row] : 0;
+        if ((int64_t)count[g] >= lp->top_n) continue;
+        count[g]++;
+        keep[k++] = row;
+    }
+    if (ops_check_interrupt(x, err) == 0) t = gather_side(in, &lp->schema, keep, k, err);
+out:
+    release_cols(gcols, lp->n_group);
+    free(perm), free(ids), free(keep), free(count);
+    return t;
+}
+
+/* ---- γ -------------------------------------------------------------------------------------- */
+
+static int64_t dur_key_us(RxDuration d) { return d.months * 30 * US_PER_DAY + d.us; }
+
+/* One aggregate over groups: a new column of n_groups rows. */
+static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids,
+                         uint32_t ng, RxError *err) {
+    size_t n = in->n_rows;
+    Column *arg = NULL, *out = NULL;
+    uint32_t *pick = NULL;
+    int64_t *cnt = NULL;
+    if (ag->arg && !(arg = column_of(ag->arg, in, err))) return NULL;
+    if (ag->fn == AGG_COUNT_STAR || ag->fn == AGG_COUNT) {
+        out = col_new(TY_INT, ng);
+        if (!out) goto oom;
+        int64_t *c = col_i64(out);
+        memset(c, 0, ng * sizeof *c);
+        if (ag->distinct) {
+            /* distinct (group, value) pairs, counted per group */
+            Column *gid = col_new(TY_INT, n);
+            if (!gid) goto oom;
+            for (size_t i = 0; i < n; i++) col_i64(gid)[i] = ids[i];
+            const Column *pair[2] = {gid, arg};
+            uint32_t *pid = NULL, np = 0;
+            int rc = keys_group(pair, 2, n, &pid, &np, err);
+            uint8_t *seen = rc == 0 ? calloc(np ? np : 1, 1) : NULL;
+            if (rc == 0 && seen) {
+                for (size_t i = 0; i < n; i++)
+                    if (!col_is_null(arg, i) && arg->type != TY_NULL && !seen[pid[i]]) {
+                        seen[pid[i]] = 1;
+                        c[ids[i]]++;
+                    }
+            }
+            free(seen), free(pid);
+            col_release(gid);
+            if (rc < 0) goto fail;
+        } else {
+            for (size_t i = 0; i < n; i++)
+                if (ag->fn == AGG_COUNT_STAR || (arg->type != TY_NULL && !col_is_null(arg, i))) c[ids[i]]++;
+        }
+        col_release(arg);
+        return out;
+    }
+    RxType at = arg->type;
+    if (ag->fn == AGG_SUM || ag->fn == AGG_AVG) {
+        out = col_new(ag->type, ng);
+        cnt = calloc(ng ? ng : 1, sizeof *cnt);
+        if (!out || !cnt) goto oom;
+        memset(out->data, 0, ng * type_width(ag->type));
+        double *fsum = ag->fn == AGG_AVG || at == TY_FLOAT ? calloc(ng ? ng : 1, sizeof *fsum) : NULL;
+        if ((ag->fn == AGG_AVG || at == TY_FLOAT) && !fsum) goto oom;
+        for (size_t i = 0; i < n; i++) {
+            if (at == TY_NULL || col_is_null(arg, i)) continue;
+            uint32_t g = ids[i];
+            cnt[g]++;
+            switch (at) {
+            case TY_INT:
+                if (ag->fn == AGG_SUM) {
+                    if (__builtin_add_overflow(col_i64(out)[g], col_i64(arg)[i], &col_i64(out)[g])) {
+                        free(fsum);
+                        rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span,
+                                 "integer overflow in sum: the total does not fit in 64 bits");
+                        goto fail;
+                    }
+                } else {
+                    fsum[g] += (double)col_i64(arg)[i];
+                }
+                break;
+            case TY_FLOAT: fsum[g] += col_f64(arg)[i]; break;
+            case TY_DURATION: {
+                RxDuration d = col_dur(arg)[i];
+                if (ag->fn == AGG_SUM) {
+                    RxDuration *o = &col_dur(out)[g];
+                    if (__builtin_add_overflow(o->months, d.months, &o->months) ||
+                        __builtin_add_overflow(o->us, d.us, &o->us)) {
+                        free(fsum);
+                        rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span, "duration overflow in sum");
+                        goto fail;
+                    }
+                } else {
+                    fsum[g] += (double)dur_key_us(d);
+                }
+                break;
+            }
+            default: break;
+            }
+        }
+        for (uint32_t g = 0; g < ng; g++) {
+            if (cnt[g] == 0) {
+                if (col_set_null(out, g) < 0) {
+                    free(fsum);
+                    goto oom;
+                }
+                continue;
+            }
+            if (ag->fn == AGG_AVG) {
+                double avg = fsum[g] / (double)cnt[g];
+                if (ag->type == TY_DURATION) col_dur(out)[g] = (RxDuration){0, (int64_t)avg};
+                else col_f64(out)[g] = avg;
+            } else if (at == TY_FLOAT) {
+                col_f64(out)[g] = fsum[g];
+            }
+        }
+        free(fsum);
+        free(cnt);
+        col_release(arg);
+        return out;
+    }
+    /* min, max, first, last: pick a row per group, then gather the argument */
+    pick = malloc((ng ? ng : 1) * sizeof *pick);
+    if (!pick) goto oom;
+    for (uint32_t g = 0; g < ng; g++) pick[g] = ROW_NONE;
+    int64_t *key = NULL;
+    if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {
+        KeySet ks;
+        const Column *c1 = arg;
+        if (at != TY_NULL && keys_encode_ordered(&c1, 1, &ks, err) < 0) goto fail;
+        key = at != TY_NULL ? ks.keys[0] : NULL;
+    }
+    for (size_t i = 0; i < n && at != TY_NULL; i++) {
+        if (col_is_null(arg, i)) continue;
+        uint32_t g = ids[i], cur = pick[g];
+        switch (ag->fn) {
+        case AGG_MIN: if (cur == ROW_NONE || key[i] < key[cur]) pick[g] = (uint32_t)i; break;
+        case AGG_MAX: if (cur == ROW_NONE || key[i] > key[cur]) pick[g] = (uint32_t)i; break;
+        case AGG_FIRST: if (cur == ROW_NONE) pick[g] = (uint32_t)i; break;
+        default: pick[g] = (uint32_t)i; break;
+        }
+    }
+    free(key);
+    out = col_gather(arg, pick, ng);
+    free(pick);
+    col_release(arg);
+    if (!out) ops_oom(err);
+    return out;
+oom:
+    ops_oom(err);
+fail:
+    free(pick);
+    free(cnt);
+    col_release(out);
+    col_release(arg);
+    return NULL;
+}
+
+Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+    const LPlan *lp = p->lp;
+    uint32_t *ids = NULL, ng = 0;
+    Column **gcols = NULL;
+    Table *t = NULL;
+    uint32_t *first = NULL;
+    if (group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
+    if (lp->n_group > 0 && in->n_rows == 0) ng = 0;
+    t = table_new(lp->schema.n, ng);
+    first = malloc((ng ? ng : 1) * sizeof *first);
+    if (!t || !first) {
+        ops_oom(err);
+        table_free(t);
+        t = NULL;
+        goto out;
+    }
+    for (uint32_t g = 0; g < ng; g++) first[g] = ROW_NONE;
+    for (size_t i = in->n_rows; i-- > 0;) first[ids[i]] = (uint32_t)i;
+    for (int k = 0; k < lp->n_group; k++) {
+        Column *g = col_gather(gcols[k], first, ng);
+        if (!g || table_set(t, k, g, lp->schema.cols[k].name) < 0) {
+            col_release(g);
+            table_free(t);
+            t = NULL;
+            ops_oom(err);
+            goto out;
+        }
+    }
+    for (int a = 0; a < lp->n_aggs; a++) {
+        Column *c = aggregate(lp, &lp->aggs[a], in, ids, ng, err);
+        if (!c || table_set(t, lp->n_group + a, c, lp->schema.cols[lp->n_group + a].name) < 0) {
+            if (c) ops_oom(err);
+            col_release(c);
+            table_free(t);
+            t = NULL;
+            goto out;
+        }
+        if (ops_check_interrupt(x, err) < 0) {
+            table_free(t);
+            t = NULL;
+            goto out;
+        }
+    }
+out:
+    release_cols(gcols, lp->n_group);
+    free(ids);
+    free(first);
+    return t;
+}

@@ -1,0 +1,427 @@
+/*
+ * optimize.c - the logical rewrites after view inlining (rewrite.h lists their IDs).
+ *
+ * One top-down pass. A selection is split into its conjuncts (constant-folded first); each
+ * conjunct moves as far down as it can:
+ *   below a rename (PUSH-001) or a projection of plain columns (PUSH-002), by remapping its
+ *   column numbers; into the left or right input of a join when it reads only that side
+ *   (PUSH-003: every side of an inner join or interval join, only the preserved side of an
+ *   outer or AS-OF join); into the join itself when it reads both sides (FUSE-001 makes an
+ *   equality between plain columns an interval join's partition key; FUSE-002 makes it a
+ *   theta join's hash key, anything else its residual, and a product a join).
+ * What cannot move stays in a selection above. Nodes that change are copies: view bodies are
+ * shared between queries.
+ */
+#include "rewrite/rewrite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    Arena *a;
+    RewriteLog *log;
+    int rc;
+} Opt;
+
+static void *nalloc(Opt *o, size_t n) {
+    void *p = arena_alloc(o->a, n);
+    if (!p) o->rc = -1;
+    return p;
+}
+
+static void note(Opt *o, const char *id, const char *what, const char *detail) {
+    if (rw_log(o->a, o->log, id, what, detail) < 0) o->rc = -1;
+}
+
+/* The source text of an expression, whitespace collapsed, for log details. */
+static const char *text_of(Opt *o, const Expr *e) {
+    if (!e->src) return "?";
+    StrBuf b;
+    sb_init(&b);
+    bool space = false;
+    for (uint32_t i = e->span.start; i < e->span.end && i < e->src->len; i++) {
+        char c = e->src->text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = true;
+            continue;
+        }
+        if (space && b.n) sb_putc(&b, ' ');
+        space = false;
+        sb_putc(&b, c);
+    }
+    const char *r = arena_strdup(o->a, b.p ? b.p : "?");
+    sb_free(&b);
+    return r;
+}
+
+static LPlan *copy_plan(Opt *o, const LPlan *p) {
+    LPlan *c = nalloc(o, sizeof *c);
+    if (c) *c = *p;
+    return c;
+}
+
+/* ---- expressions ---------------------------------------------------------------------------- */
+
+/* Which inputs e reads when the first nl columns are the left side: bit 0 left, bit 1 right. */
+static int sides(const Expr *e, int nl) {
+    if (e->kind == EX_COL) return e->col < nl ? 1 : 2;
+    int m = 0;
+    for (int i = 0; i < e->n_args; i++) m |= sides(e->args[i], nl);
+    return m;
+}
+
+/* A copy of e with column c renumbered map[c] (map == NULL: c + shift). NULL if a column maps
+ * to -1. */
+static Expr *remap(Opt *o, const Expr *e, const int *map, int shift) {
+    Expr *c = nalloc(o, sizeof *c);
+    if (!c) return NULL;
+    *c = *e;
+    if (e->kind == EX_COL) {
+        c->col = map ? map[e->col] : e->col + shift;
+        return c->col < 0 ? NULL : c;
+    }
+    if (e->n_args) {
+        c->args = nalloc(o, (size_t)e->n_args * sizeof *c->args);
+        if (!c->args) return NULL;
+        for (int i = 0; i < e->n_args; i++)
+            if (!(c->args[i] = remap(o, e->args[i], map, shift))) return NULL;
+    }
+    return c;
+}
+
+static bool is_bool_const(const Expr *e, bool v) {
+    return e->kind == EX_CONST && e->type == TY_BOOL && !e->value.null && e->value.v.b == v;
+}
+
+/* FOLD-001: constant arithmetic and comparisons on INT, FLOAT and BOOL constants, and the
+ * identities of ∧ ∨ ¬ with TRUE and FALSE. Anything that could fail at run time (overflow,
+ * division by zero) is left for the run to report. */
+static Expr *fold(Opt *o, Expr *e) {
+    if (e->kind != EX_BINARY && e->kind != EX_UNARY) return e;
+    Expr *args[2] = {NULL, NULL};
+    bool changed = false;
+    for (int i = 0; i < e->n_args; i++) {
+        args[i] = fold(o, e->args[i]);
+        changed |= args[i] != e->args[i];
+    }
+    Expr *x = e;
+    if (changed) {
+        x = nalloc(o, sizeof *x);
+        if (!x) return e;
+        *x = *e;
+        x->args = nalloc(o, (size_t)e->n_args * sizeof *x->args);
+        if (!x->args) return e;
+        for (int i = 0; i < e->n_args; i++) x->args[i] = args[i];
+    }
+    Expr *a = x->args[0], *b = x->n_args > 1 ? x->args[1] : NULL;
+    if (x->kind == EX_UNARY && x->op == OP_NOT && a->kind == EX_CONST && a->type == TY_BOOL && !a->value.null) {
+        Expr *r = nalloc(o, sizeof *r);
+        if (!r) return x;
+        *r = *a;
+        r->span = x->span;
+        r->value.v.b = !a->value.v.b;
+        note(o, "FOLD-001", "Constant expression folded", text_of(o, x));
+        return r;
+    }
+    if (x->kind == EX_BINARY && (x->op == OP_AND || x->op == OP_OR)) {
+        bool and_ = x->op == OP_AND;
+        for (int k = 0; k < 2; k++) {
+            Expr *c = x->args[k], *other = x->args[1 - k];
+            if (is_bool_const(c, and_)) {            /* x ∧ TRUE = x, x ∨ FALSE = x */
+                note(o, "FOLD-001", "Constant expression folded", text_of(o, x));
+                return other;
+            }
+            if (is_bool_const(c, !and_)) {           /* x ∧ FALSE = FALSE, x ∨ TRUE = TRUE */
+                note(o, "FOLD-001", "Constant expression folded", text_of(o, x));
+                return c;
+            }
+        }
+        return x;
+    }
+    if (x->kind != EX_BINARY || a->kind != EX_CONST || b->kind != EX_CONST || a->value.null ||
+        b->value.null || a->type == TY_NULL || b->type == TY_NULL)
+        return x;
+    bool num = type_is_numeric(a->type) && type_is_numeric(b->type);
+    if (!num) return x;
+    Value v = {.type = x->type};
+    if (a->type == TY_INT && b->type == TY_INT && x->type == TY_INT) {
+        int64_t p = a->value.v.i, q = b->value.v.i, r;
+        switch (x->op) {
+        case OP_ADD: if (__builtin_add_overflow(p, q, &r)) return x; break;
+        case OP_SUB: if (__builtin_sub_overflow(p, q, &r)) return x; break;
+        case OP_MUL: if (__builtin_mul_overflow(p, q, &r)) return x; break;
+        case OP_MOD: if (q == 0) return x; r = q == -1 ? 0 : p % q; break;
+        default: return x;
+        }
+        v.v.i = r;
+    } else {
+        double p = a->type == TY_INT ? (double)a->value.v.i : a->value.v.f;
+        double q = b->type == TY_INT ? (double)b->value.v.i : b->value.v.f;
+        switch (x->op) {
+        case OP_ADD: v.v.f = p + q; break;
+        case OP_SUB: v.v.f = p - q; break;
+        case OP_MUL: v.v.f = p * q; break;
+        case OP_DIV: if (q == 0) return x; v.v.f = p / q; break;
+        case OP_EQ: v.v.b = p == q; break;
+        case OP_NE: v.v.b = p != q; break;
+        case OP_LT: v.v.b = p < q; break;
+        case OP_LE: v.v.b = p <= q; break;
+        case OP_GT: v.v.b = p > q; break;
+        case OP_GE: v.v.b = p >= q; break;
+        default: return x;
+        }
+        if (x->type == TY_INT) return x;
+        if (x->type == TY_FLOAT && !isfinite(v.v.f)) return x;
+    }
+    Expr *r = nalloc(o, sizeof *r);
+    if (!r) return x;
+    memset(r, 0, sizeof *r);
+    r->kind = EX_CONST;
+    r->type = x->type;
+    r->span = x->span;
+    r->src = x->src;
+    r->value = v;
+    note(o, "FOLD-001", "Constant expression folded", text_of(o, x));
+    return r;
+}
+
+/* ---- conjuncts ------------------------------------------------------------------------------ */
+
+typedef struct {
+    Expr **items;
+    int n, cap;
+} Conj;
+
+static void conj_push(Opt *o, Conj *c, Expr *e) {
+    if (c->n == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 8;
+        Expr **p = nalloc(o, (size_t)cap * sizeof *p);
+        if (!p) return;
+        if (c->n) memcpy(p, c->items, (size_t)c->n * sizeof *p);
+        c->items = p;
+        c->cap = cap;
+    }
+    c->items[c->n++] = e;
+}
+
+static void split(Opt *o, Expr *e, Conj *out) {
+    if (e->kind == EX_BINARY && e->op == OP_AND) {
+        split(o, e->args[0], out);
+        split(o, e->args[1], out);
+        return;
+    }
+    conj_push(o, out, e);
+}
+
+static Expr *and_all(Opt *o, Expr **items, int n) {
+    if (n == 0) return NULL;
+    Expr *r = items[0];
+    for (int i = 1; i < n; i++) {
+        Expr *e = nalloc(o, sizeof *e);
+        Expr **args = nalloc(o, 2 * sizeof *args);
+        if (!e || !args) return r;
+        memset(e, 0, sizeof *e);
+        e->kind = EX_BINARY;
+        e->op = OP_AND;
+        e->type = TY_BOOL;
+        e->src = items[i]->src;
+        e->span = rx_span_join(r->span, items[i]->span);
+        args[0] = r;
+        args[1] = items[i];
+        e->args = args;
+        e->n_args = 2;
+        r = e;
+    }
+    return r;
+}
+
+static LPlan *optimize(Opt *o, LPlan *p);
+
+/* σ conjuncts over p (which is already optimized); returns the new subtree. */
+static LPlan *select_over(Opt *o, LPlan *p, Expr **conj, int n, const LPlan *orig_select) {
+    if (n == 0) return p;
+    LPlan *s = nalloc(o, sizeof *s);
+    if (!s) return p;
+    if (orig_select) *s = *orig_select;
+    else memset(s, 0, sizeof *s);
+    s->kind = LP_SELECT;
+    s->in[0] = p;
+    s->in[1] = NULL;
+    s->schema = p->schema;
+    s->pred = and_all(o, conj, n);
+    s->src = conj[0]->src;
+    if (!orig_select) s->span = conj[0]->span;
+    return s;
+}
+
+/* Tries to move the conjuncts into p; what stays is returned in *rest. */
+static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
+    switch (p->kind) {
+    case LP_RENAME: {
+        LPlan *c = copy_plan(o, p);
+        if (!c) return p;
+        for (int i = 0; i < in->n; i++)
+            note(o, "PUSH-001", "Selection pushed below a rename", text_of(o, in->items[i]));
+        c->in[0] = optimize(o, select_over(o, p->in[0], in->items, in->n, NULL));
+        return c;
+    }
+    case LP_PROJECT: {
+        int *map = nalloc(o, (size_t)(p->n_items + 1) * sizeof *map);
+        if (!map) return p;
+        for (int i = 0; i < p->n_items; i++) map[i] = p->items[i]->kind == EX_COL ? p->items[i]->col : -1;
+        Conj down = {0};
+        for (int i = 0; i < in->n; i++) {
+            Expr *r = remap(o, in->items[i], map, 0);
+            if (r) {
+                conj_push(o, &down, r);
+                note(o, "PUSH-002", "Selection pushed below a projection", text_of(o, in->items[i]));
+            } else {
+                conj_push(o, rest, in->items[i]);
+            }
+        }
+        if (down.n == 0) return p;
+        LPlan *c = copy_plan(o, p);
+        if (!c) return p;
+        c->in[0] = optimize(o, select_over(o, p->in[0], down.items, down.n, NULL));
+        return c;
+    }
+    case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
+        int nl = p->in[0]->schema.n;
+        int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
+        bool semi_like = p->kind == LP_JOIN && (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI);
+        bool left_ok = p->kind == LP_ASOF || kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_LEFT ||
+                       kind == JOIN_SEMI || kind == JOIN_ANTI;
+        bool right_ok = p->kind != LP_ASOF && (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT);
+        bool fuse_ok = p->kind != LP_ASOF && (kind == JOIN_INNER || kind == JOIN_CROSS);
+        if (kind == JOIN_RSEMI) {
+            /* the output is the right input: everything pushes right */
+            LPlan *c = copy_plan(o, p);
+            if (!c) return p;
+            for (int i = 0; i < in->n; i++)
+                note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, in->items[i]));
+            c->in[1] = optimize(o, select_over(o, p->in[1], in->items, in->n, NULL));
+            return c;
+        }
+        Conj left = {0}, right = {0}, both = {0};
+        int *rmap = NULL;
+        if (!semi_like) {
+            /* output column k >= nl is right input column (right_out ? right_out[k-nl] : k-nl) */
+            int nout = p->schema.n;
+            rmap = nalloc(o, (size_t)(nout + 1) * sizeof *rmap);
+            if (!rmap) return p;
+            for (int k = 0; k < nout; k++)
+                rmap[k] = k < nl ? -1 : (p->kind == LP_JOIN && p->right_out ? p->right_out[k - nl] : k - nl);
+        }
+        for (int i = 0; i < in->n; i++) {
+            Expr *e = in->items[i];
+            int sd = semi_like ? 1 : sides(e, nl);
+            if (sd == 1 && left_ok) conj_push(o, &left, e);
+            else if (sd == 2 && right_ok) {
+                Expr *r = remap(o, e, rmap, 0);
+                if (r) conj_push(o, &right, r);
+                else conj_push(o, rest, e);
+            } else if (sd == 3 && fuse_ok && !(p->kind == LP_JOIN && p->right_out)) {
+                conj_push(o, &both, e);
+            } else {
+                conj_push(o, rest, e);
+            }
+        }
+        if (left.n == 0 && right.n == 0 && both.n == 0) return p;
+        LPlan *c = copy_plan(o, p);
+        if (!c) return p;
+        for (int i = 0; i < left.n; i++)
+            note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, left.items[i]));
+        for (int i = 0; i < right.n; i++)
+            note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, right.items[i]));
+        if (left.n) c->in[0] = optimize(o, select_over(o, p->in[0], left.items, left.n, NULL));
+        if (right.n) c->in[1] = optimize(o, select_over(o, p->in[1], right.items, right.n, NULL));
+        if (both.n) {
+            int cap = c->n_keys + both.n;
+            int *lk = nalloc(o, (size_t)cap * sizeof *lk), *rk = nalloc(o, (size_t)cap * sizeof *rk);
+            if (!lk || !rk) return c;
+            for (int k = 0; k < c->n_keys; k++) lk[k] = c->lkeys[k], rk[k] = c->rkeys[k];
+            c->lkeys = lk;
+            c->rkeys = rk;
+            Conj resid = {0};
+            for (int i = 0; i < both.n; i++) {
+                Expr *e = both.items[i];
+                if (e->kind == EX_BINARY && e->op == OP_EQ && e->args[0]->kind == EX_COL &&
+                    e->args[1]->kind == EX_COL && sides(e->args[0], nl) != sides(e->args[1], nl)) {
+                    int x = e->args[0]->col, y = e->args[1]->col;
+                    if (x >= nl) {
+                        int t = x;
+                        x = y;
+                        y = t;
+                    }
+                    c->lkeys[c->n_keys] = x;
+                    c->rkeys[c->n_keys] = y - nl;
+                    c->n_keys++;
+                    if (p->kind == LP_IJOIN)
+                        note(o, "FUSE-001", "Equality fused into the interval join as a partition key", text_of(o, e));
+                    else
+                        note(o, "FUSE-002", "Condition fused into the join", text_of(o, e));
+                    continue;
+                }
+                if (p->kind == LP_IJOIN) {
+                    conj_push(o, rest, e);
+                    continue;
+                }
+                conj_push(o, &resid, e);
+                note(o, "FUSE-002", "Condition fused into the join", text_of(o, e));
+            }
+            if (p->kind == LP_JOIN) {
+                if (resid.n) {
+                    Expr **all = nalloc(o, (size_t)(resid.n + 1) * sizeof *all);
+                    if (!all) return c;
+                    int k = 0;
+                    if (c->residual) all[k++] = c->residual;
+                    for (int i = 0; i < resid.n; i++) all[k++] = resid.items[i];
+                    c->residual = and_all(o, all, k);
+                }
+                if (c->join_kind == JOIN_CROSS) c->join_kind = JOIN_INNER;
+            }
+        }
+        return c;
+    }
+    default:
+        for (int i = 0; i < in->n; i++) conj_push(o, rest, in->items[i]);
+        return p;
+    }
+}
+
+static LPlan *optimize(Opt *o, LPlan *p) {
+    if (!p || o->rc < 0) return p;
+    if (p->kind == LP_SELECT) {
+        Expr *pred = fold(o, p->pred);
+        LPlan *child = optimize(o, p->in[0]);
+        Conj all = {0}, rest = {0};
+        split(o, pred, &all);
+        Conj keep = {0};
+        for (int i = 0; i < all.n; i++) {
+            if (is_bool_const(all.items[i], true)) {
+                note(o, "FOLD-002", "Condition that is always true removed", text_of(o, all.items[i]));
+                continue;
+            }
+            conj_push(o, &keep, all.items[i]);
+        }
+        LPlan *below = keep.n ? push_into(o, child, &keep, &rest) : child;
+        if (rest.n == 0) return below;
+        return select_over(o, below, rest.items, rest.n, p);
+    }
+    LPlan *in0 = optimize(o, p->in[0]);
+    LPlan *in1 = optimize(o, p->in[1]);
+    if (in0 == p->in[0] && in1 == p->in[1]) return p;
+    LPlan *c = copy_plan(o, p);
+    if (!c) return p;
+    c->in[0] = in0;
+    c->in[1] = in1;
+    return c;
+}
+
+LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
+    Opt o = {.a = a, .log = log, .rc = 0};
+    LPlan *r = optimize(&o, p);
+    if (o.rc < 0) *rc = -1;
+    return r;
+}
