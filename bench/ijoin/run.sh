@@ -67,13 +67,13 @@ FILENAME ~ /relix.txt$/ {
 }
 { peer[$1] = $4; psum[$1] = $3; ppairs[$1] = $2; porder[++pcount] = $1 }
 END {
-    printf "%-28s | %8s | %8s | %7s | %8s | %9s | %s\n", "workload", "relix s", "peer s",
+    printf "%-31s | %8s | %8s | %7s | %8s | %9s | %s\n", "workload", "relix s", "peer s",
            "ratio", "floor s", "pairs", "checksums agree"
-    printf "%s\n", "-----------------------------+----------+----------+---------+----------+-----------+----------------"
+    printf "%s\n", "--------------------------------+----------+----------+---------+----------+-----------+----------------"
     for (i = 1; i <= count; i++) {
         w = order[i]
         ok = (w in peer) ? ((psum[w] == sum[w] && ppairs[w] == pairs[w]) ? "yes" : "NO") : "-"
-        printf "%-28s | %8.4f | %8s | %7s | %8.4f | %9s | %s\n", w " (duckdb)", relix_s[w],
+        printf "%-31s | %8.4f | %8s | %7s | %8.4f | %9s | %s\n", w " (duckdb)", relix_s[w],
                (w in peer) ? sprintf("%.4f", peer[w]) : "-", (w in peer) ? fmt_ratio(peer[w], relix_s[w]) : "-",
                floor_s[w], pairs[w], ok
     }
@@ -83,7 +83,7 @@ END {
         w = parts[1]
         if (parts[2] == "" || !(w in relix_s)) continue
         ok = (psum[k] == sum[w] && ppairs[k] == pairs[w]) ? "yes" : "NO"
-        printf "%-28s | %8.4f | %8.4f | %7s | %8.4f | %9s | %s\n", w " (" parts[2] ")", relix_s[w],
+        printf "%-31s | %8.4f | %8.4f | %7s | %8.4f | %9s | %s\n", w " (" parts[2] ")", relix_s[w],
                peer[k], fmt_ratio(peer[k], relix_s[w]), floor_s[w], pairs[w], ok
     }
 }' "$DATA/relix.txt" "$DATA/duckdb.txt" "$DATA/peers.txt"

@@ -3,7 +3,7 @@
  *
  * Inline tables are converted to columns when their statement is registered (DESIGN.md's
  * inference: every non-empty cell an integer gives INT, every one numeric FLOAT, otherwise
- * TEXT; a quoted cell is TEXT). CSV sources are read on first use through io/csv.c, once per
+ * TEXT; a quoted cell is TEXT; a column with no value at all is TEXT, as in CSV files). CSV sources are read on first use through io/csv.c, once per
  * session, with the options of their statement.
  */
 #include "analysis/analysis.h"
@@ -83,7 +83,13 @@ static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
             if (rc != 0) all_int = false;
             if (rc != 0 && num_parse_float(cell->text, cell->len, &fv) != 0) all_num = false;
         }
-        RxType ty = all_int ? TY_INT : all_num ? TY_FLOAT : TY_TEXT;
+        bool any = false;
+        for (size_t i = 0; i < nr && !any; i++) {
+            const Cell *cell = &st->cells[i * (size_t)nc + (size_t)j];
+            any = cell->text && !(cell->null_word && !cell->quoted);
+        }
+        /* A column with no value at all is TEXT, as the CSV reader decides too. */
+        RxType ty = !any ? TY_TEXT : all_int ? TY_INT : all_num ? TY_FLOAT : TY_TEXT;
         if (ty == TY_FLOAT && overflow) {
             table_free(t);
             return rx_error(err, RX_EVALUE, src, overflow->span,

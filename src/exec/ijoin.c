@@ -1157,37 +1157,58 @@ static int scan_set2(void *p) {
 static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     int rc = -1;
-    uint32_t *lwe = xmalloc(n, sizeof *lwe), *li = xmalloc(n, sizeof *li);
-    uint32_t *rw = xmalloc(m, sizeof *rw), *rd = xmalloc(m, sizeof *rd);
+    /* Row classes (non-inverted / inverted left, proper / not right), listed only when a side
+     * has rows of both of its classes; NULL stands for all rows. */
+    size_t n2 = 0, ni = 0, m1 = 0, md = 0;
+    for (size_t i = 0; i < n; i++) ni += L->s[i] > L->e[i];
+    for (size_t j = 0; j < m; j++) md += R->s[j] >= R->e[j];
+    uint32_t *lwe = NULL, *li = NULL, *rw = NULL, *rd = NULL;
+    if (ni) {
+        lwe = xmalloc(n, sizeof *lwe);
+        li = xmalloc(ni, sizeof *li);
+    }
+    if (md) {
+        rw = xmalloc(m, sizeof *rw);
+        rd = xmalloc(md, sizeof *rd);
+    }
     int64_t *LK = xmalloc(n, sizeof *LK), *RK = xmalloc(m, sizeof *RK);
     uint32_t *LI = xmalloc(n, sizeof *LI), *RI = xmalloc(m, sizeof *RI);
     uint32_t *lo1 = xmalloc(n, sizeof *lo1), *hi1 = xmalloc(n, sizeof *hi1);
     uint32_t *cnt = xcalloc(n, sizeof *cnt), *cnt2 = xcalloc(n, sizeof *cnt2);
     uint32_t *diff = xcalloc(n + 1, sizeof *diff);
     uint32_t *lo2 = xmalloc(m, sizeof *lo2), *hi2 = xmalloc(m, sizeof *hi2);
-    if (!lwe || !li || !rw || !rd || !LK || !RK || !LI || !RI || !lo1 || !hi1 || !cnt || !cnt2 ||
-        !diff || !lo2 || !hi2) {
+    if ((ni && (!lwe || !li)) || (md && (!rw || !rd)) || !LK || !RK || !LI || !RI || !lo1 ||
+        !hi1 || !cnt || !cnt2 || !diff || !lo2 || !hi2) {
         oom(o->err);
         goto done;
     }
-    size_t n2 = 0, ni = 0, m1 = 0, md = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (L->s[i] <= L->e[i]) lwe[n2++] = (uint32_t)i;
-        else li[ni++] = (uint32_t)i;
+    if (ni) {
+        ni = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (L->s[i] <= L->e[i]) lwe[n2++] = (uint32_t)i;
+            else li[ni++] = (uint32_t)i;
+        }
+    } else {
+        n2 = n;
     }
-    for (size_t j = 0; j < m; j++) {
-        if (R->s[j] < R->e[j]) rw[m1++] = (uint32_t)j;
-        else rd[md++] = (uint32_t)j;
+    if (md) {
+        md = 0;
+        for (size_t j = 0; j < m; j++) {
+            if (R->s[j] < R->e[j]) rw[m1++] = (uint32_t)j;
+            else rd[md++] = (uint32_t)j;
+        }
+    } else {
+        m1 = m;
     }
-    SortJob jl = {L->s, n2 == n ? NULL : lwe, n2, LI, LK};
-    SortJob jr = {R->s, m1 == m ? NULL : rw, m1, RI, RK};
+    SortJob jl = {L->s, lwe, n2, LI, LK};
+    SortJob jr = {R->s, rw, m1, RI, RK};
     if (sort_two(&jl, &jr) != 0) {
         oom(o->err);
         goto done;
     }
     bool par = n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS;
-    SweepScan sc = {L,   R,    LK,   RK,   LI, RI, m1 == m ? NULL : rw, lo1, hi1, lo2, hi2,
-                    cnt, cnt2, diff, NULL, n2, m1, 0,                   0};
+    SweepScan sc = {L,   R,    LK,   RK,   LI, RI, rw, lo1, hi1, lo2, hi2,
+                    cnt, cnt2, diff, NULL, n2, m1, 0,  0};
     Task t1 = {place_left, &sc, 0}, t2 = {place_right, &sc, 0};
     run_two(&t1, &t2, par);
     t1.fn = scan_set1;

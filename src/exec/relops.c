@@ -92,6 +92,29 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
     return 0;
 }
 
+/* a's row i equals b's row j as SQL's = says (NULL never equals; INT and FLOAT compare as
+ * numbers, DATE as its midnight against a TIMESTAMP). The nested loop's own check, independent
+ * of the hash join's key encoding. */
+static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
+    Value x = col_get(a, i), y = col_get(b, j);
+    if (x.null || y.null || a->type == TY_NULL || b->type == TY_NULL) return false;
+    if (x.type == TY_DATE && y.type == TY_TIMESTAMP) return (int64_t)x.v.date * US_PER_DAY == y.v.i;
+    if (y.type == TY_DATE && x.type == TY_TIMESTAMP) return (int64_t)y.v.date * US_PER_DAY == x.v.i;
+    if (x.type != y.type) {
+        double p = x.type == TY_INT ? (double)x.v.i : x.v.f, q = y.type == TY_INT ? (double)y.v.i : y.v.f;
+        return p == q;
+    }
+    switch (x.type) {
+    case TY_TEXT: return x.v.s.len == y.v.s.len && (x.v.s.len == 0 || memcmp(x.v.s.ptr, y.v.s.ptr, x.v.s.len) == 0);
+    case TY_FLOAT: return x.v.f == y.v.f;
+    case TY_BOOL: return x.v.b == y.v.b;
+    case TY_DATE: return x.v.date == y.v.date;
+    case TY_DURATION:
+        return (__int128)x.v.d.months * 30 * US_PER_DAY + x.v.d.us == (__int128)y.v.d.months * 30 * US_PER_DAY + y.v.d.us;
+    default: return x.v.i == y.v.i;
+    }
+}
+
 /* Every matching pair, in left order then right order. */
 static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
     const LPlan *lp = p->lp;
@@ -136,11 +159,15 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
                     goto out;
                 }
         } else {
-            for (size_t j = 0; j < nr; j++)
-                if (pairs_push(out, (uint32_t)i, (uint32_t)j) < 0) {
+            for (size_t j = 0; j < nr; j++) {
+                bool eq = true;
+                for (int k = 0; k < lp->n_keys && eq; k++)
+                    eq = values_equal(l->cols[lp->lkeys[k]], i, r->cols[lp->rkeys[k]], j);
+                if (eq && pairs_push(out, (uint32_t)i, (uint32_t)j) < 0) {
                     ops_oom(err);
                     goto out;
                 }
+            }
         }
         if (out->n - chunk_from >= JOIN_CHUNK || i + 1 == nl) {
             if (lp->residual && filter_residual(lp, l, r, out, chunk_from, err) < 0) goto out;

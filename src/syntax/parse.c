@@ -1051,6 +1051,10 @@ static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) 
         p->err = real;
         if (cond && has_comparison(cond) && starts_operand(p)) {
             n->cond = cond;
+        } else if (cond && !has_comparison(cond) && cond->kind != AST_COLREF && starts_operand(p)) {
+            syntax_error(p, &(Token){TK_IDENT, cond->span},
+                         "a join condition needs a comparison (for a BOOL column write flag = TRUE)");
+            return NULL;
         } else {
             p->pos = save;
             p->depth = depth;
