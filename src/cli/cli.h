@@ -13,6 +13,7 @@ typedef struct {
     int format;       /* RxFormat */
     bool explain;
     bool timing;
+    bool count_only;  /* print each result's row count only (benchmarks) */
     int n_printed;    /* results printed so far (a blank line separates them) */
 } CliOptions;
 

@@ -31,6 +31,7 @@ static const char usage_text[] =
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
     "      --timing           print load, analysis, run and join times to standard error\n"
+    "      --count            print only each result's row count (for benchmarks)\n"
     "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
     "                         algorithm (for checking one against the other)\n"
     "      --asof-algo ALGO   auto (default), nested-loop, binary-search or merge\n"
@@ -64,6 +65,11 @@ static int write_stdout(void *ud, const char *p, size_t n) {
 
 int cli_print_result(void *ud, const RxResult *r) {
     CliOptions *o = ud;
+    if (o->count_only) {
+        size_t n = rx_result_rows(r);
+        printf("(%zu row%s)\n", n, n == 1 ? "" : "s");
+        return 0;
+    }
     if (o->n_printed++ > 0) fputc('\n', stdout);
     if (rx_result_write(r, (RxFormat)o->format, write_stdout, NULL) != 0) {
         fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
@@ -169,6 +175,8 @@ int main(int argc, char **argv) {
             o.explain = true;
         } else if (strcmp(a, "--timing") == 0) {
             o.timing = true;
+        } else if (strcmp(a, "--count") == 0) {
+            o.count_only = true;
         } else if (strcmp(a, "--ijoin-algo") == 0) {
             NEXT_VALUE();
             ijoin_algo = parse_algo(val, ij_algos, 3);

@@ -1028,6 +1028,11 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     for (size_t t = 0; t < nk; t++) slo[t] = qlo[qo[t]];
     for (size_t t = 0; t < nk; t++) shi[t] = qhi[qo[t]];
     for (size_t t = 0; t < nk; t++) qo[t] = qid[qo[t]];
+    /* What the sweep no longer needs goes before the runs grow. */
+    free(px); free(py); free(posx); free(qhi); free(qid);
+    px = py = NULL;
+    posx = qid = NULL;
+    qhi = NULL;
     size_t nf = (np + 63) / 64;
     for (size_t f = 0; f < nf; f++) fence[f] = X[f * 64];
     size_t j = 0;

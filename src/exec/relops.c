@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec/keys.h"
 #include "exec/ops.h"
@@ -204,13 +205,22 @@ static Table *gather_side(const Table *t, const Schema *sc, const uint32_t *idx,
     return o;
 }
 
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     Pairs m = {0}, o = {0};
     Table *t = NULL;
     uint8_t *lm = NULL, *rm = NULL;
-    if (join_matches(x, p, l, r, &m, err) < 0) goto out;
+    double t0 = now_s();
+    int jrc = join_matches(x, p, l, r, &m, err);
+    x->t_join_s += now_s() - t0;
+    if (jrc < 0) goto out;
     lm = calloc(nl ? nl : 1, 1);
     rm = calloc(nr ? nr : 1, 1);
     if (!lm || !rm) {
