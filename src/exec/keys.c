@@ -341,8 +341,51 @@ out:
     return ret;
 }
 
+/* Group ids of one integer-like column whose values span a small range: a direct table from
+ * value to id instead of hashing (an optimisation; the general path gives the same ids).
+ * Returns 1 when it applied, 0 when the range is too wide, -1 on OOM. */
+static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint32_t *n_groups) {
+    if (c->type != TY_INT && c->type != TY_DATE && c->type != TY_BOOL) return 0;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) continue;
+        int64_t v = c->type == TY_INT ? col_i64(c)[i] : c->type == TY_DATE ? col_i32(c)[i] : col_u8(c)[i];
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    uint64_t range = lo > hi ? 0 : (uint64_t)hi - (uint64_t)lo + 1;
+    if (range > ((uint64_t)1 << 24) || range > 4 * (uint64_t)n + 1024) return 0;
+    uint32_t *slot = malloc((size_t)(range + 1) * sizeof *slot);  /* last entry: NULL */
+    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    if (!slot || !ids) {
+        free(slot), free(ids);
+        return -1;
+    }
+    memset(slot, 0xff, (size_t)(range + 1) * sizeof *slot);
+    uint32_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k;
+        if (col_is_null(c, i)) k = (size_t)range;
+        else {
+            int64_t v = c->type == TY_INT ? col_i64(c)[i] : c->type == TY_DATE ? col_i32(c)[i] : col_u8(c)[i];
+            k = (size_t)((uint64_t)v - (uint64_t)lo);
+        }
+        if (slot[k] == UINT32_MAX) slot[k] = next++;
+        ids[i] = slot[k];
+    }
+    free(slot);
+    *ids_out = ids;
+    *n_groups = next;
+    return 1;
+}
+
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,
                RxError *err) {
+    if (n_cols == 1) {
+        int fast = group_small_range(cols[0], n, ids_out, n_groups);
+        if (fast < 0) return oom(err);
+        if (fast > 0) return 0;
+    }
     uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
     int64_t *codes = malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
     uint64_t *h = malloc((n ? n : 1) * sizeof *h);

@@ -660,13 +660,40 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
     if (!pick) goto oom;
     for (uint32_t g = 0; g < ng; g++) pick[g] = ROW_NONE;
     int64_t *key = NULL;
-    if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {
+    bool direct = (ag->fn == AGG_MIN || ag->fn == AGG_MAX) && (at == TY_INT || at == TY_FLOAT) && !arg->valid;
+    if (direct) {
+        /* numbers without NULLs: compare the values themselves (an optimisation of the keyed
+         * path below; NaN sorts above every number there, so it does here too) */
+        bool is_min = ag->fn == AGG_MIN;
+        if (at == TY_INT) {
+            const int64_t *v = col_i64(arg);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t g = ids[i], cur = pick[g];
+                if (cur == ROW_NONE || (is_min ? v[i] < v[cur] : v[i] > v[cur])) pick[g] = (uint32_t)i;
+            }
+        } else {
+            const double *v = col_f64(arg);
+            for (size_t i = 0; i < n; i++) {
+                uint32_t g = ids[i], cur = pick[g];
+                double a = v[i];
+                if (cur == ROW_NONE) {
+                    pick[g] = (uint32_t)i;
+                    continue;
+                }
+                double b = v[cur];
+                bool better = a != a ? (!is_min && b == b)
+                            : b != b ? is_min
+                            : (is_min ? a < b : a > b);
+                if (better) pick[g] = (uint32_t)i;
+            }
+        }
+    } else if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {
         KeySet ks;
         const Column *c1 = arg;
         if (at != TY_NULL && keys_encode_ordered(&c1, 1, &ks, err) < 0) goto fail;
         key = at != TY_NULL ? ks.keys[0] : NULL;
     }
-    for (size_t i = 0; i < n && at != TY_NULL; i++) {
+    for (size_t i = 0; i < n && at != TY_NULL && !direct; i++) {
         if (col_is_null(arg, i)) continue;
         uint32_t g = ids[i], cur = pick[g];
         switch (ag->fn) {
