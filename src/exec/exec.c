@@ -9,6 +9,7 @@
  */
 #include "exec/exec.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -241,35 +242,103 @@ static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
 /* ---- joins ---------------------------------------------------------------------------------- */
 
 /* The output of a join: left columns gathered by li, right columns by ri (ROW_NONE = NULL). */
+/* Large gathers run on two threads, each filling half of every column's rows (an
+ * optimisation: random reads into the inputs dominate a big join's output, and the second
+ * core hides half of their latency). */
+#define PARALLEL_GATHER_ROWS (1u << 20)
+
+typedef struct {
+    Column **out;
+    const Column **src;
+    const uint32_t **idx;
+    int n_cols;
+    size_t from, to;
+} GatherJob;
+
+static void *gather_job(void *arg) {
+    GatherJob *j = arg;
+    for (int c = 0; c < j->n_cols; c++)
+        if (j->idx[c]) col_gather_range(j->out[c], j->src[c], j->idx[c], j->from, j->to);
+    return NULL;
+}
+
+/* Gathers several columns at once; out[c] is NULL when idx[c] is NULL (the column is shared).
+ * -1 on OOM (out freed). */
+static int gather_columns(Column **out, const Column **src, const uint32_t **idx, int n_cols, size_t n) {
+    bool any_none = false;
+    for (int c = 0; c < n_cols; c++) out[c] = NULL;
+    for (int c = 0; c < n_cols; c++) {
+        if (!idx[c]) continue;
+        out[c] = col_new(src[c]->type, n);
+        if (!out[c] || (src[c]->type == TY_TEXT && col_share_heaps(out[c], src[c]) < 0)) goto oom;
+        if (!src[c]->valid) {
+            /* a ROW_NONE needs a bitmap too: look once per index array */
+            bool none = false;
+            for (int k = 0; k < c && !none; k++) none = idx[k] == idx[c] && out[k] && out[k]->valid;
+            if (!none) {
+                for (size_t i = 0; i < n && !none; i++) none = idx[c][i] == ROW_NONE;
+            }
+            any_none = none;
+        }
+        if ((src[c]->valid || any_none) && !col_valid(out[c])) goto oom;
+    }
+    if (n >= PARALLEL_GATHER_ROWS) {
+        size_t mid = (n / 2) & ~(size_t)63;
+        GatherJob a = {out, src, idx, n_cols, 0, mid}, b = {out, src, idx, n_cols, mid, n};
+        pthread_t t;
+        if (pthread_create(&t, NULL, gather_job, &b) == 0) {
+            gather_job(&a);
+            pthread_join(t, NULL);
+        } else {
+            a.to = n;
+            gather_job(&a);
+        }
+    } else {
+        GatherJob a = {out, src, idx, n_cols, 0, n};
+        gather_job(&a);
+    }
+    for (int c = 0; c < n_cols; c++)
+        if (out[c]) col_compact_validity(out[c]);
+    return 0;
+oom:
+    for (int c = 0; c < n_cols; c++) col_release(out[c]);
+    return -1;
+}
+
 Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                        const uint32_t *ri, size_t n, RxError *err) {
     const Schema *sc = &p->lp->schema;
     const int *right_out = p->lp->kind == LP_JOIN ? p->lp->right_out : NULL;
     Table *t = table_new(sc->n, n);
-    if (!t) {
-        ops_oom(err);
-        return NULL;
-    }
+    const Column **src = malloc((size_t)(sc->n + 1) * sizeof *src);
+    const uint32_t **idx = malloc((size_t)(sc->n + 1) * sizeof *idx);
+    Column **out = malloc((size_t)(sc->n + 1) * sizeof *out);
+    if (!t || !src || !idx || !out) goto oom;
     for (int c = 0; c < sc->n; c++) {
         int rc = c - l->n_cols;
-        const Column *src = c < l->n_cols ? l->cols[c] : r->cols[right_out ? right_out[rc] : rc];
-        const uint32_t *idx = c < l->n_cols ? li : ri;
-        Column *g;
-        if (!idx) {
+        src[c] = c < l->n_cols ? l->cols[c] : r->cols[right_out ? right_out[rc] : rc];
+        idx[c] = c < l->n_cols ? li : ri;
+    }
+    if (gather_columns(out, src, idx, sc->n, n) < 0) goto oom;
+    for (int c = 0; c < sc->n; c++) {
+        Column *g = out[c];
+        if (!g) {
             /* identity: the side's rows in order, one each (AS-OF's left side) */
-            g = (Column *)src;
+            g = (Column *)src[c];
             col_retain(g);
-        } else {
-            g = col_gather(src, idx, n);
         }
-        if (!g || table_set(t, c, g, sc->cols[c].name) < 0) {
-            col_release(g);
-            table_free(t);
-            ops_oom(err);
-            return NULL;
+        if (table_set(t, c, g, sc->cols[c].name) < 0) {
+            for (int k = c + 1; k < sc->n; k++) col_release(out[k]);
+            goto oom;
         }
     }
+    free(src), free(idx), free(out);
     return t;
+oom:
+    free(src), free(idx), free(out);
+    table_free(t);
+    ops_oom(err);
+    return NULL;
 }
 
 static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {

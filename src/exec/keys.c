@@ -27,6 +27,7 @@ static int64_t dur_key(RxDuration d) {
 
 typedef struct {
     RxStr *strs;       /* distinct strings, by id */
+    uint64_t *words;   /* per id: the bytes of a string of at most 8 bytes, zero-padded */
     uint32_t n, cap;
     uint32_t *slots;   /* id + 1, 0 empty */
     uint64_t *hashes;  /* per id */
@@ -43,6 +44,7 @@ static int dict_init(Dict *d, size_t hint) {
 
 static void dict_free(Dict *d) {
     free(d->strs);
+    free(d->words);
     free(d->slots);
     free(d->hashes);
 }
@@ -63,24 +65,48 @@ static int dict_grow(Dict *d) {
 }
 
 /* The id of s, inserting it when insert is set; UINT32_MAX when absent (or on OOM, *oom_flag). */
+/* A string of at most 8 bytes as one zero-padded word, so that short strings (symbols, codes)
+ * hash and compare without a memcmp call. */
+static inline uint64_t short_word(RxStr s) {
+    uint64_t w = 0;
+    if (s.len == 0) return 0;
+#if !defined(__SANITIZE_ADDRESS__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (((uintptr_t)s.ptr & 4095) <= 4088) {
+        /* the 8 bytes stay within one page, so reading past the string is safe: mask it off */
+        memcpy(&w, s.ptr, 8);
+        if (s.len < 8) w &= (UINT64_C(1) << (8 * s.len)) - 1;
+        return w;
+    }
+#endif
+    memcpy(&w, s.ptr, s.len);
+    return w;
+}
+
+/* The id of s, inserting it when insert is set; UINT32_MAX when absent (or on OOM, *oom_flag). */
 static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
-    uint64_t h = rx_hash_bytes(s.ptr, s.len);
+    bool small = s.len <= 8;
+    uint64_t w = small ? short_word(s) : 0;
+    uint64_t h = small ? rx_hash64(w * 0x9e3779b97f4a7c15ULL + s.len) : rx_hash_bytes(s.ptr, s.len);
     size_t j = h & (d->n_slots - 1);
     while (d->slots[j]) {
         uint32_t id = d->slots[j] - 1;
-        RxStr t = d->strs[id];
-        if (d->hashes[id] == h && t.len == s.len && (s.len == 0 || memcmp(t.ptr, s.ptr, s.len) == 0))
-            return id;
+        if (d->hashes[id] == h) {
+            RxStr t = d->strs[id];
+            if (t.len == s.len && (small ? d->words[id] == w : memcmp(t.ptr, s.ptr, s.len) == 0))
+                return id;
+        }
         j = (j + 1) & (d->n_slots - 1);
     }
     if (!insert) return UINT32_MAX;
     if (d->n == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 256;
         RxStr *st = realloc(d->strs, cap * sizeof *st);
-        uint64_t *hs = realloc(d->hashes, cap * sizeof *hs);
         if (st) d->strs = st;
+        uint64_t *hs = st ? realloc(d->hashes, cap * sizeof *hs) : NULL;
         if (hs) d->hashes = hs;
-        if (!st || !hs) {
+        uint64_t *ws = hs ? realloc(d->words, cap * sizeof *ws) : NULL;
+        if (ws) d->words = ws;
+        if (!st || !hs || !ws) {
             *oom_flag = true;
             return UINT32_MAX;
         }
@@ -89,6 +115,7 @@ static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
     uint32_t id = d->n++;
     d->strs[id] = s;
     d->hashes[id] = h;
+    d->words[id] = w;
     d->slots[j] = id + 1;
     if ((size_t)d->n * 2 > d->n_slots && dict_grow(d) < 0) *oom_flag = true;
     return id;
@@ -121,6 +148,13 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
         text |= cols[i]->type == TY_TEXT;
     }
     for (int i = 0; i < n; i++) {
+        RxType t = cols[i]->type;
+        if (!text && cols[i]->n > 0 && (t == TY_TIMESTAMP || t == TY_TIME || (t == TY_INT && !any_float))) {
+            /* already order-preserving int64: use the column's own array */
+            out->keys[i] = (int64_t *)cols[i]->data;
+            out->borrowed[i] = true;
+            continue;
+        }
         out->keys[i] = malloc((cols[i]->n ? cols[i]->n : 1) * sizeof(int64_t));
         if (!out->keys[i]) {
             keys_free(out);
@@ -166,6 +200,7 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
         return 0;
     }
     for (int i = 0; i < n; i++) {
+        if (out->borrowed[i]) continue;
         const Column *c = cols[i];
         int64_t *k = out->keys[i];
         size_t m = c->n;
@@ -200,8 +235,9 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
 
 void keys_free(KeySet *ks) {
     for (int i = 0; i < 4; i++) {
-        free(ks->keys[i]);
+        if (!ks->borrowed[i]) free(ks->keys[i]);
         ks->keys[i] = NULL;
+        ks->borrowed[i] = false;
     }
 }
 
@@ -252,11 +288,34 @@ static int equality_codes(const Column *l, const Column *r, int64_t *lc, int64_t
     return 0;
 }
 
+/* One TEXT key on both sides: the dictionary of the right side's strings numbers them densely
+ * in order of first appearance, which is exactly a partition id (an optimisation of the
+ * general path below, which hashes the codes a second time). */
+static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr, uint32_t *lp,
+                          uint32_t *rp, uint32_t *n_parts, RxError *err) {
+    Dict d;
+    if (dict_init(&d, 1024) < 0) return oom(err);
+    bool failed = false;
+    for (size_t i = 0; i < nr && !failed; i++)
+        rp[i] = col_is_null(r, i) ? ROW_NONE : dict_id(&d, col_str(r)[i], true, &failed);
+    for (size_t i = 0; i < nl && !failed; i++)
+        lp[i] = col_is_null(l, i) ? ROW_NONE : dict_id(&d, col_str(l)[i], false, &failed);
+    *n_parts = d.n ? d.n : 1;
+    dict_free(&d);
+    return failed ? oom(err) : 0;
+}
+
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
                    int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
                    RxError *err) {
     *lpart = malloc((nl ? nl : 1) * sizeof **lpart);
     *rpart = malloc((nr ? nr : 1) * sizeof **rpart);
+    if (n_keys == 1 && lk[0]->type == TY_TEXT && rk[0]->type == TY_TEXT && *lpart && *rpart) {
+        if (partition_text(lk[0], nl, rk[0], nr, *lpart, *rpart, n_parts, err) == 0) return 0;
+        free(*lpart), free(*rpart);
+        *lpart = *rpart = NULL;
+        return -1;
+    }
     int64_t *lc = malloc((nl ? nl : 1) * (size_t)n_keys * sizeof *lc);
     int64_t *rc = malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
     uint8_t *lnull = calloc(nl ? nl : 1, 1), *rnull = calloc(nr ? nr : 1, 1);

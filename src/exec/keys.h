@@ -18,7 +18,8 @@
 #include "types/column.h"
 
 typedef struct {
-    int64_t *keys[4];   /* one malloc'd array per column */
+    int64_t *keys[4];   /* one array per column: read only; free with keys_free */
+    bool borrowed[4];   /* the array is the column's own data (INT, TIMESTAMP, TIME) */
     int n;
 } KeySet;
 

@@ -452,27 +452,27 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
     uint32_t *tmp = malloc((n / 2 + 1) * sizeof *tmp);
     Column **cols = calloc((size_t)n_keys + 1, sizeof *cols);
     int64_t **keys = calloc((size_t)n_keys + 1, sizeof *keys);
-    bool ok = perm && tmp && cols && keys;
+    KeySet *sets = calloc((size_t)n_keys + 1, sizeof *sets);
+    bool ok = perm && tmp && cols && keys && sets;
     if (!ok) ops_oom(err);
     for (int k = 0; ok && k < n_keys; k++) {
         cols[k] = column_of(spec[k].e, in, err);
-        KeySet ks;
-        if (!cols[k] || keys_encode_ordered((const Column *const *)&cols[k], 1, &ks, err) < 0) {
+        if (!cols[k] || keys_encode_ordered((const Column *const *)&cols[k], 1, &sets[k], err) < 0) {
             ok = false;
             break;
         }
-        keys[k] = ks.keys[0];
+        keys[k] = sets[k].keys[0];
     }
     if (ok) {
         for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
         SortCtx s = {n_keys, keys, (const Column **)cols, spec};
         merge_sort(&s, perm, tmp, n);
     }
-    for (int k = 0; k < n_keys; k++) {
-        col_release(cols[k]);
-        free(keys[k]);
+    for (int k = 0; k < n_keys && sets; k++) {
+        keys_free(&sets[k]);
+        if (cols) col_release(cols[k]);
     }
-    free(cols), free(keys), free(tmp);
+    free(cols), free(keys), free(sets), free(tmp);
     if (!ok) {
         free(perm);
         return NULL;
@@ -660,6 +660,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
     if (!pick) goto oom;
     for (uint32_t g = 0; g < ng; g++) pick[g] = ROW_NONE;
     int64_t *key = NULL;
+    KeySet mks = {0};
     bool direct = (ag->fn == AGG_MIN || ag->fn == AGG_MAX) && (at == TY_INT || at == TY_FLOAT) && !arg->valid;
     if (direct) {
         /* numbers without NULLs: compare the values themselves (an optimisation of the keyed
@@ -688,10 +689,9 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             }
         }
     } else if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {
-        KeySet ks;
         const Column *c1 = arg;
-        if (at != TY_NULL && keys_encode_ordered(&c1, 1, &ks, err) < 0) goto fail;
-        key = at != TY_NULL ? ks.keys[0] : NULL;
+        if (at != TY_NULL && keys_encode_ordered(&c1, 1, &mks, err) < 0) goto fail;
+        key = at != TY_NULL ? mks.keys[0] : NULL;
     }
     for (size_t i = 0; i < n && at != TY_NULL && !direct; i++) {
         if (col_is_null(arg, i)) continue;
@@ -703,7 +703,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         default: pick[g] = (uint32_t)i; break;
         }
     }
-    free(key);
+    keys_free(&mks);
     out = col_gather(arg, pick, ng);
     free(pick);
     col_release(arg);

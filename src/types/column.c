@@ -235,6 +235,37 @@ Column *col_gather(const Column *c, const uint32_t *idx, size_t n) {
     return out;
 }
 
+void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to) {
+    switch (type_width(c->type)) {
+    case 1: {
+        const uint8_t *s = c->data; uint8_t *d = out->data;
+        for (size_t i = from; i < to; i++) { uint32_t j = idx[i]; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    case 4: {
+        const int32_t *s = c->data; int32_t *d = out->data;
+        for (size_t i = from; i < to; i++) { uint32_t j = idx[i]; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    case 8: {
+        const int64_t *s = c->data; int64_t *d = out->data;
+        for (size_t i = from; i < to; i++) { uint32_t j = idx[i]; d[i] = j == ROW_NONE ? 0 : s[j]; }
+        break;
+    }
+    default: {
+        const RxStr *s = c->data; RxStr *d = out->data;
+        RxStr zero = {0};
+        for (size_t i = from; i < to; i++) { uint32_t j = idx[i]; d[i] = j == ROW_NONE ? zero : s[j]; }
+        break;
+    }
+    }
+    if (out->valid)
+        for (size_t i = from; i < to; i++) {
+            uint32_t j = idx[i];
+            if (j == ROW_NONE || col_is_null(c, j)) bitmap_set(out->valid, i, false);
+        }
+}
+
 Column *col_slice(const Column *c, size_t off, size_t n) {
     Column *out = col_new(c->type, n);
     if (!out) return NULL;

@@ -78,6 +78,11 @@ void col_compact_validity(Column *c);
 
 /* The rows idx[0..n) of c, in that order; ROW_NONE gives NULL. TEXT shares heaps. NULL on OOM. */
 Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
+/* Fills rows [from, to) of out (allocated with col_new for n rows, same type as c, heaps
+ * already shared) from c's rows idx[from..to). ROW_NONE marks a row NULL in out's validity,
+ * which the caller allocates (col_valid) beforehand when c has NULLs or idx has ROW_NONE;
+ * from and to are multiples of 64 (or to = n) so that threads never share a bitmap word. */
+void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to);
 /* Rows [off, off+n) of c. */
 Column *col_slice(const Column *c, size_t off, size_t n);
 /* A hash of the value at row i, equal for equal values (-0 and 0, every NaN, every NULL). */
