@@ -314,12 +314,36 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
     const uint32_t **idx = malloc((size_t)(sc->n + 1) * sizeof *idx);
     Column **out = malloc((size_t)(sc->n + 1) * sizeof *out);
     if (!t || !src || !idx || !out) goto oom;
+    uint32_t *lsel = NULL;
+    bool left_complete = true;   /* every row with a right row also has a left row */
+    if (li && ri)
+        for (size_t i = 0; i < n && left_complete; i++) left_complete = li[i] != ROW_NONE || ri[i] == ROW_NONE;
     for (int c = 0; c < sc->n; c++) {
         int rc = c - l->n_cols;
-        src[c] = c < l->n_cols ? l->cols[c] : r->cols[right_out ? right_out[rc] : rc];
+        if (c >= l->n_cols && right_out) rc = right_out[rc];
+        src[c] = c < l->n_cols ? l->cols[c] : r->cols[rc];
         idx[c] = c < l->n_cols ? li : ri;
+        if (c < l->n_cols || !ri || !left_complete) continue;
+        /* A right equality-key column holds, in every matched row, the value of the left key
+         * it matched: read it from the left column in left order instead of at random from
+         * the right one (an optimisation; FLOAT keys are excluded: -0 equals 0 but prints
+         * differently). */
+        for (int k = 0; k < p->lp->n_keys; k++) {
+            const Column *lk = l->cols[p->lp->lkeys[k]];
+            if (p->lp->rkeys[k] != rc || lk->type != src[c]->type || lk->type == TY_FLOAT || lk->type == TY_NULL) continue;
+            if (!lsel) {
+                lsel = malloc((n ? n : 1) * sizeof *lsel);
+                if (!lsel) goto oom;
+                for (size_t i = 0; i < n; i++) lsel[i] = ri[i] == ROW_NONE ? ROW_NONE : li ? li[i] : (uint32_t)i;
+            }
+            src[c] = lk;
+            idx[c] = lsel;
+            break;
+        }
     }
-    if (gather_columns(out, src, idx, sc->n, n) < 0) goto oom;
+    int grc = gather_columns(out, src, idx, sc->n, n);
+    free(lsel);
+    if (grc < 0) goto oom;
     for (int c = 0; c < sc->n; c++) {
         Column *g = out[c];
         if (!g) {
