@@ -88,7 +88,8 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     } else {
         t = table_new(in->n_cols, k);
         for (int c = 0; t && c < in->n_cols; c++) {
-            Column *g = col_gather(in->cols[c], idx, k);
+            bool used = !p->needed || p->needed[c];
+            Column *g = used ? col_gather(in->cols[c], idx, k) : col_placeholder(in->cols[c]->type, k);
             if (!g || table_set(t, c, g, p->lp->schema.cols[c].name) < 0) {
                 col_release(g);
                 table_free(t);
@@ -323,6 +324,11 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
         if (c >= l->n_cols && right_out) rc = right_out[rc];
         src[c] = c < l->n_cols ? l->cols[c] : r->cols[rc];
         idx[c] = c < l->n_cols ? li : ri;
+        if (p->needed && !p->needed[c]) {
+            idx[c] = NULL;
+            src[c] = NULL;  /* a placeholder below */
+            continue;
+        }
         if (c < l->n_cols || !ri || !left_complete) continue;
         /* A right equality-key column holds, in every matched row, the value of the left key
          * it matched: read it from the left column in left order instead of at random from
@@ -346,7 +352,13 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
     if (grc < 0) goto oom;
     for (int c = 0; c < sc->n; c++) {
         Column *g = out[c];
-        if (!g) {
+        if (!g && !src[c]) {
+            g = col_placeholder(sc->cols[c].type, n);
+            if (!g) {
+                for (int k = c + 1; k < sc->n; k++) col_release(out[k]);
+                goto oom;
+            }
+        } else if (!g) {
             /* identity: the side's rows in order, one each (AS-OF's left side) */
             g = (Column *)src[c];
             col_retain(g);

@@ -52,6 +52,11 @@ static void pairs_free(Pairs *p) {
     memset(p, 0, sizeof *p);
 }
 
+static void mark_reads(const Expr *e, uint8_t *reads) {
+    if (e->kind == EX_COL) reads[e->col] = 1;
+    for (int i = 0; i < e->n_args; i++) mark_reads(e->args[i], reads);
+}
+
 /* Keeps the candidates [from, cand->n) that pass the residual, compacting them in place. */
 static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
                            size_t from, RxError *err) {
@@ -59,15 +64,24 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
     if (n == 0) return 0;
     Table *j = table_new(l->n_cols + r->n_cols, n);
     if (!j) return ops_oom(err);
+    uint8_t *reads = calloc((size_t)(l->n_cols + r->n_cols) + 1, 1);
+    if (!reads) {
+        table_free(j);
+        return ops_oom(err);
+    }
+    mark_reads(lp->residual, reads);
     for (int c = 0; c < l->n_cols + r->n_cols; c++) {
-        Column *g = c < l->n_cols ? col_gather(l->cols[c], cand->l + from, n)
-                                  : col_gather(r->cols[c - l->n_cols], cand->r + from, n);
+        const Column *src = c < l->n_cols ? l->cols[c] : r->cols[c - l->n_cols];
+        Column *g = !reads[c] ? col_placeholder(src->type, n)
+                  : c < l->n_cols ? col_gather(src, cand->l + from, n) : col_gather(src, cand->r + from, n);
         if (!g || table_set(j, c, g, NULL) < 0) {
             col_release(g);
             table_free(j);
+            free(reads);
             return ops_oom(err);
         }
     }
+    free(reads);
     size_t k = from;
     for (size_t off = 0; off < n; off += EXEC_BATCH) {
         size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
@@ -187,14 +201,16 @@ out:
     return rc;
 }
 
-static Table *gather_side(const Table *t, const Schema *sc, const uint32_t *idx, size_t n, RxError *err) {
+static Table *gather_side(const PNode *p, const Table *t, const Schema *sc, const uint32_t *idx,
+                          size_t n, RxError *err) {
     Table *o = table_new(t->n_cols, n);
     if (!o) {
         ops_oom(err);
         return NULL;
     }
     for (int c = 0; c < t->n_cols; c++) {
-        Column *g = col_gather(t->cols[c], idx, n);
+        bool used = !p->needed || p->needed[c];
+        Column *g = used ? col_gather(t->cols[c], idx, n) : col_placeholder(t->cols[c]->type, n);
         if (!g || table_set(o, c, g, sc->cols[c].name) < 0) {
             col_release(g);
             table_free(o);
@@ -240,7 +256,7 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         size_t k = 0;
         for (size_t i = 0; i < side->n_rows; i++)
             if (mark[i] == (kind != JOIN_ANTI)) idx[k++] = (uint32_t)i;
-        t = gather_side(side, &lp->schema, idx, k, err);
+        t = gather_side(p, side, &lp->schema, idx, k, err);
         free(idx);
         goto out;
     }
@@ -383,7 +399,7 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
             if (want) keep[k++] = (uint32_t)i;
         }
     }
-    t = gather_side(all, sc, keep, k, err);
+    t = gather_side(p, all, sc, keep, k, err);
 out:
     free(h), free(slots), free(keep);
     table_free(all);
@@ -483,7 +499,7 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
 Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     uint32_t *perm = sort_order(p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
-    Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(in, &p->lp->schema, perm, in->n_rows, err);
+    Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
     free(perm);
     return t;
 }
@@ -540,7 +556,7 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
         count[g]++;
         keep[k++] = row;
     }
-    if (ops_check_interrupt(x, err) == 0) t = gather_side(in, &lp->schema, keep, k, err);
+    if (ops_check_interrupt(x, err) == 0) t = gather_side(p, in, &lp->schema, keep, k, err);
 out:
     release_cols(gcols, lp->n_group);
     free(perm), free(ids), free(keep), free(count);

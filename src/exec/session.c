@@ -114,7 +114,12 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
     RewriteLog log = {0};
     PNode *plan = NULL;
-    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &s->err);
+    int pruned = 0;
+    s->popt.no_prune = s->ropt.no_optimize;
+    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &pruned, &s->err);
+    if (plan && pruned && rw_log(qa, &log, "PRUNE-001", "Columns no operator above reads are not carried",
+                                 arena_printf(qa, "%d operator%s only the columns used above", pruned, pruned == 1 ? " carries" : "s carry")) < 0)
+        plan = NULL;
     double t1 = now_s();
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += (t1 - t0) - (s->cat.load_s - load0);

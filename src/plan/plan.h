@@ -23,6 +23,7 @@ typedef struct {
     IjAlgo ijoin_algo;
     AsofAlgo asof_algo;
     bool no_hashjoin;     /* run equi-joins as nested loops (to check one against the other) */
+    bool no_prune;        /* carry every column (with the optimizer off) */
 } PlanOptions;
 
 typedef struct PNode PNode;
@@ -33,13 +34,18 @@ struct PNode {
     double rows;          /* estimated output rows */
     IjAlgo ij_algo;
     AsofAlgo asof_algo;
+    uint8_t *needed;      /* per output column: does an operator above read it? NULL: all */
+    int n_needed;         /* how many are */
     /* filled by exec when it runs the node, for reports: */
     double actual_rows;
     bool ran;
 };
 
-/* Builds the physical plan of lp in arena a. -1 only when out of memory. */
-PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *err);
+/* Builds the physical plan of lp in arena a. -1 only when out of memory. Unless opt->no_prune,
+ * marks on every node which output columns an operator above reads, so that gathers skip the
+ * others (projection pruning, PRUNE-001); *pruned counts the operators that carry fewer
+ * columns for it. */
+PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err);
 
 /* Appends the plan tree, one operator per line ("Name detail  ~N rows"), children drawn with
  * ├─ └─ │ as the spec shows. */

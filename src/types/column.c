@@ -128,6 +128,16 @@ Column *col_new(RxType type, size_t n) {
     return c;
 }
 
+Column *col_placeholder(RxType type, size_t n) {
+    Column *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->refcnt = 1;
+    c->type = type;
+    c->n = n;
+    c->pruned = true;
+    return c;
+}
+
 void col_retain(Column *c) { c->refcnt++; }
 
 void col_release(Column *c) {
@@ -190,6 +200,7 @@ void col_compact_validity(Column *c) {
 }
 
 Column *col_gather(const Column *c, const uint32_t *idx, size_t n) {
+    if (c->pruned) return col_placeholder(c->type, n);
     Column *out = col_new(c->type, n);
     if (!out) return NULL;
     if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) {

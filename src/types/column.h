@@ -50,8 +50,11 @@ typedef struct Column {
     uint32_t n_heaps, cap_heaps;
     bool sorted;         /* known non-decreasing (NULLs absent); a hint, false when unknown */
     double ndv;          /* distinct values, estimated by the planner on first use; 0 unknown */
+    bool pruned;         /* a placeholder for a column no operator above reads: no data */
 } Column;
 
+/* A placeholder of n rows for a column that nothing reads (projection pruning): no data. */
+Column *col_placeholder(RxType type, size_t n);
 /* A column of n elements with uninitialized data and no validity bitmap; NULL on OOM. */
 Column *col_new(RxType type, size_t n);
 void col_retain(Column *c);
