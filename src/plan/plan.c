@@ -2,7 +2,8 @@
  * plan.c - physical planning: algorithm choice and row estimates (plan.h).
  *
  * Estimates: a scan knows its row count; σ multiplies by the selectivity of its condition
- * (= against a constant 1/ndv, = between columns 1/max(ndv), ranges 1/3, IS NULL the null
+ * (= against a constant 1/ndv, = between columns 1/max(ndv), a range against a constant the
+ * share of the column's [min, max] it keeps (1/3 without statistics), IS NULL the null
  * fraction, ∧ the product, ∨ s1 + s2 - s1·s2, ¬ 1 - s); π and ρ keep their input's count; an
  * interval join evaluates its predicate on a sample of both sides (ijoin_estimate); an AS-OF
  * join estimates its left input (one row per probe; INNER drops few in practice). Distinct counts come from
@@ -48,6 +49,66 @@ static double column_ndv(Column *c) {
     if (d < 1) d = 1;
     c->ndv = d;
     return d;
+}
+
+static bool as_double(const Column *c, size_t i, bool ts_scale, double *out);
+static Column *source_column(const LPlan *lp, int i);
+
+/* Minimum and maximum of a numeric or temporal base column (sampled like the distinct
+ * count), cached on the column. */
+static bool column_range(Column *c, double *lo, double *hi) {
+    if (c->range_known == 0) {
+        c->range_known = -1;
+        size_t n = c->n, step = n > 65536 ? n / 65536 : 1;
+        double mn = 0, mx = 0;
+        bool any = false;
+        for (size_t i = 0; i < n; i += step) {
+            double v;
+            if (!as_double(c, i, false, &v)) continue;
+            if (!any || v < mn) mn = v;
+            if (!any || v > mx) mx = v;
+            any = true;
+        }
+        if (any) {
+            c->range_known = 1;
+            c->min_est = mn;
+            c->max_est = mx;
+        }
+    }
+    *lo = c->min_est;
+    *hi = c->max_est;
+    return c->range_known == 1;
+}
+
+/* Selectivity of col < const (and friends) from the column's range: the fraction of
+ * [min, max] on the qualifying side, or 1/3 without statistics. */
+static double range_selectivity(const LPlan *in, const Expr *e) {
+    const Expr *a = e->args[0], *b = e->args[1];
+    AstOp op = e->op;
+    if (a->kind == EX_CONST && b->kind == EX_COL) {
+        const Expr *t = a;
+        a = b;
+        b = t;
+        op = op == OP_LT ? OP_GT : op == OP_LE ? OP_GE : op == OP_GT ? OP_LT : OP_LE;
+    }
+    if (a->kind != EX_COL || b->kind != EX_CONST || b->value.null) return 1.0 / 3.0;
+    Column *c = source_column(in, a->col);
+    double lo, hi, v;
+    if (!c || !column_range(c, &lo, &hi)) return 1.0 / 3.0;
+    switch (b->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: v = (double)b->value.v.i; break;
+    case TY_FLOAT: v = b->value.v.f; break;
+    case TY_DATE: v = (double)b->value.v.date; break;
+    default: return 1.0 / 3.0;
+    }
+    if (c->type == TY_DATE && b->type == TY_TIMESTAMP) v /= (double)US_PER_DAY;
+    if (c->type == TY_TIMESTAMP && b->type == TY_DATE) v *= (double)US_PER_DAY;
+    if (hi <= lo) return (op == OP_LT || op == OP_GT) ? 0.5 : 1.0;
+    double below = (v - lo) / (hi - lo);
+    if (below < 0) below = 0;
+    if (below > 1) below = 1;
+    double s = (op == OP_LT || op == OP_LE) ? below : 1.0 - below;
+    return s < 0.0001 ? 0.0001 : s;
 }
 
 static double null_fraction(const Column *c) {
@@ -144,7 +205,7 @@ static double selectivity(const LPlan *in, const Expr *e, double rows) {
             double da = ndv_of(in, a, rows), db = ndv_of(in, b, rows);
             return 1.0 - 1.0 / (da > db ? da : db);
         }
-        case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 1.0 / 3.0;
+        case OP_LT: case OP_LE: case OP_GT: case OP_GE: return range_selectivity(in, e);
         default: return 0.5;
         }
     }

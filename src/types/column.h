@@ -51,6 +51,8 @@ typedef struct Column {
     bool sorted;         /* known non-decreasing (NULLs absent); a hint, false when unknown */
     double ndv;          /* distinct values, estimated by the planner on first use; 0 unknown */
     bool pruned;         /* a placeholder for a column no operator above reads: no data */
+    int8_t range_known;  /* planner statistics: 0 not computed, 1 min/max below, -1 none */
+    double min_est, max_est;
 } Column;
 
 /* A placeholder of n rows for a column that nothing reads (projection pruning): no data. */
