@@ -53,6 +53,7 @@ static double column_ndv(Column *c) {
 
 static bool as_double(const Column *c, size_t i, bool ts_scale, double *out);
 static Column *source_column(const LPlan *lp, int i);
+static double null_fraction(const Column *c);
 
 /* Minimum and maximum of a numeric or temporal base column (sampled like the distinct
  * count), cached on the column. */
@@ -108,6 +109,7 @@ static double range_selectivity(const LPlan *in, const Expr *e) {
     if (below < 0) below = 0;
     if (below > 1) below = 1;
     double s = (op == OP_LT || op == OP_LE) ? below : 1.0 - below;
+    s *= 1.0 - null_fraction(c);  /* NULL never satisfies a comparison */
     return s < 0.0001 ? 0.0001 : s;
 }
 
