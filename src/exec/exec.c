@@ -497,6 +497,8 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     int rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
     x->t_join_s += now_s() - t0;
     if (rc < 0) goto out;
+    p->left_presorted = st.left_sorted;
+    p->right_presorted = st.right_sorted;
     if (lp->inner) {
         size_t k = 0;
         uint32_t *li = malloc((nl ? nl : 1) * sizeof *li);

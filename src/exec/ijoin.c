@@ -691,172 +691,132 @@ static size_t lower_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
     }
     return lo;
 }
-static size_t upper_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
+
+/* One right row in the hash table: its keys and its input row. */
+typedef struct {
+    int64_t k1, k2;     /* the shared endpoint; the other (0 for MEETS, MET_BY: no range) */
+    uint32_t row;       /* input row (global id) */
+} EqEntry;
+
+/* A bucket of more entries than this is sorted by (k1, k2, row) and binary-searched, so that
+ * no left row scans more than this many entries that it may not match. */
+#define EQ_SCAN_MAX 32
+
+/* Bucket of (k1) or, for EQUALS, of (k1, k2): the top bits of a multiplicative hash. */
+static inline uint32_t eq_hash(int64_t k1, int64_t k2, bool pair, int shift) {
+    uint64_t x = flip(k1) * 0x9E3779B97F4A7C15ULL;
+    if (pair) x = (x ^ flip(k2)) * 0xC2B2AE3D27D4EB4FULL;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    return (uint32_t)(x >> shift);
+}
+
+static int eq_entry_cmp(const void *pa, const void *pb) {
+    const EqEntry *a = pa, *b = pb;
+    if (a->k1 != b->k1) return a->k1 < b->k1 ? -1 : 1;
+    if (a->k2 != b->k2) return a->k2 < b->k2 ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+/* In e[lo, hi) sorted by (k1, k2): the first entry not below (k1, k2), or with after the first
+ * entry above it. */
+static size_t eq_search(const EqEntry *e, size_t lo, size_t hi, int64_t k1, int64_t k2,
+                        bool after) {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (a[mid] <= x) lo = mid + 1;
+        const EqEntry *x = &e[mid];
+        if (x->k1 < k1 || (x->k1 == k1 && (after ? x->k2 <= k2 : x->k2 < k2))) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-typedef struct {
-    const int64_t *k1, *k2;    /* k2 NULL: MEETS, MET_BY */
-    uint32_t *o1, *rid;
-    int64_t *K1, *K2;
-    size_t m;
-} EqRightSort;
-
-/* Right rows by (k1, k2): LSD, so by k2 first, then stably by k1. */
-static int eq_right_sort(void *p) {
-    EqRightSort *e = p;
-    if (!e->K2) return sort_ids(e->k1, NULL, e->m, e->rid, e->K1);
-    if (sort_ids(e->k2, NULL, e->m, e->o1, NULL) || sort_ids(e->k1, e->o1, e->m, e->rid, e->K1))
-        return -1;
-    for (size_t t = 0; t < e->m; t++) e->K2[t] = e->k2[e->rid[t]];
-    return 0;
-}
-
-/* (a, b) as one order-preserving key when both ranges fit in 62 bits together: the sort then
- * orders by a, then b, in one pass set (an optimisation; eq_join falls back to two sorts). */
-static inline int64_t pack2(int64_t a, int64_t b, uint64_t mn_a, uint64_t mn_b, int bits_b) {
-    return (int64_t)(((flip(a) - mn_a) << bits_b) | (flip(b) - mn_b));
-}
-
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
-    /* Which end of the k2 range is bounded; the other is the group's end. */
-    bool lo_b = rel == IJ_STARTS || rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
-    bool hi_b = rel == IJ_STARTED_BY || rel == IJ_FINISHES || rel == IJ_EQUALS;
-    bool par = n >= PARALLEL_ROWS && m >= PARALLEL_ROWS;
+    bool pair = rel == IJ_EQUALS;
+    int bits = bits_for(m);
+    if (bits < 1) bits = 1;
+    if (bits > 30) bits = 30;
+    int shift = 64 - bits;
+    size_t nb = (size_t)1 << bits;
     int rc = -1;
-    /* MEETS and MET_BY read their keys in place; the others build (and pack) them. */
-    int64_t *k1 = NULL, *k2 = NULL, *q1 = NULL, *bnd = NULL;
-    int64_t *K1 = xmalloc(m, sizeof *K1), *K2 = NULL;
-    uint32_t *rid = xmalloc(m, sizeof *rid), *o1 = NULL;
-    int64_t *Q1 = xmalloc(n, sizeof *Q1), *BND = NULL;
-    uint32_t *cl = xmalloc(n, sizeof *cl), *lid = xmalloc(n, sizeof *lid);
-    uint32_t *A = xcalloc(n, sizeof *A), *B = xcalloc(n, sizeof *B);
-    if (ranged) {
-        k1 = xmalloc(m, sizeof *k1);
-        k2 = xmalloc(m, sizeof *k2);
-        q1 = xmalloc(n, sizeof *q1);
-        bnd = xmalloc(n, sizeof *bnd);
-    }
-    if (!K1 || !rid || !Q1 || !cl || !lid || !A || !B || (ranged && (!k1 || !k2 || !q1 || !bnd))) {
+    uint32_t *hb = xmalloc(m, sizeof *hb), *st = xcalloc(nb + 2, sizeof *st), *scratch = NULL;
+    EqEntry *E = xmalloc(m, sizeof *E);
+    if (!hb || !st || !E) {
         oom(o->err);
         goto done;
     }
-    const int64_t *rk = ranged ? k1 : rel == IJ_MEETS ? R->s : R->e;
-    const int64_t *lk = ranged ? q1 : rel == IJ_MEETS ? L->e : L->s;
-    uint64_t mn1 = UINT64_MAX, mx1 = 0, mn2 = UINT64_MAX, mx2 = 0;
+    /* 1. Bucket every right row; a stable counting sort lays the buckets out in row order:
+     *    bucket b is E[st[b], st[b + 1]). */
+    uint32_t *cur = st + 1;
     for (size_t j = 0; j < m; j++) {
-        if (ranged) {
-            eq_point(rel, R->s[j], R->e[j], &k1[j], &k2[j]);
-            uint64_t u2 = flip(k2[j]);
-            if (u2 < mn2) mn2 = u2;
-            if (u2 > mx2) mx2 = u2;
-        }
-        uint64_t u1 = flip(rk[j]);
-        if (u1 < mn1) mn1 = u1;
-        if (u1 > mx1) mx1 = u1;
+        int64_t k1, k2;
+        eq_point(rel, R->s[j], R->e[j], &k1, &k2);
+        hb[j] = eq_hash(k1, k2, pair, shift);
+        cur[hb[j] + 1]++;
     }
-    /* Left rows that can match: the group key in the right's range, the query not empty. */
-    size_t nc = 0;
+    for (size_t b = 1; b <= nb; b++) cur[b] += cur[b - 1];
+    for (size_t j = 0; j < m; j++) {
+        EqEntry *x = &E[cur[hb[j]]++];
+        eq_point(rel, R->s[j], R->e[j], &x->k1, &x->k2);
+        if (!ranged) x->k2 = 0;
+        x->row = gid_of(R, j);
+    }
+    free(hb);
+    hb = NULL;
+    /* 2. Large buckets are sorted, so that their left rows binary-search them. */
+    size_t big = 0;
+    for (size_t b = 0; b < nb; b++) {
+        size_t sz = st[b + 1] - st[b];
+        if (sz <= EQ_SCAN_MAX) continue;
+        qsort(E + st[b], sz, sizeof *E, eq_entry_cmp);
+        if (sz > big) big = sz;
+    }
+    if (ranged && big > 48 && !(scratch = xmalloc(big, sizeof *scratch))) {
+        oom(o->err);
+        goto done;
+    }
+    /* Optimisation: room for about one pair per row up front, so the runs rarely regrow. */
+    size_t guess = n + m, limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
+    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
+    /* 3. Each left row, in row order, collects its bucket's matches, in right row order. */
     for (size_t i = 0; i < n; i++) {
-        int64_t lo = 0, hi = 0;
-        if (ranged && !eq_query(rel, L->s[i], L->e[i], &q1[i], &lo, &hi)) continue;
-        uint64_t u1 = flip(lk[i]);
-        if (u1 < mn1 || u1 > mx1) continue;
-        /* The bounded end, clamped into the right's k2 range (a range end outside it selects
-         * nothing or everything, as the clamped one does). */
-        int64_t b = lo_b ? lo : hi;
-        if (ranged) {
-            uint64_t ub = flip(b);
-            if (lo_b && ub > mx2) continue;
-            if (hi_b && ub < mn2) continue;
-            if (ub < mn2) b = unflip(mn2);
-            if (ub > mx2) b = unflip(mx2);
-            bnd[i] = b;
+        int64_t q1, lo, hi;
+        if (!eq_query(rel, L->s[i], L->e[i], &q1, &lo, &hi)) continue;
+        uint32_t h = eq_hash(q1, lo, pair, shift);
+        size_t s = st[h], e = st[h + 1];
+        if (s == e) continue;
+        uint32_t gl = gid_of(L, i);
+        if (e - s > EQ_SCAN_MAX) {
+            /* Sorted by (k1, k2, row): the matches are one slice, in row order within a k2. */
+            size_t a = eq_search(E, s, e, q1, lo, false), z = eq_search(E, a, e, q1, hi, true);
+            if (a == z) continue;
+            if (tmp_grow(o, z - a) != 0) goto done;
+            uint32_t *dst = o->tmp + run_reserve(o, gl, z - a);
+            for (size_t t = a; t < z; t++) dst[t - a] = E[t].row;
+            if (ranged) sort_run(dst, z - a, scratch);
+            continue;
         }
-        cl[nc++] = (uint32_t)i;
-    }
-    int b1 = bits_for(mx1 - mn1), b2 = bits_for(mx2 - mn2);
-    if (m && ranged && b1 + b2 <= 62) {
-        for (size_t j = 0; j < m; j++) k1[j] = pack2(k1[j], k2[j], mn1, mn2, b2);
-        for (size_t t = 0; t < nc; t++) q1[cl[t]] = pack2(q1[cl[t]], bnd[cl[t]], mn1, mn2, b2);
-        SortJob jr = {k1, NULL, m, rid, K1}, jl = {q1, cl, nc, lid, Q1};
-        if (sort_two(&jr, &jl) != 0) {
-            oom(o->err);
-            goto done;
+        if (o->cap_tmp - o->n_tmp < e - s) {
+            size_t c = 0;
+            for (size_t t = s; t < e; t++)
+                c += E[t].k1 == q1 && E[t].k2 >= lo && E[t].k2 <= hi;
+            if (tmp_grow(o, c) != 0) goto done;
         }
-        /* Decoded in place of the inputs, which are no longer needed. */
-        K2 = k2;
-        BND = bnd;
-        k2 = bnd = NULL;
-        uint64_t mask = ((uint64_t)1 << b2) - 1;
-        for (size_t t = 0; t < m; t++) {
-            uint64_t c = (uint64_t)K1[t];
-            K1[t] = unflip((c >> b2) + mn1);
-            K2[t] = unflip((c & mask) + mn2);
+        uint32_t *dst = o->tmp + o->n_tmp, *d = dst;
+        for (size_t t = s; t < e; t++) {
+            const EqEntry *x = &E[t];
+            if (x->k1 == q1 && x->k2 >= lo && x->k2 <= hi) *d++ = x->row;
         }
-        for (size_t t = 0; t < nc; t++) {
-            uint64_t c = (uint64_t)Q1[t];
-            Q1[t] = unflip((c >> b2) + mn1);
-            BND[t] = unflip((c & mask) + mn2);
-        }
-    } else {
-        if (ranged) {
-            K2 = xmalloc(m, sizeof *K2);
-            BND = xmalloc(n, sizeof *BND);
-            o1 = xmalloc(m, sizeof *o1);
-            if (!K2 || !BND || !o1) {
-                oom(o->err);
-                goto done;
-            }
-        }
-        EqRightSort er = {rk, ranged ? k2 : NULL, o1, rid, K1, K2, m};
-        SortJob jq = {lk, cl, nc, lid, Q1};
-        Task tr = {eq_right_sort, &er, 0}, tq = {sort_job, &jq, 0};
-        if (run_two(&tr, &tq, par) != 0) {
-            oom(o->err);
-            goto done;
-        }
-        if (ranged)
-            for (size_t t = 0; t < nc; t++) BND[t] = bnd[lid[t]];
-    }
-    size_t j = 0, gs = 0, ge = 0, total = 0;
-    for (size_t t = 0; t < nc; t++) {
-        int64_t q = Q1[t];
-        if (t == 0 || q != Q1[t - 1]) {
-            while (j < m && K1[j] < q) j++;
-            gs = ge = j;
-            while (ge < m && K1[ge] == q) ge++;
-        }
-        size_t a = gs, b = ge;
-        if (lo_b) a = lower_bound(K2, gs, ge, BND[t]);
-        if (hi_b) b = upper_bound(K2, a, ge, BND[t]);
-        A[lid[t]] = (uint32_t)a;
-        B[lid[t]] = (uint32_t)b;
-        total += b - a;
-    }
-    if (tmp_grow(o, total) != 0) goto done;
-    for (size_t t = 0; t < nc; t++) {
-        uint32_t i = cl[t];
-        size_t c = B[i] - A[i];
-        if (!c) continue;
-        uint32_t *dst = o->tmp + run_reserve(o, gid_of(L, i), c);
-        const uint32_t *src = rid + A[i];
-        if (R->gid)
-            for (size_t u = 0; u < c; u++) dst[u] = R->gid[src[u]];
-        else
-            for (size_t u = 0; u < c; u++) dst[u] = src[u];
+        if (d == dst) continue;
+        run_open(o, gl);
+        o->n_tmp += (size_t)(d - dst);
+        run_close(o, gl);
     }
     rc = 0;
 done:
-    free(k1); free(k2); free(K1); free(K2); free(rid); free(o1);
-    free(q1); free(bnd); free(Q1); free(BND); free(cl); free(lid); free(A); free(B);
+    free(hb); free(st); free(E); free(scratch);
     return rc;
 }
 

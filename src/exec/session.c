@@ -96,6 +96,14 @@ static void explain_text(const RewriteLog *log, const PNode *plan, StrBuf *out) 
         sb_printf(out, "  • %s %s %s\n", log->items[i].id, log->items[i].what, log->items[i].detail);
     sb_puts(out, "\nPhysical plan\n");
     plan_explain(plan, out);
+    StrBuf notes;
+    sb_init(&notes);
+    plan_run_notes(plan, &notes);
+    if (notes.n) {
+        sb_puts(out, "\nRun notes\n");
+        sb_append(out, notes.p, notes.n);
+    }
+    sb_free(&notes);
 }
 
 /* The folder of a script's file name, for relative CSV paths; "" for <stdin> and the like. */

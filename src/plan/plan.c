@@ -552,7 +552,8 @@ static void explain_node(const PNode *p, StrBuf *out, StrBuf *prefix, bool root,
         sb_puts(out, last ? "└─ " : "├─ ");
     }
     plan_label(p, out);
-    if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME)
+    if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
+        p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)
         sb_printf(out, " (%d of %d columns used)", p->n_needed, p->lp->schema.n);
     sb_printf(out, "  ~%lld rows\n", plan_rows_printed(p->rows));
     size_t saved = prefix->n;
@@ -568,4 +569,17 @@ void plan_explain(const PNode *p, StrBuf *out) {
     sb_init(&prefix);
     explain_node(p, out, &prefix, true, true);
     sb_free(&prefix);
+}
+
+void plan_run_notes(const PNode *p, StrBuf *out) {
+    if (!p) return;
+    plan_run_notes(p->in[0], out);
+    plan_run_notes(p->in[1], out);
+    if (p->kind == PN_ASOF && p->ran && (p->left_presorted || p->right_presorted)) {
+        const char *which = p->left_presorted && p->right_presorted ? "both inputs" :
+                            p->left_presorted ? "the left input" : "the right input";
+        sb_printf(out, "  AsOfJoin on %s: %s arrived sorted by the keys and the match column, so %s skipped\n",
+                  p->lp->in[0]->schema.cols[p->lp->lmatch].name, which,
+                  p->left_presorted && p->right_presorted ? "both sorts were" : "its sort was");
+    }
 }

@@ -39,6 +39,7 @@ struct PNode {
     /* filled by exec when it runs the node, for reports: */
     double actual_rows;
     bool ran;
+    bool left_presorted, right_presorted;  /* AS-OF: the input arrived ordered, no sort ran */
 };
 
 /* Builds the physical plan of lp in arena a. -1 only when out of memory. Unless opt->no_prune,
@@ -50,6 +51,11 @@ PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned
 /* Appends the plan tree, one operator per line ("Name detail  ~N rows"), children drawn with
  * ├─ └─ │ as the spec shows. */
 void plan_explain(const PNode *p, StrBuf *out);
+
+/* After a run: what the operators found about their inputs ("AsOfJoin: the left input arrived
+ * sorted by its keys and match column; its sort was skipped"), one line each; nothing when
+ * there is nothing to say. */
+void plan_run_notes(const PNode *p, StrBuf *out);
 
 /* The operator's label without the estimate: "Scan Requests", "IntervalJoin INTERSECTS
  * [2,3;2,3]", "AsOfJoin backward/inner/within PT5M". */
