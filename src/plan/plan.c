@@ -503,8 +503,11 @@ void plan_label(const PNode *p, StrBuf *out) {
         if (lp->n_keys) {
             sb_puts(out, ", one per partition of ");
             for (int k = 0; k < lp->n_keys; k++)
-                sb_printf(out, "%s%s = %s", k ? " ∧ " : "", lp->in[0]->schema.cols[lp->lkeys[k]].name,
-                          lp->in[1]->schema.cols[lp->rkeys[k]].name);
+            {
+                const ColInfo *rc = &lp->in[1]->schema.cols[lp->rkeys[k]];
+                sb_printf(out, "%s%s = %s%s%s", k ? " ∧ " : "", lp->in[0]->schema.cols[lp->lkeys[k]].name,
+                          rc->qual ? rc->qual : "", rc->qual ? "." : "", rc->name);
+            }
         }
         sb_puts(out, ")");
         break;
