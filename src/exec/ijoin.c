@@ -731,6 +731,115 @@ static size_t eq_search(const EqEntry *e, size_t lo, size_t hi, int64_t k1, int6
     return lo;
 }
 
+/* The built table and what a probe needs of the relation. */
+typedef struct {
+    IjRelation rel;
+    const Sub *L;
+    const EqEntry *E;
+    const uint32_t *st;     /* bucket b is E[st[b], st[b + 1]) */
+    int shift;
+    bool ranged, pair;
+    size_t big;             /* the largest sorted bucket */
+} EqTable;
+
+typedef struct {
+    const EqTable *t;
+    Out *o;
+    size_t a, b;            /* the left rows to probe */
+} EqProbe;
+
+static inline uint32_t eq_left_hash(const EqTable *t, size_t i) {
+    int64_t q1, lo, hi;
+    eq_query(t->rel, t->L->s[i], t->L->e[i], &q1, &lo, &hi);
+    return eq_hash(q1, lo, t->pair, t->shift);
+}
+
+/* Distance of the probe's prefetches: bucket offsets EQ_AHEAD rows ahead, entries half that. */
+#define EQ_AHEAD 16
+
+/* Probes the left rows [a, b) in row order; each collects its bucket's matches into its run, in
+ * right row order. */
+static int eq_probe(void *p) {
+    EqProbe *pr = p;
+    const EqTable *t = pr->t;
+    const EqEntry *E = t->E;
+    const uint32_t *st = t->st;
+    Out *o = pr->o;
+    const Sub *L = t->L;
+    int rc = -1;
+    uint32_t *scratch = NULL;
+    if (t->ranged && t->big > 48 && !(scratch = xmalloc(t->big, sizeof *scratch))) {
+        oom(o->err);
+        return -1;
+    }
+    /* Optimisation: bucket offsets and then entries are prefetched ahead of their row (the
+     * probe is bound by these two cache misses per row otherwise). ring[i % EQ_AHEAD] holds
+     * row i's bucket from EQ_AHEAD rows before i on. */
+    uint32_t ring[EQ_AHEAD];
+    for (size_t i = pr->a; i < pr->b && i < pr->a + EQ_AHEAD; i++) {
+        ring[i % EQ_AHEAD] = eq_left_hash(t, i);
+        __builtin_prefetch(&st[ring[i % EQ_AHEAD]]);
+    }
+    for (size_t i = pr->a; i < pr->b; i++) {
+        uint32_t h = ring[i % EQ_AHEAD];
+        if (i + EQ_AHEAD < pr->b) {
+            uint32_t h2 = eq_left_hash(t, i + EQ_AHEAD);
+            ring[i % EQ_AHEAD] = h2;
+            __builtin_prefetch(&st[h2]);
+        }
+        if (i + EQ_AHEAD / 2 < pr->b) __builtin_prefetch(&E[st[ring[(i + EQ_AHEAD / 2) % EQ_AHEAD]]]);
+        int64_t q1, lo, hi;
+        if (!eq_query(t->rel, L->s[i], L->e[i], &q1, &lo, &hi)) continue;
+        size_t s = st[h], e = st[h + 1];
+        if (s == e) continue;
+        uint32_t gl = gid_of(L, i);
+        if (e - s > EQ_SCAN_MAX) {
+            /* Sorted by (k1, k2, row): the matches are one slice, in row order within a k2. */
+            size_t x = eq_search(E, s, e, q1, lo, false), z = eq_search(E, x, e, q1, hi, true);
+            if (x == z) continue;
+            if (tmp_grow(o, z - x) != 0) goto done;
+            uint32_t *dst = o->tmp + run_reserve(o, gl, z - x);
+            for (size_t u = x; u < z; u++) dst[u - x] = E[u].row;
+            if (t->ranged) sort_run(dst, z - x, scratch);
+            continue;
+        }
+        if (o->cap_tmp - o->n_tmp < e - s) {
+            size_t c = 0;
+            for (size_t u = s; u < e; u++) c += E[u].k1 == q1 && E[u].k2 >= lo && E[u].k2 <= hi;
+            if (tmp_grow(o, c) != 0) goto done;
+        }
+        uint32_t *dst = o->tmp + o->n_tmp, *d = dst;
+        for (size_t u = s; u < e; u++) {
+            const EqEntry *x = &E[u];
+            if (x->k1 == q1 && x->k2 >= lo && x->k2 <= hi) *d++ = x->row;
+        }
+        if (d == dst) continue;
+        run_open(o, gl);
+        o->n_tmp += (size_t)(d - dst);
+        run_close(o, gl);
+    }
+    rc = 0;
+done:
+    free(scratch);
+    return rc;
+}
+
+/* Moves the runs of a second Out (whose left rows all follow o's) to the end of o. */
+static int out_append(Out *o, Out *b, const Sub *L, size_t i0, size_t i1) {
+    if (b->n_tmp == 0) return 0;
+    if (tmp_grow(o, b->n_tmp) != 0) return -1;
+    uint32_t off = (uint32_t)o->n_tmp;
+    memcpy(o->tmp + o->n_tmp, b->tmp, b->n_tmp * sizeof *o->tmp);
+    o->n_tmp += b->n_tmp;
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t gl = gid_of(L, i);
+        if (o->clen[gl]) o->cstart[gl] += off;
+    }
+    if (!b->in_order) o->in_order = false;
+    o->last_left = b->last_left;
+    return 0;
+}
+
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
@@ -741,23 +850,33 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     int shift = 64 - bits;
     size_t nb = (size_t)1 << bits;
     int rc = -1;
-    uint32_t *hb = xmalloc(m, sizeof *hb), *st = xcalloc(nb + 2, sizeof *st), *scratch = NULL;
+    uint32_t *hb = xmalloc(m, sizeof *hb), *st = xcalloc(nb + 2, sizeof *st);
     EqEntry *E = xmalloc(m, sizeof *E);
+    Out o2;
+    memset(&o2, 0, sizeof o2);
+    RxError err2;
+    memset(&err2, 0, sizeof err2);
     if (!hb || !st || !E) {
         oom(o->err);
         goto done;
     }
     /* 1. Bucket every right row; a stable counting sort lays the buckets out in row order:
-     *    bucket b is E[st[b], st[b + 1]). */
+     *    bucket b is E[st[b], st[b + 1]). Prefetching (an optimisation) hides the random
+     *    accesses to the counters and the entries. */
     uint32_t *cur = st + 1;
     for (size_t j = 0; j < m; j++) {
         int64_t k1, k2;
         eq_point(rel, R->s[j], R->e[j], &k1, &k2);
         hb[j] = eq_hash(k1, k2, pair, shift);
+    }
+    for (size_t j = 0; j < m; j++) {
+        if (j + EQ_AHEAD < m) __builtin_prefetch(&cur[hb[j + EQ_AHEAD] + 1], 1);
         cur[hb[j] + 1]++;
     }
     for (size_t b = 1; b <= nb; b++) cur[b] += cur[b - 1];
     for (size_t j = 0; j < m; j++) {
+        if (j + EQ_AHEAD < m) __builtin_prefetch(&cur[hb[j + EQ_AHEAD]], 1);
+        if (j + EQ_AHEAD / 2 < m) __builtin_prefetch(&E[cur[hb[j + EQ_AHEAD / 2]]], 1);
         EqEntry *x = &E[cur[hb[j]]++];
         eq_point(rel, R->s[j], R->e[j], &x->k1, &x->k2);
         if (!ranged) x->k2 = 0;
@@ -773,50 +892,34 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         qsort(E + st[b], sz, sizeof *E, eq_entry_cmp);
         if (sz > big) big = sz;
     }
-    if (ranged && big > 48 && !(scratch = xmalloc(big, sizeof *scratch))) {
-        oom(o->err);
+    /* 3. Probe, the two halves of the left rows side by side when large (the second into its
+     *    own buffer, appended after). Optimisation: room for about one pair per row up front,
+     *    so the runs rarely regrow. */
+    EqTable tab = {rel, L, E, st, shift, ranged, pair, big};
+    bool par = n >= 2 * PARALLEL_ROWS;
+    size_t mid = par ? n / 2 : n;
+    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x, guess = mid + m / 2;
+    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
+    o2.cstart = o->cstart;
+    o2.clen = o->clen;
+    o2.in_order = true;
+    o2.last_left = o->last_left;
+    o2.err = &err2;
+    o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+    EqProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
+    if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
+        *o->err = err2;
         goto done;
     }
-    /* Optimisation: room for about one pair per row up front, so the runs rarely regrow. */
-    size_t guess = n + m, limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
-    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
-    /* 3. Each left row, in row order, collects its bucket's matches, in right row order. */
-    for (size_t i = 0; i < n; i++) {
-        int64_t q1, lo, hi;
-        if (!eq_query(rel, L->s[i], L->e[i], &q1, &lo, &hi)) continue;
-        uint32_t h = eq_hash(q1, lo, pair, shift);
-        size_t s = st[h], e = st[h + 1];
-        if (s == e) continue;
-        uint32_t gl = gid_of(L, i);
-        if (e - s > EQ_SCAN_MAX) {
-            /* Sorted by (k1, k2, row): the matches are one slice, in row order within a k2. */
-            size_t a = eq_search(E, s, e, q1, lo, false), z = eq_search(E, a, e, q1, hi, true);
-            if (a == z) continue;
-            if (tmp_grow(o, z - a) != 0) goto done;
-            uint32_t *dst = o->tmp + run_reserve(o, gl, z - a);
-            for (size_t t = a; t < z; t++) dst[t - a] = E[t].row;
-            if (ranged) sort_run(dst, z - a, scratch);
-            continue;
-        }
-        if (o->cap_tmp - o->n_tmp < e - s) {
-            size_t c = 0;
-            for (size_t t = s; t < e; t++)
-                c += E[t].k1 == q1 && E[t].k2 >= lo && E[t].k2 <= hi;
-            if (tmp_grow(o, c) != 0) goto done;
-        }
-        uint32_t *dst = o->tmp + o->n_tmp, *d = dst;
-        for (size_t t = s; t < e; t++) {
-            const EqEntry *x = &E[t];
-            if (x->k1 == q1 && x->k2 >= lo && x->k2 <= hi) *d++ = x->row;
-        }
-        if (d == dst) continue;
-        run_open(o, gl);
-        o->n_tmp += (size_t)(d - dst);
-        run_close(o, gl);
+    Task t1 = {eq_probe, &p1, 0}, t2 = {eq_probe, &p2, 0};
+    if (run_two(&t1, &t2, par) != 0) {
+        if (t2.rc && o->err && o->err->code == RX_OK) *o->err = err2;
+        goto done;
     }
+    if (out_append(o, &o2, L, mid, n) != 0) goto done;
     rc = 0;
 done:
-    free(hb); free(st); free(E); free(scratch);
+    free(hb); free(st); free(E); free(o2.tmp);
     return rc;
 }
 

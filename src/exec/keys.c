@@ -293,6 +293,26 @@ static int equality_codes(const Column *l, const Column *r, int64_t *lc, int64_t
  * general path below, which hashes the codes a second time). */
 static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr, uint32_t *lp,
                           uint32_t *rp, uint32_t *n_parts, RxError *err) {
+    if (l->codes && r->codes) {
+        /* Both columns carry dictionaries: the right codes are the partition ids, and each
+         * distinct left string is looked up once (an optimisation of the loop below). */
+        Dict d;
+        if (dict_init(&d, r->n_dict) < 0) return oom(err);
+        bool failed = false;
+        for (uint32_t k = 0; k < r->n_dict && !failed; k++) dict_id(&d, r->dict[k], true, &failed);
+        uint32_t *lmap = failed ? NULL : malloc((l->n_dict ? l->n_dict : 1) * sizeof *lmap);
+        if (!lmap) {
+            dict_free(&d);
+            return oom(err);
+        }
+        for (uint32_t k = 0; k < l->n_dict; k++) lmap[k] = dict_id(&d, l->dict[k], false, &failed);
+        for (size_t i = 0; i < nr; i++) rp[i] = col_is_null(r, i) ? ROW_NONE : r->codes[i];
+        for (size_t i = 0; i < nl; i++) lp[i] = col_is_null(l, i) ? ROW_NONE : lmap[l->codes[i]];
+        *n_parts = r->n_dict ? r->n_dict : 1;
+        free(lmap);
+        dict_free(&d);
+        return 0;
+    }
     Dict d;
     if (dict_init(&d, 1024) < 0) return oom(err);
     bool failed = false;
@@ -404,6 +424,26 @@ out:
  * value to id instead of hashing (an optimisation; the general path gives the same ids).
  * Returns 1 when it applied, 0 when the range is too wide, -1 on OOM. */
 static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint32_t *n_groups) {
+    if (c->type == TY_TEXT && c->codes) {
+        /* a dictionary-coded TEXT column: group by code (slot n_dict is NULL) */
+        uint32_t *slot = malloc(((size_t)c->n_dict + 1) * sizeof *slot);
+        uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+        if (!slot || !ids) {
+            free(slot), free(ids);
+            return -1;
+        }
+        memset(slot, 0xff, ((size_t)c->n_dict + 1) * sizeof *slot);
+        uint32_t next = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = col_is_null(c, i) ? c->n_dict : c->codes[i];
+            if (slot[k] == UINT32_MAX) slot[k] = next++;
+            ids[i] = slot[k];
+        }
+        free(slot);
+        *ids_out = ids;
+        *n_groups = next;
+        return 1;
+    }
     if (c->type != TY_INT && c->type != TY_DATE && c->type != TY_BOOL) return 0;
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++) {

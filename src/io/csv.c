@@ -917,6 +917,14 @@ int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err)
                 goto fail;
             }
         }
+        /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
+         * which joins and grouping use instead of hashing every row's bytes again. */
+        if (c->type == TY_TEXT && n_rows >= 4096 &&
+            col_build_dict(c, n_rows / 16 < 65536 ? (uint32_t)(n_rows / 16) : 65536) < 0) {
+            table_free(t);
+            oom(&L);
+            goto fail;
+        }
         bool orderable = c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_TIMESTAMP ||
                          c->type == TY_DATE || c->type == TY_TIME;
         c->sorted = orderable && cs->sorted && !c->valid;

@@ -142,6 +142,8 @@ void col_retain(Column *c) { c->refcnt++; }
 
 void col_release(Column *c) {
     if (!c || --c->refcnt > 0) return;
+    free(c->codes);
+    free(c->dict);
     for (uint32_t i = 0; i < c->n_heaps; i++) heap_release(c->heaps[i]);
     free(c->heaps);
     free(c->valid);
@@ -185,6 +187,59 @@ int col_add_heap(Column *c, StrHeap *h) {
 int col_share_heaps(Column *dst, const Column *src) {
     for (uint32_t i = 0; i < src->n_heaps; i++)
         if (col_add_heap(dst, src->heaps[i]) < 0) return -1;
+    return 0;
+}
+
+int col_build_dict(Column *c, uint32_t max_distinct) {
+    if (c->type != TY_TEXT || c->codes || max_distinct == 0) return 0;
+    size_t n = c->n;
+    size_t cap = 64;
+    while (cap < (size_t)max_distinct * 2) cap <<= 1;
+    uint32_t *slots = calloc(cap, sizeof *slots);      /* dict index + 1 */
+    uint64_t *hashes = malloc((size_t)max_distinct * sizeof *hashes);
+    RxStr *dict = malloc((size_t)max_distinct * sizeof *dict);
+    uint32_t *codes = malloc((n ? n : 1) * sizeof *codes);
+    if (!slots || !hashes || !dict || !codes) {
+        free(slots), free(hashes), free(dict), free(codes);
+        return -1;
+    }
+    uint32_t nd = 0;
+    const RxStr *v = col_str(c);
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) {
+            codes[i] = 0;
+            continue;
+        }
+        RxStr x = v[i];
+        uint64_t h = rx_hash_bytes(x.ptr, x.len);
+        size_t j = h & (cap - 1);
+        uint32_t code = UINT32_MAX;
+        while (slots[j]) {
+            uint32_t k = slots[j] - 1;
+            if (hashes[k] == h && dict[k].len == x.len && (x.len == 0 || memcmp(dict[k].ptr, x.ptr, x.len) == 0)) {
+                code = k;
+                break;
+            }
+            j = (j + 1) & (cap - 1);
+        }
+        if (code == UINT32_MAX) {
+            if (nd == max_distinct) {
+                /* too many distinct values: no dictionary */
+                free(slots), free(hashes), free(dict), free(codes);
+                return 0;
+            }
+            code = nd++;
+            dict[code] = x;
+            hashes[code] = h;
+            slots[j] = code + 1;
+        }
+        codes[i] = code;
+    }
+    free(slots);
+    free(hashes);
+    c->codes = codes;
+    c->dict = dict;
+    c->n_dict = nd;
     return 0;
 }
 

@@ -53,6 +53,12 @@ typedef struct Column {
     bool pruned;         /* a placeholder for a column no operator above reads: no data */
     int8_t range_known;  /* planner statistics: 0 not computed, 1 min/max below, -1 none */
     double min_est, max_est;
+    /* TEXT with few distinct values (CSV columns): the distinct strings in order of first
+     * appearance (slices into the column's heaps) and each row's index among them. NULL rows
+     * have code 0; their validity bit says they are NULL. Both NULL when absent. */
+    uint32_t *codes;
+    RxStr *dict;
+    uint32_t n_dict;
 } Column;
 
 /* A placeholder of n rows for a column that nothing reads (projection pruning): no data. */
@@ -78,6 +84,9 @@ int col_set_null(Column *c, size_t i);
 int col_add_heap(Column *c, StrHeap *h);
 /* Shares all of src's heaps with dst. -1 on OOM. */
 int col_share_heaps(Column *dst, const Column *src);
+/* Builds codes and dict for a TEXT column when it has at most max_distinct distinct values;
+ * leaves the column as it was otherwise. -1 on OOM (the column unchanged). */
+int col_build_dict(Column *c, uint32_t max_distinct);
 /* Drops the validity bitmap if every row is valid. */
 void col_compact_validity(Column *c);
 
