@@ -100,6 +100,7 @@ struct LPlan {
     /* LP_SCAN */
     const char *rel_name;
     Table *table;        /* borrowed from the catalog */
+    void *source;        /* the RelDef behind the scan, to load CSV columns on first use */
     /* LP_SELECT */
     Expr *pred;
     /* LP_PROJECT: items evaluated over in[0]; duplicates removed (first occurrence kept) */
@@ -140,11 +141,14 @@ struct LPlan {
 
 /* ---- catalog -------------------------------------------------------------------------------- */
 
+struct CsvFile;
+
 typedef struct {
     const char *name;
     const Stmt *stmt;
     const RxSource *src;
-    Table *table;        /* inline tables and loaded CSV files; owned here */
+    Table *table;        /* inline tables (owned here) and CSV files (owned by csv) */
+    struct CsvFile *csv; /* a CSV source: columns are converted when a query first uses them */
     LPlan *plan;         /* views: the analyzed body */
     Schema schema;       /* the relation's own schema (qualifier = its name) */
     int state;           /* 0 not analyzed, 1 being analyzed, 2 done */
@@ -176,6 +180,11 @@ LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxErro
  * (building an inline table's columns), and loads a CSV definition's table on first use. */
 int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err);
+/* Frees what a definition owns (its table or CSV file). */
+void catalog_release_def(RelDef *d);
+/* Converts the columns of a CSV source that want marks (NULL: all) and are not loaded yet;
+ * adds the time to c->load_s. No-op for other definitions. */
+int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err);
 
 /* Human text of a schema column for messages: "Q.name" or "name". */
 const char *sema_col_label(Arena *a, const ColInfo *ci);

@@ -21,8 +21,15 @@ void catalog_init(Catalog *c, Arena *a) {
     c->arena = a;
 }
 
+void catalog_release_def(RelDef *d) {
+    if (d->csv) csv_close(d->csv);
+    else table_free(d->table);
+    d->csv = NULL;
+    d->table = NULL;
+}
+
 void catalog_free(Catalog *c) {
-    for (size_t i = 0; i < c->n; i++) table_free(c->defs[i]->table);
+    for (size_t i = 0; i < c->n; i++) catalog_release_def(c->defs[i]);
     free(c->defs);
     c->defs = NULL;
     c->n = c->cap = 0;
@@ -262,10 +269,10 @@ int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
     CsvOptions opt;
     if (csv_options(c, d, &opt, err) < 0) return -1;
     const char *path = resolve_path(c, d->stmt->path);
-    Table *t = NULL;
+    CsvFile *f = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = csv_read(path, &opt, &t, err);
+    int rc = csv_open(path, &opt, &f, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (rc < 0) {
@@ -278,8 +285,19 @@ int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
         }
         return -1;
     }
-    d->table = t;
+    d->csv = f;
+    d->table = csv_table_mut(f);
     return 0;
+}
+
+int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err) {
+    if (!d->csv) return 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = csv_load(d->csv, want, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    return rc;
 }
 
 /* ---- registration --------------------------------------------------------------------------- */

@@ -857,6 +857,7 @@ static LPlan *sema_relname(Sema *s, const AstNode *n) {
         if (!p) return NULL;
         p->rel_name = d->name;
         p->table = d->table;
+        p->source = d;
         if (table_schema(s, d->name, d->table, &p->schema) < 0) return NULL;
     }
     if (n->alias) return rename_rel(s, p, n->alias, n->span);
@@ -1643,8 +1644,7 @@ int sema_define_script(Catalog *c, const Script *sc, RxError *err) {
     return 0;
 fail:
     for (size_t i = before; i < c->n; i++) {
-        table_free(c->defs[i]->table);
-        c->defs[i]->table = NULL;
+        catalog_release_def(c->defs[i]);
     }
     c->n = before;
     /* Views analyzed before the failure may point at definitions just removed. */

@@ -51,6 +51,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ROW_NONE UINT32_MAX
 
@@ -144,6 +145,23 @@ static inline bool row_ok(const AsofSide *s, uint32_t n_parts, size_t i, uint32_
     return true;
 }
 
+/* n elements of size bytes, freed with free(). Large buffers are asked for in transparent huge
+ * pages (an optimisation: the scatter writes ~80 MB of fresh memory a side through 1000 write
+ * streams; 2 MiB pages cut the first-touch page faults and the TLB misses of those streams). */
+static void *xmalloc(size_t n, size_t size) {
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < 2 * huge || bytes > SIZE_MAX - huge) return malloc(bytes);
+    bytes = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+    if (p) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 /* ---- two-way parallelism ----------------------------------------------------------------------- */
 
 /* Runs f(a) and f(b), on two threads when par; inline when a thread cannot start. */
@@ -219,11 +237,11 @@ static void scan_side(SideState *S) {
 static void scatter_side(SideState *S) {
     const AsofSide *s = S->s;
     size_t nv = S->n_valid ? S->n_valid : 1;
-    S->key = malloc(nv * sizeof *S->key);
+    S->key = xmalloc(nv, sizeof *S->key);
     if (S->rowkey) S->res = S->match;
-    else if (!S->is_left) S->row = malloc(nv * sizeof *S->row);
+    else if (!S->is_left) S->row = xmalloc(nv, sizeof *S->row);
     else if (!s->part && !S->any_invalid) S->res = S->match; /* scatter order is row order */
-    else S->res = malloc(nv * sizeof *S->res);
+    else S->res = xmalloc(nv, sizeof *S->res);
     if (!S->key || (!S->is_left && !S->rowkey && !S->row) || (S->is_left && !S->res)) {
         S->failed = true;
         return;

@@ -114,6 +114,11 @@ static const char *dir_of(Arena *a, const char *name) {
     return arena_strndup(a, name, (size_t)(slash - name));
 }
 
+static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxError *err) {
+    RxSession *s = ud;
+    return scan->source ? catalog_load_columns(&s->cat, scan->source, needed, err) : 0;
+}
+
 static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn fn, void *ud) {
     Arena *qa = arena_new();
     if (!qa) return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
@@ -124,6 +129,8 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     PNode *plan = NULL;
     int pruned = 0;
     s->popt.no_prune = s->ropt.no_optimize;
+    s->popt.load_columns = load_columns;
+    s->popt.load_ud = s;
     if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &pruned, &s->err);
     if (plan && pruned && rw_log(qa, &log, "PRUNE-001", "Columns no operator above reads are not carried",
                                  arena_printf(qa, "%d operator%s only the columns used above", pruned, pruned == 1 ? " carries" : "s carry")) < 0)

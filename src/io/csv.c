@@ -780,7 +780,8 @@ static int pass1(Load *L, const char *p, bool detect, size_t *out_rows, size_t *
     return 0;
 }
 
-/* Pass 2: converts rows [0, n_rows) starting at p into the columns. */
+/* Pass 2: converts rows [0, n_rows) starting at p into the columns whose ColState has a
+ * column to fill (cs->col set); the other fields are only stepped over. */
 static int pass2(Load *L, const char *p, size_t n_rows) {
     Reader *r = &L->r;
     const int n_cols = L->n_cols;
@@ -789,7 +790,7 @@ static int pass2(Load *L, const char *p, size_t n_rows) {
         for (int j = 0; j < n_cols; j++) {
             Field f;
             scan_field(r, &p, &f); /* cannot fail: pass 1 checked the same bytes */
-            if (convert(r, &cs[j], row, &f, L->esc) < 0) return -1;
+            if (cs[j].col && convert(r, &cs[j], row, &f, L->esc) < 0) return -1;
         }
     }
     return 0;
@@ -844,31 +845,62 @@ static int map_file(Load *L, const char *path) {
     return 0;
 }
 
-int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err) {
+struct CsvFile {
+    Load L;
+    char *path;          /* a copy: the reader's messages name it */
+    char *null_text;
+    const char *data;    /* the first data record */
+    size_t n_rows;
+    Table *table;        /* columns not loaded yet are placeholders */
+    bool *loaded;
+};
+
+void csv_close(CsvFile *f) {
+    if (!f) return;
+    load_free(&f->L);
+    table_free(f->table);
+    free(f->loaded);
+    free(f->path);
+    free(f->null_text);
+    free(f);
+}
+
+int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err) {
     CsvOptions defaults;
     if (!opt) {
         csv_options_default(&defaults);
         opt = &defaults;
     }
     *out = NULL;
-    Load L;
-    memset(&L, 0, sizeof L);
-    Reader *r = &L.r;
-    r->path = path;
+    CsvFile *cf = calloc(1, sizeof *cf);
+    if (!cf) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
+    cf->path = strdup(path);
+    cf->null_text = opt->null_text ? strdup(opt->null_text) : NULL;
+    if (!cf->path || (opt->null_text && !cf->null_text)) {
+        csv_close(cf);
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
+    }
+    Load *L = &cf->L;
+    Reader *r = &L->r;
+    r->path = cf->path;
     r->err = err;
     unsigned char dl = (unsigned char)opt->delimiter;
-    if (dl == 0 || dl == '"' || dl == '\n' || dl == '\r' || dl >= 0x80)
+    if (dl == 0 || dl == '"' || dl == '\n' || dl == '\r' || dl >= 0x80) {
+        csv_close(cf);
         return rx_error(err, RX_ECSV, NULL, rx_span(0, 0),
                         "invalid CSV delimiter 0x%02X for '%s'", dl, path);
-    if (opt->n_schema > 0 && !opt->schema_types)
+    }
+    if (opt->n_schema > 0 && !opt->schema_types) {
+        csv_close(cf);
         return rx_error(err, RX_ECSV, NULL, rx_span(0, 0), "the schema for '%s' has no types",
                         path);
+    }
     r->delim = (char)dl;
     r->stop[dl] = 1;
     r->stop['\n'] = 1;
-    r->null_text = opt->null_text;
-    r->null_len = opt->null_text ? strlen(opt->null_text) : 0;
-    if (map_file(&L, path) < 0) goto fail;
+    r->null_text = cf->null_text;
+    r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
+    if (map_file(L, cf->path) < 0) goto fail;
     r->bad_utf8 = find_bad_utf8(r->data, r->end);
 
     const char *p = r->data;
@@ -876,44 +908,76 @@ int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err)
         fail_at(r, RX_ECSV, p, 0, "file is empty (no header row)");
         goto fail;
     }
-    if (read_header(&L, opt, &p) < 0) goto fail;
+    if (read_header(L, opt, &p) < 0) goto fail;
 
     size_t n_rows = 0, esc_bytes = 0;
     bool detect = opt->n_schema == 0;
-    if (pass1(&L, p, detect, &n_rows, &esc_bytes) < 0) goto fail;
+    if (pass1(L, p, detect, &n_rows, &esc_bytes) < 0) goto fail;
     if (esc_bytes) {
-        L.esc = heap_new(esc_bytes);
-        if (!L.esc) {
-            oom(&L);
+        L->esc = heap_new(esc_bytes);
+        if (!L->esc) {
+            oom(L);
             goto fail;
         }
     }
-    for (int j = 0; j < L.n_cols; j++) {
-        RxType t = L.types[j] == TY_NULL ? TY_TEXT : L.types[j];
-        ColState *cs = &L.cs[j];
-        cs->col = col_new(t, n_rows);
-        if (!cs->col) {
-            oom(&L);
-            goto fail;
-        }
-        cs->name = L.names[j];
-        cs->sorted = true;
-    }
-    if (pass2(&L, p, n_rows) < 0) goto fail;
-
-    Table *t = table_new(L.n_cols, n_rows);
-    if (!t) {
-        oom(&L);
+    cf->data = p;
+    cf->n_rows = n_rows;
+    cf->table = table_new(L->n_cols, n_rows);
+    cf->loaded = calloc((size_t)L->n_cols + 1, sizeof *cf->loaded);
+    if (!cf->table || !cf->loaded) {
+        oom(L);
         goto fail;
     }
-    for (int j = 0; j < L.n_cols; j++) {
-        ColState *cs = &L.cs[j];
+    for (int j = 0; j < L->n_cols; j++) {
+        RxType t = L->types[j] == TY_NULL ? TY_TEXT : L->types[j];
+        L->types[j] = t;
+        Column *ph = col_placeholder(t, n_rows);
+        if (!ph || table_set(cf->table, j, ph, L->names[j]) < 0) {
+            col_release(ph);
+            oom(L);
+            goto fail;
+        }
+    }
+    *out = cf;
+    return 0;
+fail:
+    csv_close(cf);
+    return -1;
+}
+
+const Table *csv_table(const CsvFile *f) { return f->table; }
+Table *csv_table_mut(CsvFile *f) { return f->table; }
+
+int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
+    Load *L = &cf->L;
+    L->r.err = err;
+    size_t n_rows = cf->n_rows;
+    bool any = false;
+    for (int j = 0; j < L->n_cols; j++) {
+        ColState *cs = &L->cs[j];
+        cs->col = NULL;
+        if (cf->loaded[j] || (want && !want[j])) continue;
+        cs->col = col_new(L->types[j], n_rows);
+        if (!cs->col) {
+            for (int k = 0; k < j; k++) {
+                col_release(L->cs[k].col);
+                L->cs[k].col = NULL;
+            }
+            return oom(L);
+        }
+        cs->name = L->names[j];
+        cs->sorted = true;
+        any = true;
+    }
+    if (!any) return 0;
+    if (pass2(L, cf->data, n_rows) < 0) goto fail;
+    for (int j = 0; j < L->n_cols; j++) {
+        ColState *cs = &L->cs[j];
         Column *c = cs->col;
+        if (!c) continue;
         if (c->type == TY_TEXT) {
-            if ((L.map && col_add_heap(c, L.map) < 0) ||
-                (cs->uses_esc && col_add_heap(c, L.esc) < 0)) {
-                table_free(t);
-                oom(&L);
+            if ((L->map && col_add_heap(c, L->map) < 0) || (cs->uses_esc && col_add_heap(c, L->esc) < 0)) {
+                oom(L);
                 goto fail;
             }
         }
@@ -921,24 +985,42 @@ int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err)
          * which joins and grouping use instead of hashing every row's bytes again. */
         if (c->type == TY_TEXT && n_rows >= 4096 &&
             col_build_dict(c, n_rows / 16 < 65536 ? (uint32_t)(n_rows / 16) : 65536) < 0) {
-            table_free(t);
-            oom(&L);
+            oom(L);
             goto fail;
         }
         bool orderable = c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_TIMESTAMP ||
                          c->type == TY_DATE || c->type == TY_TIME;
         c->sorted = orderable && cs->sorted && !c->valid;
         cs->col = NULL;
-        if (table_set(t, j, c, L.names[j]) < 0) {
-            table_free(t);
-            oom(&L);
-            goto fail;
+        if (table_set(cf->table, j, c, L->names[j]) < 0) {
+            oom(L);
+            for (int k = j + 1; k < L->n_cols; k++) {
+                col_release(L->cs[k].col);
+                L->cs[k].col = NULL;
+            }
+            return -1;
         }
+        cf->loaded[j] = true;
     }
-    load_free(&L);
-    *out = t;
     return 0;
 fail:
-    load_free(&L);
+    for (int j = 0; j < L->n_cols; j++) {
+        col_release(L->cs[j].col);
+        L->cs[j].col = NULL;
+    }
     return -1;
+}
+
+int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err) {
+    CsvFile *cf;
+    *out = NULL;
+    if (csv_open(path, opt, &cf, err) < 0) return -1;
+    if (csv_load(cf, NULL, err) < 0) {
+        csv_close(cf);
+        return -1;
+    }
+    *out = cf->table;
+    cf->table = NULL;
+    csv_close(cf);
+    return 0;
 }

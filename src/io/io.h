@@ -37,6 +37,19 @@ void csv_options_default(CsvOptions *o);
  * CSV errors are reported at the file position (rx_error_at_file). */
 int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err);
 
+/* The same in two steps, so that a query reads only the columns it uses: csv_open checks the
+ * whole file (every record's shape, and the types when detecting) and gives the table with
+ * every column a placeholder (column.h: pruned); csv_load converts the columns marked in want
+ * (NULL: all) that are not loaded yet, in place. The file stays mapped until csv_close, which
+ * frees the table too. Errors as csv_read's; a bad value in a column that is never loaded is
+ * never reported, because it is never read. */
+typedef struct CsvFile CsvFile;
+int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err);
+const Table *csv_table(const CsvFile *f);
+Table *csv_table_mut(CsvFile *f);
+int csv_load(CsvFile *f, const uint8_t *want, RxError *err);
+void csv_close(CsvFile *f);
+
 /* ---- result writers ------------------------------------------------------------------------- */
 
 typedef struct {

@@ -24,6 +24,7 @@
  * addressing set. Hash collisions make it a slight underestimate, which is fine for planning. */
 static double column_ndv(Column *c) {
     if (c->ndv > 0) return c->ndv;
+    if (c->pruned) return c->n > 10 ? (double)c->n / 10 : 1;
     size_t n = c->n;
     if (n == 0) return 1;
     size_t sample = n <= 65536 ? n : 65536;
@@ -58,6 +59,7 @@ static double null_fraction(const Column *c);
 /* Minimum and maximum of a numeric or temporal base column (sampled like the distinct
  * count), cached on the column. */
 static bool column_range(Column *c, double *lo, double *hi) {
+    if (c->pruned) return false;
     if (c->range_known == 0) {
         c->range_known = -1;
         size_t n = c->n, step = n > 65536 ? n / 65536 : 1;
@@ -114,7 +116,7 @@ static double range_selectivity(const LPlan *in, const Expr *e) {
 }
 
 static double null_fraction(const Column *c) {
-    if (!c->valid || c->n == 0) return 0;
+    if (!c->valid || c->n == 0 || c->pruned) return 0;
     size_t nulls = 0, step = c->n > 65536 ? c->n / 65536 : 1, seen = 0;
     for (size_t i = 0; i < c->n; i += step, seen++) nulls += col_is_null(c, i);
     return (double)nulls / (double)(seen ? seen : 1);
@@ -257,7 +259,7 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
                     source_column(lp->in[1], lp->ends[2]), source_column(lp->in[1], lp->ends[3])};
     bool ts = false;
     for (int i = 0; i < 4; i++) {
-        if (!c[i] || c[i]->type == TY_TEXT || c[i]->type == TY_BOOL) return nl > nr ? nl : nr;
+        if (!c[i] || c[i]->pruned || c[i]->type == TY_TEXT || c[i]->type == TY_BOOL) return nl > nr ? nl : nr;
         ts |= c[i]->type == TY_TIMESTAMP;
     }
     size_t n0 = c[0]->n, n1 = c[2]->n;
@@ -457,17 +459,32 @@ static int prune(Arena *a, PNode *p, int *pruned) {
     return 0;
 }
 
-PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err) {
+static int load_scans(const PNode *p, const PlanOptions *opt, RxError *err) {
+    if (!p) return 0;
+    if (p->kind == PN_SCAN) return opt->load_columns(opt->load_ud, p->lp, p->needed, err);
+    if (load_scans(p->in[0], opt, err) < 0) return -1;
+    return load_scans(p->in[1], opt, err);
+}
+
+static PNode *build_pruned(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err) {
     PNode *p = build(a, lp, opt, err);
-    if (pruned) *pruned = 0;
-    if (p && !(opt && opt->no_prune)) {
-        int dummy = 0;
-        if (prune(a, p, pruned ? pruned : &dummy) < 0) {
-            rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-            return NULL;
-        }
+    *pruned = 0;
+    if (p && !(opt && opt->no_prune) && prune(a, p, pruned) < 0) {
+        rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return NULL;
     }
     return p;
+}
+
+PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err) {
+    int dummy;
+    if (!pruned) pruned = &dummy;
+    PNode *p = build_pruned(a, lp, opt, pruned, err);
+    if (!p || !opt || !opt->load_columns) return p;
+    /* The columns the plan uses are known now: load them, then plan again so that the
+     * estimates read real statistics. */
+    if (load_scans(p, opt, err) < 0) return NULL;
+    return build_pruned(a, lp, opt, pruned, err);
 }
 
 /* ---- explain -------------------------------------------------------------------------------- */
@@ -555,6 +572,9 @@ static void explain_node(const PNode *p, StrBuf *out, StrBuf *prefix, bool root,
         sb_puts(out, last ? "└─ " : "├─ ");
     }
     plan_label(p, out);
+    if (p->kind == PN_SCAN && p->needed && p->n_needed < p->lp->schema.n && p->lp->source &&
+        ((const RelDef *)p->lp->source)->csv)
+        sb_printf(out, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
     if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
         p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)
         sb_printf(out, " (%d of %d columns used)", p->n_needed, p->lp->schema.n);

@@ -24,6 +24,10 @@ typedef struct {
     AsofAlgo asof_algo;
     bool no_hashjoin;     /* run equi-joins as nested loops (to check one against the other) */
     bool no_prune;        /* carry every column (with the optimizer off) */
+    /* Called for every scan once the planner knows which of its columns are used (needed:
+     * NULL = all), before estimates read them: loads a lazily read source's columns. */
+    int (*load_columns)(void *ud, const LPlan *scan, const uint8_t *needed, RxError *err);
+    void *load_ud;
 } PlanOptions;
 
 typedef struct PNode PNode;
