@@ -26,7 +26,9 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit clean examples
+PREFIX  ?= /usr/local
+
+.PHONY: all test unit clean examples install fuzz
 all: $(BUILD)/relix $(BUILD)/librelix.a
 
 $(BUILD)/librelix.a: $(LIB_OBJ)
@@ -52,7 +54,17 @@ test: all unit
 examples: all
 	@for f in examples/*.rx; do echo "== $$f"; $(BUILD)/relix "$$f" || exit 1; done
 
+# Installs build/relix, build/librelix.a, include/relix.h, a pkg-config file and the man page
+# under $(PREFIX) (scripts/install.sh).
+install: all
+	scripts/install.sh "$(PREFIX)"
+
+# Builds the libFuzzer targets with clang and runs each for a bounded time (tests/fuzz/run.sh;
+# FUZZ_SECONDS per target, 60 by default).
+fuzz:
+	tests/fuzz/run.sh
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
