@@ -15,8 +15,8 @@ LDSAN   :=
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -MMD -MP
-LDLIBS  += -lm -lpthread
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I/usr/include/postgresql -MMD -MP
+LDLIBS  += -lsqlite3 -lpq -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
@@ -36,7 +36,7 @@ $(BUILD)/librelix.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/relix: $(CLI_OBJ) $(BUILD)/librelix.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS)
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS) -ledit
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

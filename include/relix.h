@@ -59,6 +59,8 @@ void rx_set_asof_algo(RxSession *s, int algo);
  * join on (default) or off (equi-joins then run as nested loops). */
 void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
+/* SQL pushdown to database connections on (default) or off (every operator in the engine). */
+void rx_set_pushdown(RxSession *s, int on);
 /* Stops a running rx_exec at its next check (safe to call from a signal handler through the
  * flag it sets). */
 void rx_interrupt(RxSession *s);

@@ -12,10 +12,14 @@ want_pkg() { have_pkg "$1" || need+=("$1"); }
 
 case "${1:-build}" in
   build)
-    want_cmd cc gcc; want_cmd make make ;;
+    want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev; want_pkg libedit-dev ;;
   test)
-    want_cmd cc gcc; want_cmd make make; want_cmd python3 python3
-    want_cmd diff diffutils ;;
+    want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
+    want_cmd python3 python3; want_cmd sqlite3 sqlite3
+    want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
+    want_cmd diff diffutils
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+    want_cmd psql postgresql-client ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;
 esac
 if [ "${#need[@]}" -gt 0 ]; then

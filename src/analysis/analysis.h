@@ -72,7 +72,8 @@ struct Expr {
 
 typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
-    LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP
+    LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
+    LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
 typedef enum { AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST } AggFn;
@@ -137,22 +138,32 @@ struct LPlan {
     /* LP_GROUP: keys in `group`, aggregates */
     AggSpec *aggs;
     int n_aggs;
+    /* LP_SQL: the connection's definition and the statement */
+    struct RelDef *conn_def;
+    const char *sql;
 };
 
 /* ---- catalog -------------------------------------------------------------------------------- */
 
 struct CsvFile;
+struct DbConn;
 
-typedef struct {
+typedef struct RelDef RelDef;
+struct RelDef {
     const char *name;
     const Stmt *stmt;
     const RxSource *src;
     Table *table;        /* inline tables (owned here) and CSV files (owned by csv) */
     struct CsvFile *csv; /* a CSV source: columns are converted when a query first uses them */
+    struct DbConn *conn; /* ST_CONNECT: the open connection */
+    RelDef *db;          /* a database table (name "Conn.table"): its connection's definition */
+    const char *db_table;/* ... and the table's own name */
+    void *db_schema;     /* DbSchema * (connect.h) */
+    bool *db_loaded;     /* per column: fetched */
     LPlan *plan;         /* views: the analyzed body */
     Schema schema;       /* the relation's own schema (qualifier = its name) */
     int state;           /* 0 not analyzed, 1 being analyzed, 2 done */
-} RelDef;
+};
 
 typedef struct {
     Arena *arena;        /* long-lived: definitions, view plans, schemas */
@@ -180,6 +191,10 @@ LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxErro
  * (building an inline table's columns), and loads a CSV definition's table on first use. */
 int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err);
+/* The definition of table `table` of connection `conn_name` (created on first use: its schema
+ * comes from the database's catalog, its columns are fetched when a query uses them). */
+RelDef *catalog_db_table(Catalog *c, const RelDef *conn, const char *table, RxSpan where,
+                         const RxSource *src, RxError *err);
 /* Frees what a definition owns (its table or CSV file). */
 void catalog_release_def(RelDef *d);
 /* Converts the columns of a CSV source that want marks (NULL: all) and are not loaded yet;

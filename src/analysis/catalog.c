@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "connect/connect.h"
 #include "io/io.h"
 #include "types/number.h"
 
@@ -21,11 +22,146 @@ void catalog_init(Catalog *c, Arena *a) {
     c->arena = a;
 }
 
+static int add_def(Catalog *c, RelDef *d, RxError *err);
+
 void catalog_release_def(RelDef *d) {
     if (d->csv) csv_close(d->csv);
     else table_free(d->table);
+    if (d->conn) db_close(d->conn);
+    if (d->db_schema) {
+        db_schema_free(d->db_schema);
+        free(d->db_schema);
+    }
+    free(d->db_loaded);
     d->csv = NULL;
     d->table = NULL;
+    d->conn = NULL;
+    d->db_schema = NULL;
+    d->db_loaded = NULL;
+}
+
+RelDef *catalog_db_table(Catalog *c, const RelDef *conn, const char *table, RxSpan where,
+                         const RxSource *src, RxError *err) {
+    const char *name = arena_printf(c->arena, "%s.%s", conn->name, table);
+    RelDef *d = catalog_find(c, name);
+    if (d) return d;
+    DbSchema *sc = calloc(1, sizeof *sc);
+    if (!sc) {
+        rx_error(err, RX_ENOMEM, NULL, where, "out of memory");
+        return NULL;
+    }
+    if (db_table_schema(conn->conn, table, sc, err) < 0) {
+        free(sc);
+        /* point the message at the table's name in the script */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        RxErrCode code = err->code;
+        rx_error_clear(err);
+        rx_error(err, code, src, where, "%s", msg);
+        return NULL;
+    }
+    d = arena_alloc(c->arena, sizeof *d);
+    Table *t = table_new(sc->n_cols, 0);
+    bool *loaded = calloc((size_t)sc->n_cols + 1, sizeof *loaded);
+    if (!d || !t || !loaded) {
+        db_schema_free(sc);
+        free(sc);
+        table_free(t);
+        free(loaded);
+        rx_error(err, RX_ENOMEM, NULL, where, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < sc->n_cols; i++) {
+        Column *ph = col_placeholder(sc->types[i], 0);
+        if (!ph || table_set(t, i, ph, sc->names[i]) < 0) {
+            col_release(ph);
+            rx_error(err, RX_ENOMEM, NULL, where, "out of memory");
+            db_schema_free(sc);
+            free(sc);
+            table_free(t);
+            free(loaded);
+            return NULL;
+        }
+    }
+    d->name = name;
+    d->stmt = conn->stmt;
+    d->src = conn->src;
+    d->db = (RelDef *)conn;
+    d->db_table = arena_strdup(c->arena, table);
+    d->db_schema = sc;
+    d->db_loaded = loaded;
+    d->table = t;
+    d->state = 2;
+    if (add_def(c, d, err) < 0) {
+        catalog_release_def(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* Fetches the wanted columns of a database table that are not fetched yet, in the table's
+ * order, and puts them in place of their placeholders. */
+static int load_db_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err) {
+    DbSchema *sc = d->db_schema;
+    Table *t = d->table;
+    int k = 0;
+    int *cols = malloc((size_t)(sc->n_cols + 1) * sizeof *cols);
+    if (!cols) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    for (int i = 0; i < sc->n_cols; i++)
+        if (!d->db_loaded[i] && (!want || want[i])) cols[k++] = i;
+    if (k == 0) {
+        free(cols);
+        return 0;
+    }
+    StrBuf q;
+    sb_init(&q);
+    sb_puts(&q, "SELECT ");
+    const char **names = malloc((size_t)k * sizeof *names);
+    RxType *types = malloc((size_t)k * sizeof *types);
+    if (!names || !types) {
+        free(cols), free(names), free(types);
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    for (int j = 0; j < k; j++) {
+        if (j) sb_puts(&q, ", ");
+        db_quote_ident(&q, sc->names[cols[j]]);
+        names[j] = sc->names[cols[j]];
+        types[j] = sc->types[cols[j]];
+    }
+    sb_puts(&q, " FROM ");
+    db_quote_ident(&q, d->db_table);
+    sb_puts(&q, " ORDER BY ");
+    db_order_sql(&q, sc, NULL, "");
+    Table *got = NULL;
+    int rc = db_query(d->db->conn, q.p, k, types, names, &got, err);
+    sb_free(&q);
+    if (rc == 0 && t->n_rows != got->n_rows && k < sc->n_cols) {
+        bool first = true;
+        for (int i = 0; i < sc->n_cols; i++) first &= !d->db_loaded[i];
+        if (!first) {
+            rc = rx_error(err, RX_EIO, NULL, rx_span(0, 0),
+                          "table '%s' changed while this session read it (%zu rows, then %zu)",
+                          d->db_table, t->n_rows, got->n_rows);
+        }
+    }
+    if (rc == 0) {
+        if (t->n_rows != got->n_rows) {
+            /* the first fetch fixes the row count: resize the placeholders */
+            for (int i = 0; i < sc->n_cols; i++)
+                if (!d->db_loaded[i]) t->cols[i]->n = got->n_rows;
+            t->n_rows = got->n_rows;
+        }
+        for (int j = 0; j < k; j++) {
+            Column *col = got->cols[j];
+            col_retain(col);
+            table_set(t, cols[j], col, sc->names[cols[j]]);
+            d->db_loaded[cols[j]] = true;
+        }
+    }
+    table_free(got);
+    free(cols), free(names), free(types);
+    RX_UNUSED(c);
+    return rc;
 }
 
 void catalog_free(Catalog *c) {
@@ -291,6 +427,14 @@ int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
 }
 
 int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err) {
+    if (d->db) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        int rc = load_db_columns(c, d, want, err);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        c->load_s += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+        return rc;
+    }
     if (!d->csv) return 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -321,6 +465,18 @@ int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err
     if (add_def(c, d, err) < 0) return -1;
     if (st->kind == ST_TABLE) {
         if (build_inline_table(c, d, err) < 0) {
+            c->n--;
+            return -1;
+        }
+        d->state = 2;
+    }
+    if (st->kind == ST_CONNECT) {
+        if (db_open(st->path, c->base_dir, &d->conn, err) < 0) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            RxErrCode code = err->code;
+            rx_error_clear(err);
+            rx_error(err, code, src, st->path_span, "%s", msg);
             c->n--;
             return -1;
         }

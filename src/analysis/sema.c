@@ -828,6 +828,26 @@ static LPlan *rename_rel(Sema *s, LPlan *in, const char *qual, RxSpan span) {
 static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref);
 
 static LPlan *sema_relname(Sema *s, const AstNode *n) {
+    if (n->qual) {
+        RelDef *conn = catalog_find(s->cat, n->qual);
+        if (!conn || conn->stmt->kind != ST_CONNECT) {
+            rx_error(s->err, RX_ENAME, s->src, n->qual_span,
+                     conn ? "'%s' is not a connection, so '%s.%s' names no table"
+                          : "unknown connection '%s' in '%s.%s' (declare it with %s := connect('uri');)",
+                     n->qual, n->qual, n->name, n->qual);
+            return NULL;
+        }
+        RelDef *d = catalog_db_table(s->cat, conn, n->name, n->name_span, s->src, s->err);
+        if (!d) return NULL;
+        LPlan *p = new_plan(s, LP_SCAN, n->span);
+        if (!p) return NULL;
+        p->rel_name = d->name;
+        p->table = d->table;
+        p->source = d;
+        if (table_schema(s, n->name, d->table, &p->schema) < 0) return NULL;
+        if (n->alias) return rename_rel(s, p, n->alias, n->span);
+        return p;
+    }
     RelDef *d = catalog_find(s->cat, n->name);
     if (!d) {
         const char **cands = alloc(s, (s->cat->n + 1) * sizeof *cands);
@@ -838,6 +858,12 @@ static LPlan *sema_relname(Sema *s, const AstNode *n) {
         return NULL;
     }
     LPlan *p;
+    if (d->stmt->kind == ST_CONNECT && !d->db) {
+        rx_error(s->err, RX_ENAME, s->src, n->name_span,
+                 "'%s' is a connection, not a relation: name one of its tables, %s.table",
+                 n->name, n->name);
+        return NULL;
+    }
     if (d->stmt->kind == ST_VIEW) {
         LPlan *body = analyze_view(s, d, n);
         if (!body) return NULL;

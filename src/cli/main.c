@@ -37,6 +37,7 @@ static const char usage_text[] =
     "      --asof-algo ALGO   auto (default), nested-loop, binary-search or merge\n"
     "      --no-optimize      apply no rewrite but view inlining\n"
     "      --no-hashjoin      run equi-joins as nested loops\n"
+    "      --no-pushdown      run every operator in the engine, none in a database\n"
     "  -h, --help             show this help\n"
     "  -V, --version          show the version\n"
     "\n"
@@ -133,7 +134,7 @@ int main(int argc, char **argv) {
     CliOptions o = {0};
     const char *eval_text = NULL, *file = NULL;
     int ijoin_algo = 0, asof_algo = 0;
-    bool optimize = true, hashjoin = true;
+    bool optimize = true, hashjoin = true, pushdown = true;
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
@@ -189,6 +190,8 @@ int main(int argc, char **argv) {
             optimize = false;
         } else if (strcmp(a, "--no-hashjoin") == 0) {
             hashjoin = false;
+        } else if (strcmp(a, "--no-pushdown") == 0) {
+            pushdown = false;
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option '%s'", a);
         } else {
@@ -207,6 +210,7 @@ int main(int argc, char **argv) {
     rx_set_asof_algo(s, asof_algo);
     rx_set_optimize(s, optimize);
     rx_set_hashjoin(s, hashjoin);
+    rx_set_pushdown(s, pushdown);
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);

@@ -77,6 +77,7 @@ void rx_set_ijoin_algo(RxSession *s, int algo) { s->popt.ijoin_algo = (IjAlgo)al
 void rx_set_asof_algo(RxSession *s, int algo) { s->popt.asof_algo = (AsofAlgo)algo; }
 void rx_set_optimize(RxSession *s, int on) { s->ropt.no_optimize = !on; }
 void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
+void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
 
 const char *rx_errmsg(const RxSession *s) { return s->errmsg.p ? s->errmsg.p : ""; }
@@ -114,9 +115,22 @@ static const char *dir_of(Arena *a, const char *name) {
     return arena_strndup(a, name, (size_t)(slash - name));
 }
 
+/* Gives an error that has no position the position of the statement part that caused it. */
+static void locate(RxError *err, const RxSource *src, RxSpan span) {
+    if (err->code == RX_OK || err->src || !src) return;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    RxErrCode code = err->code;
+    rx_error_clear(err);
+    rx_error(err, code, src, span, "%s", msg);
+}
+
 static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxError *err) {
     RxSession *s = ud;
-    return scan->source ? catalog_load_columns(&s->cat, scan->source, needed, err) : 0;
+    if (!scan->source) return 0;
+    int rc = catalog_load_columns(&s->cat, scan->source, needed, err);
+    if (rc < 0) locate(err, scan->src, scan->span);
+    return rc;
 }
 
 static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn fn, void *ud) {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "connect/connect.h"
 #include "types/temporal.h"
 
 /* ---- statistics ----------------------------------------------------------------------------- */
@@ -130,7 +131,7 @@ static Column *source_column(const LPlan *lp, int i) {
         case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_DISTINCT: case LP_SORT: case LP_TOP:
             lp = lp->in[0];
             break;
-        case LP_SETOP: return NULL;
+        case LP_SETOP: case LP_SQL: return NULL;
         case LP_GROUP:
             if (i >= lp->n_group || lp->group[i]->kind != EX_COL) return NULL;
             i = lp->group[i]->col;
@@ -359,6 +360,11 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *
         p->kind = PN_DISTINCT;
         p->rows = p->in[0]->rows;
         break;
+    case LP_SQL:
+        /* the database plans it; Relix keeps no statistics of database tables */
+        p->kind = PN_SQL;
+        p->rows = 1000;
+        break;
     case LP_SORT:
         p->kind = PN_SORT;
         p->rows = p->in[0]->rows;
@@ -417,7 +423,7 @@ static int prune(Arena *a, PNode *p, int *pruned) {
             for (int k = 0; k < lp->n_group; k++) mark_expr(lp->group[k], need, 0, 0, n);
             for (int k = 0; k < lp->n_aggs; k++) mark_expr(lp->aggs[k].arg, need, 0, 0, n);
             break;
-        case LP_SETOP: case LP_DISTINCT: case LP_SCAN:
+        case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
             memset(need, 1, (size_t)n);
             break;
         case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
@@ -542,6 +548,7 @@ void plan_label(const PNode *p, StrBuf *out) {
     }
     case PN_SETOP: sb_puts(out, lp->set_op == SET_UNION ? "Union" : lp->set_op == SET_INTERSECT ? "Intersect" : "Except"); break;
     case PN_DISTINCT: sb_puts(out, "Distinct"); break;
+    case PN_SQL: sb_printf(out, "PushedSQL on %s: %s", db_display(lp->conn_def->conn), lp->sql); break;
     case PN_SORT: sb_printf(out, "Sort (%d key%s)", lp->n_sort, lp->n_sort == 1 ? "" : "s"); break;
     case PN_TOP:
         sb_printf(out, "Top %lld", (long long)lp->top_n);
@@ -573,7 +580,7 @@ static void explain_node(const PNode *p, StrBuf *out, StrBuf *prefix, bool root,
     }
     plan_label(p, out);
     if (p->kind == PN_SCAN && p->needed && p->n_needed < p->lp->schema.n && p->lp->source &&
-        ((const RelDef *)p->lp->source)->csv)
+        (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->db))
         sb_printf(out, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
     if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
         p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)

@@ -23,6 +23,7 @@ typedef struct {
 
 typedef struct {
     bool no_optimize;     /* only inline views (INLINE-001): the optimizer's differential test */
+    bool no_pushdown;     /* run every operator in the engine (the pushdown's differential test) */
 } RewriteOptions;
 
 /* Applies every rewrite to *root (new nodes come from arena a) and appends what it did to log
@@ -35,12 +36,16 @@ typedef struct {
  *   PUSH-003    a selection on one side of a join moves into that input
  *   FUSE-001    an equality between the two sides of an interval join becomes its partition key
  *   FUSE-002    a condition over both sides of a join or product becomes the join's condition
- *               (equalities as hash keys) */
+ *               (equalities as hash keys)
+ *   PUSH-SQL-001 an interval join over two tables of one connection runs as one SQL JOIN
+ *   PUSH-SQL-002 an AS-OF join over two PostgreSQL tables runs as one LATERAL join (pushsql.c)
+ *               (these two apply with the optimizer off too: they are the spec's behaviour) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
 int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail);
 LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
+LPlan *rw_pushsql(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 
 #endif

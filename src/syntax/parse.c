@@ -620,6 +620,16 @@ static AstNode *parse_operand(Parser *p) {
     if (!n) return NULL;
     n->name = name_text(p, t);
     n->name_span = t->span;
+    if (peek_kind(p) == TK_DOT && is_name(peek_at(p, 1))) {
+        /* Conn.table: a table of a database connection */
+        advance(p);
+        const Token *tt = advance(p);
+        n->qual = n->name;
+        n->qual_span = n->name_span;
+        n->name = name_text(p, tt);
+        n->name_span = tt->span;
+        n->span = rx_span_join(t->span, tt->span);
+    }
     const Token *al = peek(p);
     if (is_name(al) && !is_rel_binop_word(p, al) && peek_at(p, 1)->kind != TK_DOT) {
         advance(p);
@@ -1366,8 +1376,23 @@ static Stmt *parse_statement(Parser *p) {
             if (expect_close(p, TK_RBRACE, v) < 0) return NULL;
         } else if (word_is(p, v, "csv") && peek_at(p, 1)->kind == TK_LPAREN) {
             if (parse_csv(p, st) < 0) return NULL;
+        } else if (word_is(p, v, "connect") && peek_at(p, 1)->kind == TK_LPAREN) {
+            /* connect = 'connect' '(' STRING ')' */
+            advance(p);
+            const Token *open = advance(p);
+            const Token *u = peek(p);
+            if (u->kind != TK_STRING) {
+                expected(p, "a connection URI in quotes, connect('sqlite:file.db')");
+                return NULL;
+            }
+            advance(p);
+            size_t n;
+            st->path = unescape_quoted(p, u, &n);
+            st->path_span = u->span;
+            if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+            st->kind = ST_CONNECT;
         } else {
-            expected(p, "an inline table '[ ... ]', a view '{ ... }' or csv('file') after ':='");
+            expected(p, "an inline table '[ ... ]', a view '{ ... }', csv('file') or connect('uri') after ':='");
             return NULL;
         }
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_EQ) {

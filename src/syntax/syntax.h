@@ -62,7 +62,7 @@ const char *tok_kind_name(TokKind k);
 
 typedef enum {
     /* relational */
-    AST_REL,        /* name, optional alias */
+    AST_REL,        /* name, optional alias; qual set for a database table Conn.table */
     AST_SELECT,     /* σ a (b) */
     AST_PROJECT,    /* π items (b); items are AST_ITEM */
     AST_RENAME,     /* ρ name (b) */
@@ -148,7 +148,7 @@ typedef struct {
     bool null_word;       /* written as NULL */
 } Cell;
 
-typedef enum { ST_TABLE, ST_VIEW, ST_CSV, ST_QUERY } StmtKind;
+typedef enum { ST_TABLE, ST_VIEW, ST_CSV, ST_QUERY, ST_CONNECT } StmtKind;
 
 typedef struct {
     const char *name;
@@ -169,7 +169,7 @@ typedef struct {
     size_t n_rows;
     Cell *cells;               /* n_rows * n_cols, row-major */
     RxSpan *row_spans;
-    /* csv('path', option => value, ...) */
+    /* csv('path', option => value, ...); connect('uri') keeps the URI in path */
     const char *path;
     RxSpan path_span;
     CsvOption *options;
