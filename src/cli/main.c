@@ -28,6 +28,7 @@ static const char usage_text[] =
     "options:\n"
     "  -e, --eval TEXT        run TEXT as the script\n"
     "  -f, --format FORMAT    table (default), csv, tsv, json or markdown\n"
+    "  -o, --output FILE      write the results to FILE instead of standard output\n"
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
     "      --timing           print load, analysis, run and join times to standard error\n"
@@ -62,6 +63,14 @@ static int usage_error(const char *fmt, const char *arg) {
 static int write_stdout(void *ud, const char *p, size_t n) {
     (void)ud;
     return fwrite(p, 1, n, stdout) == n ? 0 : -1;
+}
+
+static int close_output(void) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "relix: cannot write the output: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
 }
 
 int cli_print_result(void *ud, const RxResult *r) {
@@ -172,6 +181,12 @@ int main(int argc, char **argv) {
             if (f < 0 && strcmp(val, "md") == 0) f = 4;
             if (f < 0) return usage_error("unknown format '%s' (table, csv, tsv, json, markdown)", val);
             o.format = f;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            NEXT_VALUE();
+            if (!freopen(val, "w", stdout)) {
+                fprintf(stderr, "relix: cannot write '%s': %s\n", val, strerror(errno));
+                return 1;
+            }
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
         } else if (strcmp(a, "--timing") == 0) {
@@ -238,5 +253,6 @@ int main(int argc, char **argv) {
         rc = cli_repl(s, &o);
     }
     rx_close(s);
+    if (close_output() != 0 && rc == 0) rc = 1;
     return rc;
 }

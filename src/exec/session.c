@@ -9,6 +9,7 @@
  * call, kept alive as long as the session because views defined in one call are used by the
  * next. Each query's plan, rewrites and result live only for its callback.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,26 @@ static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxEr
     return rc;
 }
 
+static int write_file(void *ud, const char *p, size_t n) { return fwrite(p, 1, n, ud) == n ? 0 : -1; }
+
+/* Writes a result as CSV (RFC 4180, the --format csv writer) to the statement's file, taken
+ * from the script's folder when relative; -1 with the error at the path. */
+static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const Table *t) {
+    char path[4096];
+    const char *dir = s->cat.base_dir;
+    if (st->into_path[0] != '/' && dir && dir[0]) snprintf(path, sizeof path, "%s/%s", dir, st->into_path);
+    else snprintf(path, sizeof path, "%s", st->into_path);
+    FILE *f = fopen(path, "wb");
+    if (!f) return rx_error(&s->err, RX_EIO, sc->src, st->into_span, "cannot write '%s': %s", path, strerror(errno));
+    RxSink sink = {write_file, f};
+    RxError werr;
+    rx_error_clear(&werr);
+    int rc = out_write(t, OUT_CSV, &sink, &werr);
+    if (fclose(f) != 0) rc = -1;
+    if (rc < 0) return rx_error(&s->err, RX_EIO, sc->src, st->into_span, "cannot write '%s': %s", path, strerror(errno));
+    return 0;
+}
+
 static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn fn, void *ud) {
     Arena *qa = arena_new();
     if (!qa) return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
@@ -169,6 +190,15 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     sb_init(&r.explain);
     sb_init(&r.cell);
     explain_text(&log, plan, &r.explain);
+    if (st->into_path) {
+        /* query { ... } into csv('file'): the result goes to the file, not to the caller */
+        int wrc = write_csv_file(s, sc, st, t);
+        sb_free(&r.explain);
+        sb_free(&r.cell);
+        table_free(t);
+        arena_free(qa);
+        return wrc;
+    }
     int cb = fn ? fn(ud, &r) : 0;
     sb_free(&r.explain);
     sb_free(&r.cell);

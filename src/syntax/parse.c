@@ -1358,6 +1358,26 @@ static Stmt *parse_statement(Parser *p) {
         st->expr = parse_rel(p);
         if (!st->expr) return NULL;
         if (expect_close(p, TK_RBRACE, open) < 0) return NULL;
+        /* into = 'into' 'csv' '(' STRING ')' */
+        if (at_word(p, "into")) {
+            advance(p);
+            if (!at_word(p, "csv") || peek_at(p, 1)->kind != TK_LPAREN) {
+                expected(p, "csv('file.csv') after into");
+                return NULL;
+            }
+            advance(p);
+            const Token *o = advance(p);
+            const Token *f = peek(p);
+            if (f->kind != TK_STRING) {
+                expected(p, "a file path in quotes, into csv('out.csv')");
+                return NULL;
+            }
+            advance(p);
+            size_t n;
+            st->into_path = unescape_quoted(p, f, &n);
+            st->into_span = f->span;
+            if (expect_close(p, TK_RPAREN, o) < 0) return NULL;
+        }
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_ASSIGN) {
         advance(p);
         advance(p);

@@ -169,6 +169,9 @@ typedef struct {
     size_t n_rows;
     Cell *cells;               /* n_rows * n_cols, row-major */
     RxSpan *row_spans;
+    /* query { ... } into csv('path'): the result goes to that file */
+    const char *into_path;
+    RxSpan into_span;
     /* csv('path', option => value, ...); connect('uri') keeps the URI in path */
     const char *path;
     RxSpan path_span;
