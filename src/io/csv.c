@@ -1002,6 +1002,11 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         }
         cf->loaded[j] = true;
     }
+#ifdef MADV_DONTNEED
+    /* The converted columns hold their own data, and TEXT slices fault their pages back in
+     * from the file when read: the mapping's pages need not stay resident (memory). */
+    if (L->map && L->map->len) madvise(L->map->data, L->map->len, MADV_DONTNEED);
+#endif
     return 0;
 fail:
     for (int j = 0; j < L->n_cols; j++) {
