@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "relix.h"
@@ -31,6 +32,9 @@ static const char usage_text[] =
     "  -o, --output FILE      write the results to FILE instead of standard output\n"
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
+    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
+    "                         (bytes, or with K, M, G; default: 80% of the machine's memory;\n"
+    "                         0 for none)\n"
     "      --timing           print load, analysis, run and join times to standard error\n"
     "      --count            print only each result's row count (for benchmarks)\n"
     "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
@@ -46,6 +50,7 @@ static const char usage_text[] =
     "Documentation: docs/grammar.md, docs/functions.md, man relix.\n";
 
 static volatile sig_atomic_t *interrupt_flag;
+static long long memory_limit_bytes;   /* in force, for the message when memory runs out */
 static RxSession *current_session;
 
 static void on_sigint(int sig) {
@@ -128,9 +133,59 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
     }
     if (rc != 0) {
         fputs(rx_errmsg(s), stderr);
+        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0)
+            fprintf(stderr, "note: the memory limit is %.1f MiB (--memory-limit SIZE changes it)\n",
+                    (double)memory_limit_bytes / (1024.0 * 1024.0));
         return 1;
     }
     return 0;
+}
+
+/* SIZE: a number with an optional K, M, G or T suffix (powers of 1024). -1 if malformed. */
+static long long parse_size(const char *v) {
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || x < 0) return -1;
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end) return -1;
+    return (long long)(x * mul);
+}
+
+/* The memory limit is the address-space limit of the process: allocations beyond it fail, and
+ * the library reports a failed allocation as an error (never a crash), which main names the
+ * limit in. AddressSanitizer reserves far more address space than it uses, so a sanitizer
+ * build sets no limit. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_MEMORY_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_MEMORY_LIMIT 1
+#endif
+#endif
+
+static void apply_memory_limit(long long bytes) {
+#ifndef NO_MEMORY_LIMIT
+    if (bytes <= 0) return;
+    struct rlimit rl = {(rlim_t)bytes, (rlim_t)bytes};
+    if (setrlimit(RLIMIT_AS, &rl) == 0) memory_limit_bytes = bytes;
+#else
+    (void)bytes;
+#endif
+}
+
+static long long default_memory_limit(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || size <= 0) return 0;
+    return (long long)((double)pages * (double)size * 0.8);
 }
 
 static int parse_algo(const char *v, const char *const *names, int n) {
@@ -144,6 +199,7 @@ int main(int argc, char **argv) {
     const char *eval_text = NULL, *file = NULL;
     int ijoin_algo = 0, asof_algo = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
+    long long mem_limit = default_memory_limit();
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
@@ -201,6 +257,10 @@ int main(int argc, char **argv) {
             NEXT_VALUE();
             asof_algo = parse_algo(val, asof_algos, 4);
             if (asof_algo < 0) return usage_error("unknown AS-OF algorithm '%s' (auto, nested-loop, binary-search, merge)", val);
+        } else if (strcmp(a, "--memory-limit") == 0) {
+            NEXT_VALUE();
+            mem_limit = parse_size(val);
+            if (mem_limit < 0) return usage_error("--memory-limit takes a size like 512M or 8G, not '%s'", val);
         } else if (strcmp(a, "--no-optimize") == 0) {
             optimize = false;
         } else if (strcmp(a, "--no-hashjoin") == 0) {
@@ -216,6 +276,7 @@ int main(int argc, char **argv) {
 #undef NEXT_VALUE
     }
     if (file && eval_text) return usage_error("give either a script file or -e, not both%s", "");
+    apply_memory_limit(mem_limit);
     RxSession *s = rx_open();
     if (!s) {
         fprintf(stderr, "relix: out of memory\n");

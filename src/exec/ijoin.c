@@ -13,14 +13,15 @@
  *   1. Drop invalid rows; group both sides by partition id with a counting sort (O(n + m)).
  *      Each partition is joined on its own; a left row lies in one partition only, so its pairs
  *      come from one partition.
- *   2. Per partition, one of four engines, chosen by the relation. Sorting is an LSD radix sort
+ *   2. Per partition, one of five engines, chosen by the relation. Sorting is an LSD radix sort
  *      of (key - min, position) packed into one 64-bit word, passes whose digit is constant
  *      skipped (sort_ids).
- *      a. "endpoint merge" (MEETS, MET_BY, STARTS, STARTED_BY, FINISHES, FINISHED_BY, EQUALS):
- *         sort right by (shared endpoint, other endpoint), left by (shared endpoint, bound),
- *         packed into one key when they fit; merge to find each left row's equal-key group,
- *         binary-search the bounded end of the other endpoint's range inside the group. The
- *         matches of a left row are one contiguous run: O((n+m) log + k).
+ *      a. "endpoint merge" (MEETS, MET_BY, STARTS, STARTED_BY, FINISHES, FINISHED_BY, EQUALS),
+ *         a hash join on the shared endpoint (EQUALS: on both) with a range test on the other:
+ *         bucket the right rows by hash with a stable counting sort (each bucket in row order);
+ *         sort the buckets of more than EQ_SCAN_MAX rows by (k1, k2, row). Each left row, in
+ *         row order, scans its bucket (or binary-searches a sorted one and sorts its slice), so
+ *         runs come out in final order: O(n + m + k), plus O(g log g) per large bucket.
  *      b. "band" (PRECEDES, PRECEDED_BY): the matches are the rights whose key x exceeds a
  *         threshold t of the left row. Drop rows that cannot match (t >= max x, x <= min t),
  *         sort both, merge to count each left row's matches, then sweep t upwards deleting
@@ -34,6 +35,10 @@
  *         y < ymin (a union-find "next alive" over the x order), then each query finds xlo
  *         (a fence of every 64th key, then a block) and walks alive rights up to xhi: every
  *         visited right is a match. O((n+m) log + k alpha).
+ *      e. "range scan" (OVERLAPS, OVERLAPPED_BY): the x range of c is bounded on both sides, so
+ *         sort rights by x, find xlo through a bucket index over x, and scan x up to xhi keeping
+ *         y >= ymin, each left row in row order. A left row whose x range holds more than
+ *         RS_SCAN_MAX rights goes to engine c instead: O((n+m) log + k).
  *      d. "sweep" (INTERSECTS, proper intervals): with ls < le and rs < re, a pair intersects
  *         iff rs in [ls, le) or ls in (rs, re), and the two cases are disjoint. Sort left starts
  *         and right starts, merge once to place every start of one side among the other's, then
@@ -44,11 +49,13 @@
  *         non-proper right rows go to engine c. O((n+m) log + k).
  *   3. Assembly: each left row's run is sorted by right row (insertion sort when short, radix
  *      otherwise; a run already in order costs one check), runs laid out in left order. When the
- *      engine reserved the runs in left order (one partition, engines a, b, d) the buffer is the
+ *      engine wrote the runs in left order (one partition, engines a, b, d, e) the buffer is the
  *      result; otherwise the runs are copied once into place.
  * Optimisations, not needed for correctness: independent halves of a phase run on two threads
- * (run_two; each writes its own arrays, so results do not depend on it), and large buffers are
- * requested in transparent huge pages (xmalloc). No state outlives a call.
+ * (run_two; each writes its own arrays, so results do not depend on it; engines a and e probe
+ * the two halves of the left rows into two buffers, appended in order), loops that index by
+ * row ids prefetch ahead, and large buffers are requested in transparent huge pages (xmalloc).
+ * No state outlives a call.
  * The nested loop (IJ_ALGO_NESTED_LOOP) is the reference: ij_holds over every valid pair.
  */
 #include "exec/ijoin.h"
@@ -128,7 +135,7 @@ bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re) {
     return false;
 }
 
-typedef enum { ENG_NESTED, ENG_EQ, ENG_BAND, ENG_DOM, ENG_SWEEP } Engine;
+typedef enum { ENG_NESTED, ENG_EQ, ENG_BAND, ENG_DOM, ENG_RANGE, ENG_SWEEP } Engine;
 
 static Engine engine_of(IjRelation rel, const IjOptions *opt) {
     if (opt && opt->algo == IJ_ALGO_NESTED_LOOP) return ENG_NESTED;
@@ -144,7 +151,7 @@ static Engine engine_of(IjRelation rel, const IjOptions *opt) {
     case IJ_FINISHED_BY:
     case IJ_EQUALS: return ENG_EQ;
     case IJ_OVERLAPS:
-    case IJ_OVERLAPPED_BY:
+    case IJ_OVERLAPPED_BY: return ENG_RANGE;
     case IJ_DURING:
     case IJ_CONTAINS: return ENG_DOM;
     case IJ_N_RELATIONS: break;
@@ -159,6 +166,7 @@ const char *ij_strategy(IjRelation rel, const IjOptions *opt) {
                                                               : "endpoint merge+range";
     case ENG_BAND: return "band";
     case ENG_DOM: return "dominance sweep";
+    case ENG_RANGE: return "range scan";
     case ENG_SWEEP: return "sweep";
     }
     return "nested loop";
@@ -654,7 +662,7 @@ typedef struct {
 
 static inline uint32_t gid_of(const Sub *x, size_t i) { return x->gid ? x->gid[i] : (uint32_t)i; }
 
-/* ---- engine a: endpoint merge (equal shared endpoint, range on the other) ------------------- */
+/* ---- engine a: endpoint hash (equal shared endpoint, range on the other) -------------------- */
 
 /* Right row's keys: k1 the shared endpoint, k2 the other. */
 static void eq_point(IjRelation rel, int64_t rs, int64_t re, int64_t *k1, int64_t *k2) {
@@ -1125,6 +1133,191 @@ done:
     return rc;
 }
 
+/* ---- engine e: range scan (OVERLAPS, OVERLAPPED_BY) ---------------------------------------- */
+
+/* A query whose x range holds more right rows than this goes to the dominance sweep, so that no
+ * left row scans more than this many rows it may not match. */
+#define RS_SCAN_MAX 64
+
+typedef struct {
+    IjRelation rel;
+    const Sub *L;
+    const int64_t *X, *Y;           /* x, y of the right rows in x order */
+    const uint32_t *G;              /* their right rows (global ids) */
+    const uint32_t *idx;            /* idx[b]: the first position whose x is in bucket b or above */
+    uint64_t x0;                    /* flip(X[0]); bucket of x: (flip(x) - x0) >> shift */
+    int shift;
+    size_t np, nb;
+    uint8_t *is_long;               /* per left row: sent to the dominance sweep */
+} RangeTable;
+
+typedef struct {
+    const RangeTable *t;
+    Out *o;
+    size_t a, b;                    /* the left rows to probe */
+} RangeProbe;
+
+/* The first position of X with x >= lo: its bucket's range, then a binary search in it. */
+static inline size_t range_lower(const RangeTable *t, int64_t lo) {
+    uint64_t u = flip(lo);
+    if (u <= t->x0) return 0;
+    uint64_t b = (u - t->x0) >> t->shift;
+    if (b >= t->nb) return t->np;
+    return lower_bound(t->X, t->idx[b], t->idx[b + 1], lo);
+}
+
+/* Where lo's bucket offset lies (for a prefetch); t->nb when lo is outside the buckets. */
+static inline size_t range_bucket(const RangeTable *t, int64_t lo) {
+    uint64_t u = flip(lo);
+    if (u <= t->x0) return 0;
+    uint64_t b = (u - t->x0) >> t->shift;
+    return b < t->nb ? (size_t)b : t->nb;
+}
+
+/* Distance of the probe's prefetches: bucket offsets RS_AHEAD rows ahead, keys half that. */
+#define RS_AHEAD 16
+
+/* Probes the left rows [a, b) in row order: each scans the right rows with x in [xlo, xhi]
+ * and keeps those with y >= ymin; its run is in x order (assemble sorts it). */
+static int range_probe(void *p) {
+    RangeProbe *pr = p;
+    const RangeTable *t = pr->t;
+    const int64_t *X = t->X, *Y = t->Y;
+    const Sub *L = t->L;
+    Out *o = pr->o;
+    /* Optimisation: the bucket offsets, then the keys, are prefetched ahead of their row (the
+     * probe is bound by these cache misses otherwise). ring[i % RS_AHEAD] holds row i's
+     * bucket from RS_AHEAD rows before i on. Rows whose query is empty prefetch harmlessly. */
+    size_t ring[RS_AHEAD];
+    for (size_t i = pr->a; i < pr->b && i < pr->a + RS_AHEAD; i++) {
+        ring[i % RS_AHEAD] = range_bucket(t, L->s[i]);
+        __builtin_prefetch(&t->idx[ring[i % RS_AHEAD]]);
+    }
+    for (size_t i = pr->a; i < pr->b; i++) {
+        if (i + RS_AHEAD < pr->b) {
+            size_t b = range_bucket(t, L->s[i + RS_AHEAD]);
+            ring[i % RS_AHEAD] = b;
+            __builtin_prefetch(&t->idx[b]);
+        }
+        if (i + RS_AHEAD / 2 < pr->b) {
+            size_t f = t->idx[ring[(i + RS_AHEAD / 2) % RS_AHEAD]];
+            __builtin_prefetch(&X[f]);
+            __builtin_prefetch(&Y[f]);
+            __builtin_prefetch(&t->G[f]);
+        }
+        int64_t lo, hi, ymin;
+        if (!dom_query(t->rel, L->s[i], L->e[i], &lo, &hi, &ymin)) continue;
+        size_t q = range_lower(t, lo);
+        size_t lim = t->np - q > RS_SCAN_MAX ? q + RS_SCAN_MAX : t->np, e = q;
+        while (e < lim && X[e] <= hi) e++;
+        if (e == q) continue;
+        if (e < t->np && e == q + RS_SCAN_MAX && X[e] <= hi) {
+            t->is_long[i] = 1;
+            continue;
+        }
+        if (o->cap_tmp - o->n_tmp < e - q) {
+            size_t c = 0;
+            for (size_t u = q; u < e; u++) c += Y[u] >= ymin;
+            if (tmp_grow(o, c) != 0) return -1;
+        }
+        uint32_t *dst = o->tmp + o->n_tmp, *d = dst;
+        for (size_t u = q; u < e; u++)
+            if (Y[u] >= ymin) *d++ = t->G[u];
+        if (d == dst) continue;
+        uint32_t gl = gid_of(L, i);
+        run_open(o, gl);
+        o->n_tmp += (size_t)(d - dst);
+        run_close(o, gl);
+    }
+    return 0;
+}
+
+static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+    size_t n = L->n, m = R->n;
+    int lg = bits_for(m) > 2 ? bits_for(m) - 2 : 0;
+    size_t nb = (size_t)1 << lg;
+    int rc = -1;
+    int64_t *px = xmalloc(m, sizeof *px), *X = xmalloc(m, sizeof *X), *Y = xmalloc(m, sizeof *Y);
+    uint32_t *idx = xmalloc(nb + 1, sizeof *idx);
+    uint32_t *G = xmalloc(m, sizeof *G), *ql = NULL;
+    uint8_t *is_long = xcalloc(n, sizeof *is_long);
+    Out o2;
+    memset(&o2, 0, sizeof o2);
+    RxError err2;
+    memset(&err2, 0, sizeof err2);
+    if (!px || !X || !Y || !idx || !G || !is_long) {
+        oom(o->err);
+        goto done;
+    }
+    /* 1. Right rows by x; y gathered into x order (Y holds the unsorted y first). */
+    for (size_t j = 0; j < m; j++) dom_point(rel, R->s[j], R->e[j], &px[j], &Y[j]);
+    if (sort_ids(px, NULL, m, G, X) != 0) {
+        oom(o->err);
+        goto done;
+    }
+    for (size_t t = 0; t < m; t++) px[t] = Y[G[t]];
+    memcpy(Y, px, m * sizeof *Y);
+    free(px);
+    px = NULL;
+    if (R->gid)
+        for (size_t t = 0; t < m; t++) G[t] = R->gid[G[t]];
+    /* The bucket index (an optimisation over a binary search of all of X): buckets of equal
+     * width over [X[0], X[m - 1]], about four rows each when x is uniform. */
+    uint64_t x0 = flip(X[0]);
+    int sb = bits_for(flip(X[m - 1]) - x0), shift = sb > lg ? sb - lg : 0;
+    size_t b = 0;
+    for (size_t t = 0; t < m; t++)
+        for (size_t bt = (size_t)((flip(X[t]) - x0) >> shift); b <= bt; b++) idx[b] = (uint32_t)t;
+    for (; b <= nb; b++) idx[b] = (uint32_t)m;
+    /* 2. Probe the left rows in row order, the two halves side by side when large (the second
+     *    into its own buffer, appended after). Optimisation: room for about one pair per row up
+     *    front, so the runs rarely regrow. */
+    RangeTable tab = {rel, L, X, Y, G, idx, x0, shift, m, nb, is_long};
+    bool par = n >= 2 * PARALLEL_ROWS;
+    size_t mid = par ? n / 2 : n;
+    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x, guess = mid + m / 2;
+    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
+    o2.cstart = o->cstart;
+    o2.clen = o->clen;
+    o2.in_order = true;
+    o2.last_left = o->last_left;
+    o2.err = &err2;
+    o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+    if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
+        *o->err = err2;
+        goto done;
+    }
+    RangeProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
+    Task t1 = {range_probe, &p1, 0}, t2 = {range_probe, &p2, 0};
+    if (run_two(&t1, &t2, par) != 0) {
+        if (t2.rc && o->err && o->err->code == RX_OK) *o->err = err2;
+        goto done;
+    }
+    if (out_append(o, &o2, L, mid, n) != 0) goto done;
+    free(o2.tmp);
+    o2.tmp = NULL;
+    /* 3. The left rows with long x ranges: the dominance sweep, which is output-sensitive. */
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++) nl += is_long[i];
+    if (nl) {
+        free(X); free(Y); free(G); free(idx);
+        X = Y = NULL;
+        G = idx = NULL;
+        if (!(ql = xmalloc(nl, sizeof *ql))) {
+            oom(o->err);
+            goto done;
+        }
+        nl = 0;
+        for (size_t i = 0; i < n; i++)
+            if (is_long[i]) ql[nl++] = (uint32_t)i;
+        if (dom_join(rel, L, ql, nl, R, NULL, m, o, false) != 0) goto done;
+    }
+    rc = 0;
+done:
+    free(px); free(X); free(Y); free(idx); free(G); free(ql); free(is_long); free(o2.tmp);
+    return rc;
+}
+
 /* ---- engine d: INTERSECTS sweep over sorted starts ------------------------------------------ */
 
 typedef struct {
@@ -1265,12 +1458,9 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     }
     int64_t *LK = xmalloc(n, sizeof *LK), *RK = xmalloc(m, sizeof *RK);
     uint32_t *LI = xmalloc(n, sizeof *LI), *RI = xmalloc(m, sizeof *RI);
-    uint32_t *lo1 = xmalloc(n, sizeof *lo1), *hi1 = xmalloc(n, sizeof *hi1);
-    uint32_t *cnt = xcalloc(n, sizeof *cnt), *cnt2 = xcalloc(n, sizeof *cnt2);
-    uint32_t *diff = xcalloc(n + 1, sizeof *diff);
-    uint32_t *lo2 = xmalloc(m, sizeof *lo2), *hi2 = xmalloc(m, sizeof *hi2);
-    if ((ni && (!lwe || !li)) || (md && (!rw || !rd)) || !LK || !RK || !LI || !RI || !lo1 ||
-        !hi1 || !cnt || !cnt2 || !diff || !lo2 || !hi2) {
+    uint32_t *lo1 = NULL, *hi1 = NULL, *cnt = NULL, *cnt2 = NULL, *diff = NULL, *lo2 = NULL,
+             *hi2 = NULL;
+    if ((ni && (!lwe || !li)) || (md && (!rw || !rd)) || !LK || !RK || !LI || !RI) {
         oom(o->err);
         goto done;
     }
@@ -1298,6 +1488,19 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
         oom(o->err);
         goto done;
     }
+    /* The scans' arrays come after the sorts, and the sorted keys and the difference array go
+     * before the runs are allocated (peak memory). */
+    lo1 = xmalloc(n, sizeof *lo1);
+    hi1 = xmalloc(n, sizeof *hi1);
+    cnt = xcalloc(n, sizeof *cnt);
+    cnt2 = xcalloc(n, sizeof *cnt2);
+    diff = xcalloc(n + 1, sizeof *diff);
+    lo2 = xmalloc(m, sizeof *lo2);
+    hi2 = xmalloc(m, sizeof *hi2);
+    if (!lo1 || !hi1 || !cnt || !cnt2 || !diff || !lo2 || !hi2) {
+        oom(o->err);
+        goto done;
+    }
     bool par = n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS;
     SweepScan sc = {L,   R,    LK,   RK,   LI, RI, rw, lo1, hi1, lo2, hi2,
                     cnt, cnt2, diff, NULL, n2, m1, 0,  0};
@@ -1315,6 +1518,10 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
             cnt2[LI[i]] = run;
         }
     }
+    free(LK); free(RK); free(diff);
+    LK = RK = NULL;
+    diff = NULL;
+    sc.LK = sc.RK = NULL;
     if (tmp_grow(o, total) != 0) goto done;
     /* Reserve each left row's run in row order: set 1 fills it from cnt (its start), set 2
      * from cnt2 (past set 1's part), so the two fills run side by side. */
@@ -1420,6 +1627,7 @@ static int join_sub(IjRelation rel, Engine eng, const Sub *L, const Sub *R, Out 
     case ENG_EQ: return eq_join(rel, L, R, o);
     case ENG_BAND: return band_join(rel, L, R, o);
     case ENG_DOM: return dom_join(rel, L, NULL, L->n, R, NULL, R->n, o, false);
+    case ENG_RANGE: return range_join(rel, L, R, o);
     case ENG_SWEEP: return sweep_join(L, R, o);
     }
     return 0;

@@ -174,6 +174,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += (t1 - t0) - (s->cat.load_s - load0);
     if (!plan) {
+        locate(&s->err, sc->src, st->span);
         arena_free(qa);
         return -1;
     }
@@ -183,6 +184,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     s->timing.run_s += now_s() - t1;
     s->timing.join_s += x.t_join_s;
     if (rc < 0) {
+        locate(&s->err, sc->src, st->span);
         arena_free(qa);
         return -1;
     }

@@ -825,6 +825,9 @@ static int map_file(Load *L, const char *path) {
         if (m == MAP_FAILED) {
             int e = errno;
             close(fd);
+            if (e == ENOMEM)
+                return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
+                                "out of memory mapping '%s' (%zu bytes)", path, size);
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot map '%s': %s", path,
                             strerror(e));
         }
