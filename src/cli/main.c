@@ -53,8 +53,11 @@ static volatile sig_atomic_t *interrupt_flag;
 static long long memory_limit_bytes;   /* in force, for the message when memory runs out */
 static RxSession *current_session;
 
+static volatile sig_atomic_t cli_interrupted;
+
 static void on_sigint(int sig) {
     (void)sig;
+    cli_interrupted = 1;
     if (current_session) rx_interrupt(current_session);
 }
 
@@ -67,6 +70,7 @@ static int usage_error(const char *fmt, const char *arg) {
 
 static int write_stdout(void *ud, const char *p, size_t n) {
     (void)ud;
+    if (cli_interrupted) return -1; /* Ctrl-C stops a long output too */
     return fwrite(p, 1, n, stdout) == n ? 0 : -1;
 }
 
@@ -87,7 +91,12 @@ int cli_print_result(void *ud, const RxResult *r) {
     }
     if (o->n_printed++ > 0) fputc('\n', stdout);
     if (rx_result_write(r, (RxFormat)o->format, write_stdout, NULL) != 0) {
-        fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
+        if (cli_interrupted) {
+            cli_interrupted = 0;
+            fputs("\nrelix: interrupted\n", stderr);
+        } else {
+            fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
+        }
         return 1;
     }
     if (o->explain) {
@@ -125,6 +134,7 @@ static char *read_all(FILE *f, size_t *len) {
 }
 
 int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, const char *name) {
+    cli_interrupted = 0;
     int rc = rx_exec(s, text, len, name, cli_print_result, o);
     if (o->timing) {
         RxTiming t = rx_timing(s);
