@@ -1153,24 +1153,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
 }
 
 /* The text of an expression's source, whitespace collapsed: the name of an unnamed π item. */
-static const char *expr_text(Sema *s, RxSpan span) {
-    StrBuf b;
-    sb_init(&b);
-    bool space = false;
-    for (uint32_t i = span.start; i < span.end && i < s->src->len; i++) {
-        char c = s->src->text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            space = true;
-            continue;
-        }
-        if (space && b.n) sb_putc(&b, ' ');
-        space = false;
-        sb_putc(&b, c);
-    }
-    const char *r = arena_strdup(s->a, b.p ? b.p : "?");
-    sb_free(&b);
-    return r;
-}
+static const char *expr_text(Sema *s, RxSpan span) { return rx_source_text(s->a, s->src, span); }
 
 static LPlan *sema_project(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);

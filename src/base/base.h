@@ -115,6 +115,9 @@ void rx_error_clear(RxError *e);
 /* Appends "FILE:LINE:COL: error: MSG\n" plus the source line and a caret line when the error
  * has a position. */
 void rx_error_format(const RxError *e, StrBuf *out);
+/* The text of span in src with runs of white space folded into one space, in arena a (the
+ * name of an unnamed column, the detail of a rewrite). "?" when there is none. */
+const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span);
 /* 1-based line and column (in characters) of byte offset off in src. */
 void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint32_t *col);
 

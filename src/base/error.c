@@ -10,7 +10,45 @@
 #include "base/base.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* Longest source line printed whole, in characters; a longer one is shown as a window around
+ * the span, cut at both ends with '…' (a 1 MB literal is not echoed back). */
+#define LINE_WINDOW 160
+#define LINE_BEFORE 60
+
+/* Formats the message into dst (cap bytes). A message that does not fit keeps its beginning
+ * and its end with " … " between, so that the reason, which messages give last, survives a
+ * huge quoted literal; the cut falls on character boundaries. */
+static void set_msg(char *dst, size_t cap, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(dst, cap, fmt, ap);
+    char *full = n >= 0 && (size_t)n >= cap ? malloc((size_t)n + 1) : NULL;
+    if (full) {
+        static const char gap[] = " … ";
+        vsnprintf(full, (size_t)n + 1, fmt, again);
+        size_t keep = (cap - sizeof gap) / 2, head = keep, tail = (size_t)n - keep;
+        while (head > 0 && ((unsigned char)full[head] & 0xC0) == 0x80) head--;
+        while (tail < (size_t)n && ((unsigned char)full[tail] & 0xC0) == 0x80) tail++;
+        memcpy(dst, full, head);
+        memcpy(dst + head, gap, sizeof gap - 1);
+        memcpy(dst + head + sizeof gap - 1, full + tail, (size_t)n - tail);
+        dst[head + sizeof gap - 1 + (size_t)n - tail] = 0;
+        free(full);
+    }
+    va_end(again);
+}
+
+/* The byte offset k characters after (k > 0) or before (k < 0) offset i, within [lo, hi]. */
+static size_t skip_chars(const char *t, size_t i, size_t lo, size_t hi, long k) {
+    for (; k > 0 && i < hi; k--)
+        do i++; while (i < hi && ((unsigned char)t[i] & 0xC0) == 0x80);
+    for (; k < 0 && i > lo; k++)
+        do i--; while (i > lo && ((unsigned char)t[i] & 0xC0) == 0x80);
+    return i;
+}
 
 void rx_error_clear(RxError *e) {
     e->code = RX_OK;
@@ -25,7 +63,7 @@ int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const
     e->span = span;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    set_msg(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -54,7 +92,7 @@ int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line
     e->src = &e->own_src;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    set_msg(e->msg, sizeof e->msg, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -86,14 +124,42 @@ void rx_error_format(const RxError *e, StrBuf *out) {
     size_t ls = s, le = s;
     while (ls > 0 && src->text[ls - 1] != '\n') ls--;
     while (le < src->len && src->text[le] != '\n' && src->text[le] != '\r') le++;
+    /* A long line shows only a window that starts a little before the span. */
+    size_t ws = ls, we = le;
+    if (utf8_width(src->text + ls, le - ls) > LINE_WINDOW) {
+        ws = skip_chars(src->text, s, ls, le, -LINE_BEFORE);
+        we = skip_chars(src->text, ws, ls, le, LINE_WINDOW);
+    }
     sb_puts(out, "  ");
-    for (size_t i = ls; i < le; i++) sb_putc(out, src->text[i] == '\t' ? ' ' : src->text[i]);
+    if (ws > ls) sb_puts(out, "…");
+    for (size_t i = ws; i < we; i++) sb_putc(out, src->text[i] == '\t' ? ' ' : src->text[i]);
+    if (we < le) sb_puts(out, "…");
     sb_puts(out, "\n  ");
-    size_t pad = utf8_width(src->text + ls, s - ls);
+    size_t pad = utf8_width(src->text + ws, s - ws) + (ws > ls);
     sb_repeat(out, " ", 1, pad);
-    size_t end = e->span.end > le ? le : e->span.end;
+    size_t end = e->span.end > we ? we : e->span.end;
     size_t w = end > s ? utf8_width(src->text + s, end - s) : 1;
     sb_putc(out, '^');
     if (w > 1) sb_repeat(out, "~", 1, w - 1);
     sb_putc(out, '\n');
+}
+
+const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span) {
+    if (!src) return "?";
+    StrBuf b;
+    sb_init(&b);
+    bool space = false;
+    for (uint32_t i = span.start; i < span.end && i < src->len; i++) {
+        char c = src->text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = true;
+            continue;
+        }
+        if (space && b.n) sb_putc(&b, ' ');
+        space = false;
+        sb_putc(&b, c);
+    }
+    const char *r = arena_strdup(a, b.p ? b.p : "?");
+    sb_free(&b);
+    return r ? r : "?";
 }

@@ -231,25 +231,14 @@ static bool as_double(const Column *c, size_t i, bool ts_scale, double *out) {
     }
 }
 
-static bool holds(int rel, double ls, double le, double rs, double re) {
-    switch ((IjRelation)rel) {
-    case IJ_INTERSECTS: return ls < re && rs < le;
-    case IJ_PRECEDES: return le < rs;
-    case IJ_PRECEDED_BY: return ls > re;
-    case IJ_MEETS: return le == rs;
-    case IJ_MET_BY: return ls == re;
-    case IJ_OVERLAPS: return ls < rs && le > rs && le < re;
-    case IJ_OVERLAPPED_BY: return rs < ls && re > ls && re < le;
-    case IJ_STARTS: return ls == rs && le < re;
-    case IJ_STARTED_BY: return ls == rs && re < le;
-    case IJ_DURING: return rs < ls && le < re;
-    case IJ_CONTAINS: return ls < rs && re < le;
-    case IJ_FINISHES: return le == re && rs < ls;
-    case IJ_FINISHED_BY: return le == re && ls < rs;
-    case IJ_EQUALS: return ls == rs && le == re;
-    case IJ_N_RELATIONS: break;
-    }
-    return false;
+/* An order- and equality-preserving integer for a double, so that the kernel's own predicate
+ * (ij_holds) can judge the sampled pairs. */
+static int64_t dkey(double d) {
+    if (d == 0) d = 0;
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u = (u >> 63) ? ~u : (u | UINT64_C(0x8000000000000000));
+    return (int64_t)(u ^ UINT64_C(0x8000000000000000));
 }
 
 /* Interval-join estimate: the relation's predicate evaluated on an evenly spaced sample of up to
@@ -279,7 +268,8 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
     if (m0 == 0 || m1 == 0) return 0;
     size_t hits = 0;
     for (size_t i = 0; i < m0; i++)
-        for (size_t j = 0; j < m1; j++) hits += holds(lp->relation, ls[i], le[i], rs[j], re[j]);
+        for (size_t j = 0; j < m1; j++)
+            hits += ij_holds((IjRelation)lp->relation, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]));
     double pairs = (double)m0 * (double)m1;
     double frac = hits ? (double)hits / pairs : 0.5 / pairs;
     /* rows with a NULL endpoint never match */

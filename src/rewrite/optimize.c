@@ -35,25 +35,7 @@ static void note(Opt *o, const char *id, const char *what, const char *detail) {
 }
 
 /* The source text of an expression, whitespace collapsed, for log details. */
-static const char *text_of(Opt *o, const Expr *e) {
-    if (!e->src) return "?";
-    StrBuf b;
-    sb_init(&b);
-    bool space = false;
-    for (uint32_t i = e->span.start; i < e->span.end && i < e->src->len; i++) {
-        char c = e->src->text[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            space = true;
-            continue;
-        }
-        if (space && b.n) sb_putc(&b, ' ');
-        space = false;
-        sb_putc(&b, c);
-    }
-    const char *r = arena_strdup(o->a, b.p ? b.p : "?");
-    sb_free(&b);
-    return r;
-}
+static const char *text_of(Opt *o, const Expr *e) { return rx_source_text(o->a, e->src, e->span); }
 
 static LPlan *copy_plan(Opt *o, const LPlan *p) {
     LPlan *c = nalloc(o, sizeof *c);
