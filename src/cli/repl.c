@@ -1,79 +1,643 @@
 /*
- * repl.c - the interactive loop of relix on a terminal.
+ * repl.c - the interactive loop of relix on a terminal, with line editing by libedit.
  *
- * Lines accumulate until the input ends with ';' outside an inline table, then run in the
- * same session, so definitions persist; an error is printed and the session goes on.
- * Backslash commands: \q quits, \explain on|off, \format NAME, \timing, \help.
+ * Lines accumulate until every statement is closed by a ';' outside an inline table, a string,
+ * a quoted name and any '{ }' or '( )' (so γ's "keys; aggregates" does not end a statement),
+ * then run in the same session, so definitions persist; an error is printed and the session
+ * goes on. Backslash commands: \q quits, \explain on|off, \format NAME, \timing, \d lists the
+ * relations (and connections) defined here, \d NAME shows one's columns and types (also of a
+ * connection's table, \d Conn.table), \help.
+ *
+ * Editing: libedit in emacs mode; history in $RELIX_HISTORY, else ~/.relix_history, one entry
+ * per line entered; Tab completes keywords, functions, relation names and column names (after
+ * "R." only R's columns). Ctrl-C at the prompt discards the line and the statement being typed
+ * (ISIG is off while editing, so it arrives as a key); during a query the terminal is back in
+ * its own mode and main.c's SIGINT handler interrupts the run, which fails with "interrupted".
+ *
+ * The REPL sees the session only through include/relix.h: it remembers the names that
+ * statements it ran defined, and learns a relation's schema by running
+ * "query { sigma FALSE (NAME) };", which yields no row but every column with its type. Schemas
+ * are cached (a name cannot be redefined in a session).
  */
+#include <histedit.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <wchar.h>
 
 #include "cli/cli.h"
 
-/* True when buf holds complete statements: it ends with ';' and no inline table is open. */
-static bool complete(const char *buf, size_t n) {
-    size_t e = n;
-    while (e > 0 && (buf[e - 1] == ' ' || buf[e - 1] == '\t' || buf[e - 1] == '\n' || buf[e - 1] == '\r')) e--;
-    if (e == 0 || buf[e - 1] != ';') return false;
-    /* an inline table is open when a ':= [' has no closing line starting with ']' */
-    bool open = false;
-    for (size_t i = 0; i + 1 < e; i++) {
-        if (!open && buf[i] == ':' && buf[i + 1] == '=') {
-            size_t j = i + 2;
-            while (j < e && (buf[j] == ' ' || buf[j] == '\t' || buf[j] == '\n')) j++;
-            if (j < e && buf[j] == '[') open = true, i = j;
-        } else if (open && buf[i] == '\n') {
-            size_t j = i + 1;
-            while (j < e && (buf[j] == ' ' || buf[j] == '\t')) j++;
-            if (j < e && buf[j] == ']') open = false;
+/* A relation defined in this session, and its schema once a probe has run. */
+typedef struct {
+    char *name;         /* as written, with its quotes if quoted */
+    const char *kind;   /* "table", "view", "csv", "connection" (no schema of its own) or "relation" */
+    bool probed;
+    int n_cols;         /* -1 when the probe failed */
+    char **cols;
+    RxColType *types;
+} Rel;
+
+typedef struct {
+    RxSession *s;
+    CliOptions *o;
+    EditLine *el;
+    History *hist;
+    char *hist_path;    /* NULL: no history file */
+    Rel *rels;
+    size_t n_rels, cap_rels;
+    size_t n_pending;   /* bytes of the statement being typed (selects the prompt) */
+    bool cancelled;     /* Ctrl-C was pressed on the line el_gets returned */
+} Repl;
+
+/* ---- scanning statements -------------------------------------------------------------------- */
+
+static bool is_word(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+static size_t skip_blank(const char *b, size_t n, size_t i) {
+    for (;;) {
+        while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
+        if (i + 1 < n && b[i] == '-' && b[i + 1] == '-') {
+            while (i < n && b[i] != '\n') i++;
+            continue;
+        }
+        return i;
+    }
+}
+
+/* The end of the name (identifier or "quoted") at i, or i when none starts there. */
+static size_t scan_name(const char *b, size_t n, size_t i) {
+    if (i < n && b[i] == '"') {
+        for (size_t j = i + 1; j < n; j++) {
+            if (b[j] == '\n') return i;
+            if (b[j] == '"') {
+                if (j + 1 < n && b[j + 1] == '"') j++;
+                else return j + 1;
+            }
+        }
+        return i;
+    }
+    if (i < n && is_word((unsigned char)b[i]) && !(b[i] >= '0' && b[i] <= '9')) {
+        size_t j = i;
+        while (j < n && is_word((unsigned char)b[j])) j++;
+        return j;
+    }
+    return i;
+}
+
+/* The offset just past the ';' that ends the statement whose body starts at i, or n + 1 when
+ * the text ends first. `table` says an inline table opens at i. */
+static size_t statement_end(const char *b, size_t n, size_t i, bool table) {
+    if (table) {
+        /* the table ends at the first later line whose first non-blank character is ']' */
+        for (;;) {
+            while (i < n && b[i] != '\n') i++;
+            if (i >= n) return n + 1;
+            i++;
+            while (i < n && (b[i] == ' ' || b[i] == '\t')) i++;
+            if (i < n && b[i] == ']') {
+                i++;
+                break;
+            }
         }
     }
-    return !open;
+    int depth = 0;
+    for (; i < n; i++) {
+        char c = b[i];
+        if (c == '\'' || c == '"') {
+            size_t j = i + 1;
+            while (j < n && b[j] != c) j++;
+            if (j >= n) return n + 1;
+            i = j;
+        } else if (c == '-' && i + 1 < n && b[i + 1] == '-') {
+            while (i < n && b[i] != '\n') i++;
+            if (i >= n) return n + 1;
+        } else if (c == '{' || c == '(' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ')' || c == ']') {
+            if (depth > 0) depth--;
+        } else if (c == ';' && depth == 0) {
+            return i + 1;
+        }
+    }
+    return n + 1;
+}
+
+/* True when the word w (any case) stands at b[i]. */
+static bool word_at(const char *b, size_t n, size_t i, const char *w) {
+    size_t k = strlen(w);
+    return i + k <= n && strncasecmp(b + i, w, k) == 0 && (i + k == n || !is_word((unsigned char)b[i + k]));
+}
+
+static void note_definition(Repl *r, const char *name, size_t len, const char *kind, bool ran_ok);
+
+/* True when b holds only complete statements (and blanks or comments after the last). With r,
+ * records the relations the statements define ("Name := ..."); ran_ok says whether rx_exec
+ * succeeded on them (when not, each is checked, as a failed script may have defined some). */
+static bool scan_statements(const char *b, size_t n, Repl *r, bool ran_ok) {
+    size_t i = skip_blank(b, n, 0);
+    while (i < n) {
+        size_t ne = scan_name(b, n, i);
+        const char *kind = NULL;
+        size_t body = i;
+        bool table = false;
+        if (ne > i) {
+            size_t j = skip_blank(b, n, ne);
+            body = ne;
+            if (j + 1 < n && b[j] == ':' && b[j + 1] == '=') {
+                j = skip_blank(b, n, j + 2);
+                body = j;
+                if (j < n && b[j] == '[') kind = "table", table = true, body = j + 1;
+                else if (j < n && b[j] == '{') kind = "view";
+                else if (word_at(b, n, j, "csv")) kind = "csv";
+                else if (word_at(b, n, j, "connect")) kind = "connection";
+                else kind = "?";
+            }
+        }
+        size_t end = statement_end(b, n, body, table);
+        if (end > n) return false;
+        if (r && kind) note_definition(r, b + i, ne - i, kind, ran_ok);
+        i = skip_blank(b, n, end);
+    }
+    return true;
+}
+
+/* ---- relations and their schemas ------------------------------------------------------------ */
+
+typedef struct {
+    int n_cols;
+    char **cols;
+    RxColType *types;
+    bool failed;
+} Schema;
+
+static int take_schema(void *ud, const RxResult *res) {
+    Schema *sc = ud;
+    int n = rx_result_cols(res);
+    sc->cols = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->cols);
+    sc->types = calloc((size_t)(n > 0 ? n : 1), sizeof *sc->types);
+    if (!sc->cols || !sc->types) {
+        sc->failed = true;
+        return 1;
+    }
+    for (int c = 0; c < n; c++) {
+        sc->cols[c] = strdup(rx_result_colname(res, c));
+        sc->types[c] = rx_result_coltype(res, c);
+        if (!sc->cols[c]) sc->failed = true;
+        sc->n_cols = c + 1;
+    }
+    return sc->failed ? 1 : 0;
+}
+
+static void free_schema(Schema *sc) {
+    for (int c = 0; c < sc->n_cols; c++) free(sc->cols[c]);
+    free(sc->cols);
+    free(sc->types);
+    memset(sc, 0, sizeof *sc);
+}
+
+/* Runs the schema probe on `name` (as written). Returns 0 with *sc filled (the caller frees it
+ * with free_schema), or -1 with the error in rx_errmsg and *sc empty. */
+static int probe(RxSession *s, const char *name, size_t len, Schema *sc) {
+    memset(sc, 0, sizeof *sc);
+    static const char head[] = "query { sigma FALSE (", tail[] = ") };";
+    size_t n = sizeof head - 1 + len + sizeof tail - 1;
+    char *text = malloc(n + 1);
+    if (!text) return -1;
+    memcpy(text, head, sizeof head - 1);
+    memcpy(text + sizeof head - 1, name, len);
+    memcpy(text + sizeof head - 1 + len, tail, sizeof tail);
+    int rc = rx_exec(s, text, n, "<\\d>", take_schema, sc);
+    free(text);
+    if (rc != 0 || sc->failed || !sc->cols) {
+        free_schema(sc);
+        return -1;
+    }
+    return 0;
+}
+
+static Rel *find_rel(Repl *r, const char *name, size_t len) {
+    for (size_t i = 0; i < r->n_rels; i++)
+        if (strlen(r->rels[i].name) == len && memcmp(r->rels[i].name, name, len) == 0) return &r->rels[i];
+    return NULL;
+}
+
+/* The schema of a listed relation, probing it the first time. False when the probe fails. */
+static bool rel_schema(Repl *r, Rel *rel) {
+    if (!rel->probed && strcmp(rel->kind, "connection") == 0) {
+        rel->probed = true;
+        rel->n_cols = -1;
+    }
+    if (!rel->probed) {
+        Schema sc;
+        rel->probed = true;
+        if (probe(r->s, rel->name, strlen(rel->name), &sc) == 0) {
+            rel->n_cols = sc.n_cols;
+            rel->cols = sc.cols;
+            rel->types = sc.types;
+        } else {
+            rel->n_cols = -1;
+        }
+    }
+    return rel->n_cols >= 0;
+}
+
+static void note_definition(Repl *r, const char *name, size_t len, const char *kind, bool ran_ok) {
+    if (len == 0 || find_rel(r, name, len)) return;
+    Schema sc = {0};
+    bool connection = strcmp(kind, "connection") == 0;
+    if (!ran_ok && (connection || probe(r->s, name, len, &sc) != 0)) return;
+    if (r->n_rels == r->cap_rels) {
+        size_t cap = r->cap_rels ? r->cap_rels * 2 : 16;
+        Rel *p = realloc(r->rels, cap * sizeof *p);
+        if (!p) {
+            free_schema(&sc);
+            return;
+        }
+        r->rels = p;
+        r->cap_rels = cap;
+    }
+    Rel *rel = &r->rels[r->n_rels];
+    memset(rel, 0, sizeof *rel);
+    rel->name = strndup(name, len);
+    if (!rel->name) {
+        free_schema(&sc);
+        return;
+    }
+    rel->kind = strcmp(kind, "?") == 0 ? "relation" : kind;
+    if (!ran_ok) {
+        rel->probed = true;
+        rel->n_cols = sc.n_cols;
+        rel->cols = sc.cols;
+        rel->types = sc.types;
+    }
+    r->n_rels++;
+}
+
+static const char *type_name(RxColType t) {
+    switch (t) {
+    case RX_TYPE_NULL: return "NULL";
+    case RX_TYPE_INT: return "INT";
+    case RX_TYPE_FLOAT: return "FLOAT";
+    case RX_TYPE_BOOL: return "BOOL";
+    case RX_TYPE_TEXT: return "TEXT";
+    case RX_TYPE_TIMESTAMP: return "TIMESTAMP";
+    case RX_TYPE_DATE: return "DATE";
+    case RX_TYPE_TIME: return "TIME";
+    case RX_TYPE_DURATION: return "DURATION";
+    }
+    return "?";
+}
+
+static void print_rule(int width) {
+    for (int i = 0; i < width; i++) fputs("─", stdout);
+}
+
+/* \d: every relation defined in this session, in definition order. */
+static void list_relations(Repl *r) {
+    if (r->n_rels == 0) {
+        puts("(no relations defined)");
+        return;
+    }
+    int wn = 4, wk = 4;
+    for (size_t i = 0; i < r->n_rels; i++) {
+        int a = (int)strlen(r->rels[i].name), b = (int)strlen(r->rels[i].kind);
+        if (a > wn) wn = a;
+        if (b > wk) wk = b;
+    }
+    printf(" %-*s  %-*s  columns\n ", wn, "name", wk, "kind");
+    print_rule(wn);
+    fputs("  ", stdout);
+    print_rule(wk);
+    fputs("  ", stdout);
+    print_rule(7);
+    fputc('\n', stdout);
+    for (size_t i = 0; i < r->n_rels; i++) {
+        Rel *rel = &r->rels[i];
+        if (rel_schema(r, rel)) printf(" %-*s  %-*s  %7d\n", wn, rel->name, wk, rel->kind, rel->n_cols);
+        else printf(" %-*s  %-*s  %7s\n", wn, rel->name, wk, rel->kind, strcmp(rel->kind, "connection") == 0 ? "-" : "?");
+    }
+    printf("(%zu relation%s)\n", r->n_rels, r->n_rels == 1 ? "" : "s");
+}
+
+/* \d NAME: the columns of one relation and their types. */
+static void describe_relation(Repl *r, const char *name) {
+    size_t len = strlen(name);
+    size_t e = scan_name(name, len, 0);
+    if (e > 0 && e < len && name[e] == '.') e = scan_name(name, len, e + 1);
+    if (e == 0 || e != len) {
+        fprintf(stderr, "\\d: '%s' is not a relation name\n", name);
+        return;
+    }
+    Schema own = {0};
+    Rel *rel = find_rel(r, name, len);
+    int n_cols;
+    char **cols;
+    RxColType *types;
+    if (rel && strcmp(rel->kind, "connection") == 0) {
+        fprintf(stderr, "\\d: %s is a connection; \\d %s.TABLE shows one of its tables\n", name, name);
+        return;
+    }
+    if (rel && rel_schema(r, rel)) {
+        n_cols = rel->n_cols, cols = rel->cols, types = rel->types;
+    } else if (probe(r->s, name, len, &own) == 0) {
+        n_cols = own.n_cols, cols = own.cols, types = own.types;
+    } else {
+        if (rx_errcode(r->s) == RX_ERR_NAME) fprintf(stderr, "\\d: no relation named %s\n", name);
+        else fputs(rx_errmsg(r->s), stderr);
+        return;
+    }
+    int wc = 6, wt = 4;
+    for (int c = 0; c < n_cols; c++) {
+        int a = (int)strlen(cols[c]), b = (int)strlen(type_name(types[c]));
+        if (a > wc) wc = a;
+        if (b > wt) wt = b;
+    }
+    printf(" %-*s  type\n ", wc, "column");
+    print_rule(wc);
+    fputs("  ", stdout);
+    print_rule(wt);
+    fputc('\n', stdout);
+    for (int c = 0; c < n_cols; c++) printf(" %-*s  %s\n", wc, cols[c], type_name(types[c]));
+    printf("(%s: %s, %d column%s)\n", name, rel ? rel->kind : "relation", n_cols, n_cols == 1 ? "" : "s");
+    free_schema(&own);
+}
+
+/* ---- completion ----------------------------------------------------------------------------- */
+
+static const char *const keywords[] = {
+    "query", "into", "csv", "connect", "sigma", "pi", "rho", "delta", "tau", "gamma", "TOP", "PER", "BY", "ASC", "DESC",
+    "NULLS", "FIRST", "LAST", "JOIN", "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN",
+    "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS", "IJOIN", "ASOF", "INNER", "WITHIN", "TIES",
+    "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
+    "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS",
+    "TIMESTAMP", "DATE", "TIME", "DURATION", "TRUE", "FALSE", "NULL", "and", "or", "not", "IS", "IN",
+    "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END", "DISTINCT",
+    /* docs/functions.md */
+    "to_timestamp", "to_date", "to_time", "to_duration", "to_text", "to_int", "to_float",
+    "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",
+    "date_trunc", "count", "sum", "avg", "min", "max", "first", "last",
+};
+
+typedef struct {
+    const char **v;
+    size_t n, cap;
+} Cands;
+
+static void add_cand(Cands *c, const char *word, const char *prefix, size_t len) {
+    if (strncmp(word, prefix, len) != 0) return;
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->v[i], word) == 0) return;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 32;
+        const char **p = realloc(c->v, cap * sizeof *p);
+        if (!p) return;
+        c->v = p;
+        c->cap = cap;
+    }
+    c->v[c->n++] = word;
+}
+
+static void add_columns(Repl *r, Rel *rel, Cands *c, const char *prefix, size_t len) {
+    if (!rel_schema(r, rel)) return;
+    for (int k = 0; k < rel->n_cols; k++) add_cand(c, rel->cols[k], prefix, len);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Tab: completes the word before the cursor to the candidates' longest common prefix; when that
+ * adds nothing and there are several, lists them. */
+static unsigned char complete_word(EditLine *el, int ch) {
+    (void)ch;
+    Repl *r = NULL;
+    el_get(el, EL_CLIENTDATA, &r);
+    const LineInfo *li = el_line(el);
+    const char *p = li->cursor;
+    while (p > li->buffer && is_word((unsigned char)p[-1])) p--;
+    size_t len = (size_t)(li->cursor - p);
+    Cands c = {0};
+    bool qualified = false;
+    if (p > li->buffer && p[-1] == '.') {
+        const char *q = p - 1;
+        while (q > li->buffer && is_word((unsigned char)q[-1])) q--;
+        Rel *rel = find_rel(r, q, (size_t)(p - 1 - q));
+        if (rel) {
+            add_columns(r, rel, &c, p, len);
+            qualified = true;
+        }
+    }
+    if (!qualified) {
+        bool command = li->buffer[0] == '\\' && r->n_pending == 0;
+        for (size_t i = 0; i < r->n_rels; i++) add_cand(&c, r->rels[i].name, p, len);
+        if (!command) {
+            for (size_t i = 0; i < r->n_rels; i++) add_columns(r, &r->rels[i], &c, p, len);
+            for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++) add_cand(&c, keywords[i], p, len);
+        }
+    }
+    unsigned char ret = CC_REFRESH;
+    if (c.n == 0) {
+        ret = CC_REFRESH_BEEP;
+    } else {
+        size_t common = strlen(c.v[0]);
+        for (size_t i = 1; i < c.n; i++) {
+            size_t k = 0;
+            while (k < common && c.v[i][k] == c.v[0][k]) k++;
+            common = k;
+        }
+        if (common > len) {
+            char *add = strndup(c.v[0] + len, common - len);
+            if (add) el_insertstr(el, add);
+            free(add);
+        } else if (c.n > 1) {
+            qsort(c.v, c.n, sizeof *c.v, cmp_str);
+            FILE *out = NULL;
+            el_get(el, EL_GETFP, 1, &out);
+            if (!out) out = stderr;
+            fputc('\n', out);
+            size_t col = 0;
+            for (size_t i = 0; i < c.n; i++) {
+                size_t w = strlen(c.v[i]);
+                if (col > 0 && col + 2 + w > 78) fputc('\n', out), col = 0;
+                if (col > 0) fputs("  ", out), col += 2;
+                fputs(c.v[i], out);
+                col += w;
+            }
+            fputc('\n', out);
+            fflush(out);
+            ret = CC_REDISPLAY;
+        }
+    }
+    free(c.v);
+    return ret;
+}
+
+/* Ctrl-C while editing: shows ^C at the end of the line and ends it; the loop discards it. */
+static unsigned char cancel_line(EditLine *el, int ch) {
+    (void)ch;
+    Repl *r = NULL;
+    el_get(el, EL_CLIENTDATA, &r);
+    r->cancelled = true;
+    const LineInfo *li = el_line(el);
+    el_cursor(el, (int)(li->lastchar - li->cursor));
+    el_insertstr(el, "^C");
+    el_push(el, "\n");
+    return CC_REFRESH;
+}
+
+static char *prompt(EditLine *el) {
+    Repl *r = NULL;
+    el_get(el, EL_CLIENTDATA, &r);
+    return r->n_pending ? "  ...> " : "relix> ";
+}
+
+/* ---- the loop ------------------------------------------------------------------------------- */
+
+static char *history_path(void) {
+    const char *env = getenv("RELIX_HISTORY");
+    if (env) return env[0] ? strdup(env) : NULL;
+    const char *home = getenv("HOME");
+    if (!home || !home[0]) return NULL;
+    size_t n = strlen(home) + sizeof "/.relix_history";
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/.relix_history", home);
+    return p;
+}
+
+static void remember(Repl *r, const char *line, size_t len) {
+    if (!r->hist) return;
+    size_t e = len;
+    while (e > 0 && (line[e - 1] == '\n' || line[e - 1] == '\r')) e--;
+    size_t b = 0;
+    while (b < e && (line[b] == ' ' || line[b] == '\t')) b++;
+    if (b == e) return;
+    char *entry = strndup(line, e);
+    if (!entry) return;
+    HistEvent ev;
+    history(r->hist, &ev, H_ENTER, entry);
+    free(entry);
+    if (r->hist_path) history(r->hist, &ev, H_SAVE, r->hist_path);
+}
+
+/* Runs a backslash command line. Returns false for \q. */
+static bool run_command(Repl *r, const char *line) {
+    CliOptions *o = r->o;
+    char cmd[64] = {0}, arg[256] = {0};
+    sscanf(line, "\\%63s %255s", cmd, arg);
+    if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) return false;
+    if (strcmp(cmd, "explain") == 0) {
+        o->explain = strcmp(arg, "off") != 0;
+    } else if (strcmp(cmd, "timing") == 0) {
+        o->timing = !o->timing;
+    } else if (strcmp(cmd, "format") == 0) {
+        static const char *const f[] = {"table", "csv", "tsv", "json", "markdown"};
+        int k = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(arg, f[i]) == 0) k = i;
+        if (k < 0) fprintf(stderr, "unknown format '%s' (table, csv, tsv, json, markdown)\n", arg);
+        else o->format = k;
+    } else if (strcmp(cmd, "d") == 0) {
+        if (arg[0]) describe_relation(r, arg);
+        else list_relations(r);
+        fflush(stdout);
+    } else {
+        fputs("\\q quit   \\explain on|off   \\format table|csv|tsv|json|markdown   \\timing\n"
+              "\\d list relations   \\d NAME columns and types   Tab completes   Ctrl-C clears the input\n",
+              stderr);
+    }
+    return true;
+}
+
+static EditLine *open_editor(Repl *r) {
+    EditLine *el = el_init("relix", stdin, stderr, stderr);
+    if (!el) return NULL;
+    el_set(el, EL_CLIENTDATA, r);
+    el_set(el, EL_EDITOR, "emacs");
+    el_set(el, EL_PROMPT, prompt);
+    el_set(el, EL_SETTY, "-d", "-isig", NULL);
+    /* el_wset, as el_set copies the names and never frees the copies */
+    el_wset(el, EL_ADDFN, L"relix-complete", L"complete a name or keyword", complete_word);
+    el_wset(el, EL_ADDFN, L"relix-cancel", L"discard the input", cancel_line);
+    el_set(el, EL_BIND, "^I", "relix-complete", NULL);
+    el_set(el, EL_BIND, "^C", "relix-cancel", NULL);
+    r->hist = history_init();
+    if (r->hist) {
+        HistEvent ev;
+        history(r->hist, &ev, H_SETSIZE, 1000);
+        history(r->hist, &ev, H_SETUNIQUE, 1);
+        r->hist_path = history_path();
+        if (r->hist_path) history(r->hist, &ev, H_LOAD, r->hist_path);
+        el_set(el, EL_HIST, history, r->hist);
+    }
+    el_source(el, NULL);
+    return el;
 }
 
 int cli_repl(RxSession *s, CliOptions *o) {
-    char line[65536];
+    Repl r = {.s = s, .o = o};
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int last = 0;
+    setlocale(LC_CTYPE, "");
+    r.el = open_editor(&r);
+    if (!r.el) {
+        fputs("relix: cannot start the line editor\n", stderr);
+        return 1;
+    }
     fprintf(stderr, "relix %s — statements end with ';', \\help for commands, \\q to quit\n", RELIX_VERSION);
     for (;;) {
-        fputs(n ? "  ...> " : "relix> ", stderr);
-        fflush(stderr);
-        if (!fgets(line, sizeof line, stdin)) break;
-        if (n == 0 && line[0] == '\\') {
-            char cmd[64] = {0}, arg[64] = {0};
-            sscanf(line, "\\%63s %63s", cmd, arg);
-            if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) break;
-            if (strcmp(cmd, "explain") == 0) o->explain = strcmp(arg, "off") != 0;
-            else if (strcmp(cmd, "timing") == 0) o->timing = !o->timing;
-            else if (strcmp(cmd, "format") == 0) {
-                static const char *const f[] = {"table", "csv", "tsv", "json", "markdown"};
-                int k = -1;
-                for (int i = 0; i < 5; i++)
-                    if (strcmp(arg, f[i]) == 0) k = i;
-                if (k < 0) fprintf(stderr, "unknown format '%s' (table, csv, tsv, json, markdown)\n", arg);
-                else o->format = k;
-            } else {
-                fputs("\\q quit   \\explain on|off   \\format table|csv|tsv|json|markdown   \\timing\n", stderr);
-            }
+        r.n_pending = n;
+        r.cancelled = false;
+        fflush(stdout);
+        int len = 0;
+        const char *line = el_gets(r.el, &len);
+        if (!line || len <= 0) break;
+        if (r.cancelled) {
+            n = 0;
             continue;
         }
-        size_t k = strlen(line);
-        if (n + k + 1 > cap) {
-            cap = (n + k + 1) * 2;
-            char *p = realloc(buf, cap);
+        remember(&r, line, (size_t)len);
+        if (n == 0 && line[0] == '\\') {
+            if (!run_command(&r, line)) break;
+            continue;
+        }
+        size_t k = (size_t)len;
+        if (n + k + 2 > cap) {
+            size_t ncap = (n + k + 2) * 2;
+            char *p = realloc(buf, ncap);
             if (!p) break;
             buf = p;
+            cap = ncap;
         }
-        memcpy(buf + n, line, k + 1);
+        memcpy(buf + n, line, k);
         n += k;
-        if (!complete(buf, n)) continue;
+        if (buf[n - 1] != '\n') buf[n++] = '\n';
+        buf[n] = 0;
+        if (!scan_statements(buf, n, NULL, false)) continue;
+        if (skip_blank(buf, n, 0) == n) {
+            n = 0;
+            continue;
+        }
         o->n_printed = 0;
         last = cli_run_text(s, o, buf, n, "<stdin>");
+        scan_statements(buf, n, &r, last == 0);
         n = 0;
     }
+    if (r.hist) {
+        HistEvent ev;
+        if (r.hist_path) history(r.hist, &ev, H_SAVE, r.hist_path);
+        history_end(r.hist);
+    }
+    el_end(r.el);
+    for (size_t i = 0; i < r.n_rels; i++) {
+        Schema sc = {r.rels[i].n_cols > 0 ? r.rels[i].n_cols : 0, r.rels[i].cols, r.rels[i].types, false};
+        free_schema(&sc);
+        free(r.rels[i].name);
+    }
+    free(r.rels);
+    free(r.hist_path);
     free(buf);
     fputc('\n', stderr);
     return last;
