@@ -39,7 +39,7 @@ const secs = (t0) => Number(process.hrtime.bigint() - t0) / 1e9;
     const df = pl.readCSV(file, { tryParseDates: true });
     load.push(secs(t0));
     t0 = process.hrtime.bigint();
-    const s = df.filter(pl.col('price').gt(999.98).and(pl.col('sym').eq(pl.lit('PHKV'))));
+    const s = df.filter(pl.col('price').gt(990).and(pl.col('sym').eq(pl.lit('PHKV'))));
     sel.push(secs(t0));
     n = s.height;
   }
