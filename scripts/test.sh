@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs the whole test suite twice: with the optimized build and under
-# AddressSanitizer + UndefinedBehaviorSanitizer (any report fails). Installs what it needs.
+# AddressSanitizer + UndefinedBehaviorSanitizer (any report fails), then a short run of the
+# libFuzzer targets (tests/fuzz/run.sh). Installs what it needs.
 # The last line is the total: "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -30,5 +31,15 @@ run_suite() {
 }
 BUILD_DIR=build run_suite "optimized build"
 BUILD_DIR=build-san run_suite "sanitizer build (ASan + UBSan)" SAN=1
+# A short bounded fuzzing run (tests/fuzz/run.sh: every target for 20 s, with its seed corpus
+# and every past reproducer), counted as one test.
+echo "== fuzzing (20 s per target)"
+if FUZZ_SECONDS=20 tests/fuzz/run.sh; then
+  echo "fuzzing: 1 passed, 0 failed"
+  total_pass=$((total_pass + 1))
+else
+  echo "fuzzing: 0 passed, 1 failed"
+  total_fail=$((total_fail + 1))
+fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -90,6 +90,8 @@ typedef struct {
     const char *text;
     size_t len;
     uint32_t first_line; /* line number of text[0]; 1 for a whole file */
+    uint32_t first_col;  /* column of text[0] within that line (a window into a long line);
+                          * 0 or 1 when text starts the line */
 } RxSource;
 
 typedef struct {

@@ -74,21 +74,39 @@ int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line
     if (!e || e->code != RX_OK) return -1;
     e->code = code;
     snprintf(e->own_name, sizeof e->own_name, "%s", path);
-    if (line_len >= sizeof e->own_text) line_len = sizeof e->own_text - 1;
-    memcpy(e->own_text, line_text, line_len);
-    e->own_text[line_len] = 0;
+    /* col is 1-based in characters; convert to a byte offset within the line. */
+    size_t off = 0;
+    for (uint32_t c = 1; c < col && off < line_len; c++) {
+        int k = utf8_seq_len((const unsigned char *)line_text + off, line_len - off);
+        off += k ? (size_t)k : 1;
+    }
+    /* A line longer than the copy keeps a window around the position, marked with '…' at
+     * each cut, so that the caret and the column stay right past the first kilobyte. */
+    static const char ell[] = "…";
+    const size_t room = sizeof e->own_text - 1, el = sizeof ell - 1;
+    size_t from = 0, n = line_len, pre = 0;
+    if (line_len > room) {
+        from = off > room / 4 ? off - room / 4 : 0;
+        while (from > 0 && ((unsigned char)line_text[from] & 0xC0) == 0x80) from--;
+        pre = from > 0 ? el : 0;
+        n = line_len - from;
+        if (pre + n > room) {
+            n = room - pre - el;
+            while (n > 0 && ((unsigned char)line_text[from + n] & 0xC0) == 0x80) n--;
+        }
+    }
+    memcpy(e->own_text, ell, pre);
+    memcpy(e->own_text + pre, line_text + from, n);
+    size_t len = pre + n;
+    if (from + n < line_len) memcpy(e->own_text + len, ell, el), len += el;
+    e->own_text[len] = 0;
     e->own_src.name = e->own_name;
     e->own_src.text = e->own_text;
-    e->own_src.len = line_len;
+    e->own_src.len = len;
     e->own_src.first_line = line;
-    /* col is 1-based in characters; convert to a byte offset within the copied line. */
-    uint32_t off = 0, c = 1;
-    while (c < col && off < line_len) {
-        int k = utf8_seq_len((const unsigned char *)line_text + off, line_len - off);
-        off += k ? (uint32_t)k : 1;
-        c++;
-    }
-    e->span = rx_span(off, off + (caret_len ? caret_len : 1));
+    e->own_src.first_col = from > 0 ? (uint32_t)(col - utf8_width(line_text + from, off - from) - 1) : 1;
+    uint32_t at = (uint32_t)(off - from + pre);
+    e->span = rx_span(at, at + (caret_len ? caret_len : 1));
     e->src = &e->own_src;
     va_list ap;
     va_start(ap, fmt);
@@ -108,6 +126,7 @@ void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint3
         }
     *line = l;
     *col = (uint32_t)utf8_width(src->text + line_start, off - line_start) + 1;
+    if (line_start == 0 && src->first_col > 1) *col += src->first_col - 1;
 }
 
 void rx_error_format(const RxError *e, StrBuf *out) {
@@ -132,7 +151,14 @@ void rx_error_format(const RxError *e, StrBuf *out) {
     }
     sb_puts(out, "  ");
     if (ws > ls) sb_puts(out, "…");
-    for (size_t i = ws; i < we; i++) sb_putc(out, src->text[i] == '\t' ? ' ' : src->text[i]);
+    /* A tab prints as one space and other control bytes (a NUL would end the text for a C
+     * caller) as U+FFFD, each one column wide like the byte it stands for. */
+    for (size_t i = ws; i < we; i++) {
+        unsigned char c = (unsigned char)src->text[i];
+        if (c == '\t') sb_putc(out, ' ');
+        else if (c < 0x20 || c == 0x7F) sb_puts(out, "\xEF\xBF\xBD");
+        else sb_putc(out, (char)c);
+    }
     if (we < le) sb_puts(out, "…");
     sb_puts(out, "\n  ");
     size_t pad = utf8_width(src->text + ws, s - ws) + (ws > ls);

@@ -337,12 +337,12 @@ static int eval_temporal_arith(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
                     f = 1.0 / f;
                 }
                 double m = (double)d.months * f, u = (double)d.us * f;
-                if (!(fabs(u) < 9.2e18) || !(fabs(m) < 9.2e18))
-                    return run_error(v, e, "duration overflow in '%s'", op_text(e->op));
                 /* Fractional months are not representable; they become days of 30. */
-                double whole = trunc(m);
+                double whole = trunc(m), us = u + (m - whole) * 30.0 * (double)US_PER_DAY;
+                if (!(fabs(us) < 9.2e18) || !(fabs(m) < 9.2e18))
+                    return run_error(v, e, "duration overflow in '%s'", op_text(e->op));
                 r.months = (int64_t)whole;
-                r.us = (int64_t)llround(u + (m - whole) * 30.0 * (double)US_PER_DAY);
+                r.us = (int64_t)llround(us);
             }
             ((RxDuration *)out->data)[i] = r;
             break;
@@ -354,7 +354,12 @@ static int eval_temporal_arith(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
             else if (ta == TY_DATE) ts = (int64_t)((int32_t *)a->data)[i] * US_PER_DAY, d = ((RxDuration *)b->data)[i];
             else if (tb == TY_TIMESTAMP) ts = ((int64_t *)b->data)[i], d = ((RxDuration *)a->data)[i];
             else ts = (int64_t)((int32_t *)b->data)[i] * US_PER_DAY, d = ((RxDuration *)a->data)[i];
-            if (sub) d.months = -d.months, d.us = -d.us;
+            if (sub) {
+                /* The most negative duration cannot be negated; subtracting it is out of
+                 * range anyway. */
+                if (d.months == INT64_MIN || d.us == INT64_MIN) return ts_range_error(v, e);
+                d.months = -d.months, d.us = -d.us;
+            }
             if (tm_ts_add(ts, d, &((int64_t *)out->data)[i]) < 0) return ts_range_error(v, e);
             break;
         }
@@ -553,7 +558,15 @@ static size_t cp_offset(RxStr s, int64_t k) {
 static double round_to(double x, int64_t digits, FuncId fn) {
     double scale = pow(10.0, (double)digits);
     double y = x * scale;
-    if (!isfinite(y) || !isfinite(scale) || scale == 0) return x;
+    if (!isfinite(x)) return x;
+    if (scale == 0) {
+        /* A power of ten past the largest double: round gives (signed) zero, floor and ceil
+         * the infinity on the side away from zero. */
+        if (fn == FN_ROUND || x == 0) return x * 0.0;
+        if (fn == FN_FLOOR) return x < 0 ? -INFINITY : 0.0;
+        return x > 0 ? INFINITY : -0.0;
+    }
+    if (!isfinite(y) || !isfinite(scale)) return x;
     y = fn == FN_ROUND ? round(y) : fn == FN_FLOOR ? floor(y) : ceil(y);
     return y / scale;
 }
@@ -630,9 +643,14 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 break;
             }
             case TY_FLOAT: {
-                double sec = ((double *)a->data)[i] * 1e6;
-                if (!(sec >= (double)TM_TS_MIN && sec <= (double)TM_TS_MAX)) return ts_range_error(v, e);
-                *r = (int64_t)llround(sec);
+                /* Whole seconds and the fraction apart: sec * 1e6 as one double has steps of
+                 * 32 µs near year 9999 (and rounded 253402300799.9999999 up to 10000-01-01).
+                 * The range is checked on the rounded result. */
+                double sec = ((double *)a->data)[i];
+                if (!(fabs(sec) < 9.2e12)) return ts_range_error(v, e);
+                double whole = floor(sec);
+                *r = (int64_t)whole * US_PER_SEC + (int64_t)llround((sec - whole) * 1e6);
+                if (*r < TM_TS_MIN || *r > TM_TS_MAX) return ts_range_error(v, e);
                 break;
             }
             default: *r = ((int64_t *)a->data)[i]; break;
@@ -701,8 +719,11 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 if (rc < 0) return conv_error(v, e, "INT", s, "not an integer");
             } else if (a->type == TY_FLOAT) {
                 double d = ((double *)a->data)[i];
-                if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
-                    return run_error(v, e, "cannot convert %g to INT: out of range", d);
+                if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
+                    char nb[NUM_BUF];
+                    num_format_double(d, nb);
+                    return run_error(v, e, "cannot convert %s to INT: out of range", nb);
+                }
                 *r = (int64_t)d;
             } else if (a->type == TY_BOOL) {
                 *r = ((uint8_t *)a->data)[i];
@@ -745,6 +766,13 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 int64_t x = ((int64_t *)a->data)[i];
                 if (digits >= 0) {
                     ((int64_t *)out->data)[i] = x;
+                } else if (digits < -18) {
+                    /* 10^19 and up do not fit: every |x| < 10^19 goes to 0 or to a multiple
+                     * that overflows (round from 5·10^18 on, floor below 0, ceil above 0). */
+                    bool up = e->fn == FN_ROUND ? digits == -19 && (x >= INT64_C(5000000000000000000) || x <= -INT64_C(5000000000000000000))
+                            : e->fn == FN_FLOOR ? x < 0 : x > 0;
+                    if (up) return run_error(v, e, "integer overflow in %s", e->fn == FN_ROUND ? "round" : e->fn == FN_FLOOR ? "floor" : "ceil");
+                    ((int64_t *)out->data)[i] = 0;
                 } else {
                     /* round an integer to tens, hundreds ... */
                     int64_t p = 1;

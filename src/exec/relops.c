@@ -167,12 +167,14 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     size_t chunk_from = 0;
     for (size_t i = 0; i < nl; i++) {
         if (hash) {
-            if (lpart[i] == ROW_NONE) continue;
-            for (uint32_t k = start[lpart[i]]; k < start[lpart[i] + 1]; k++)
-                if (pairs_push(out, (uint32_t)i, bucket[k]) < 0) {
-                    ops_oom(err);
-                    goto out;
-                }
+            /* A left row without a partition has no match; it must not skip the residual
+             * check below when it is the last row. */
+            if (lpart[i] != ROW_NONE)
+                for (uint32_t k = start[lpart[i]]; k < start[lpart[i] + 1]; k++)
+                    if (pairs_push(out, (uint32_t)i, bucket[k]) < 0) {
+                        ops_oom(err);
+                        goto out;
+                    }
         } else {
             for (size_t j = 0; j < nr; j++) {
                 bool eq = true;
@@ -614,6 +616,16 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         memset(out->data, 0, ng * type_width(ag->type));
         double *fsum = ag->fn == AGG_AVG || at == TY_FLOAT ? calloc(ng ? ng : 1, sizeof *fsum) : NULL;
         if ((ag->fn == AGG_AVG || at == TY_FLOAT) && !fsum) goto oom;
+        /* Sums of INT and DURATION (months, microseconds) add up in 128 bits, so that only a
+         * total that does not fit is an overflow, not a partial sum on the way to one that
+         * does (MAX + 1 - 2). Fewer than 2^32 rows of 64-bit values cannot overflow them. */
+        int width = at == TY_DURATION ? 2 : 1;
+        __int128 *wide = ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION)
+                             ? calloc((ng ? ng : 1) * (size_t)width, sizeof *wide) : NULL;
+        if (ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION) && !wide) {
+            free(fsum);
+            goto oom;
+        }
         for (size_t i = 0; i < n; i++) {
             if (at == TY_NULL || col_is_null(arg, i)) continue;
             uint32_t g = ids[i];
@@ -621,12 +633,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             switch (at) {
             case TY_INT:
                 if (ag->fn == AGG_SUM) {
-                    if (__builtin_add_overflow(col_i64(out)[g], col_i64(arg)[i], &col_i64(out)[g])) {
-                        free(fsum);
-                        rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span,
-                                 "integer overflow in sum: the total does not fit in 64 bits");
-                        goto fail;
-                    }
+                    wide[g] += col_i64(arg)[i];
                 } else {
                     fsum[g] += (double)col_i64(arg)[i];
                 }
@@ -635,13 +642,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             case TY_DURATION: {
                 RxDuration d = col_dur(arg)[i];
                 if (ag->fn == AGG_SUM) {
-                    RxDuration *o = &col_dur(out)[g];
-                    if (__builtin_add_overflow(o->months, d.months, &o->months) ||
-                        __builtin_add_overflow(o->us, d.us, &o->us)) {
-                        free(fsum);
-                        rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span, "duration overflow in sum");
-                        goto fail;
-                    }
+                    wide[2 * (size_t)g] += d.months;
+                    wide[2 * (size_t)g + 1] += d.us;
                 } else {
                     fsum[g] += (double)dur_key_us(d);
                 }
@@ -654,11 +656,26 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             if (cnt[g] == 0) {
                 if (col_set_null(out, g) < 0) {
                     free(fsum);
+                    free(wide);
                     goto oom;
                 }
                 continue;
             }
-            if (ag->fn == AGG_AVG) {
+            if (wide) {
+                const __int128 *w = wide + (size_t)g * (size_t)width;
+                bool fits = true;
+                for (int k = 0; k < width; k++) fits &= w[k] >= INT64_MIN && w[k] <= INT64_MAX;
+                if (!fits) {
+                    free(fsum);
+                    free(wide);
+                    rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span, at == TY_INT
+                             ? "integer overflow in sum: the total does not fit in 64 bits"
+                             : "duration overflow in sum: the total does not fit in 64 bits");
+                    goto fail;
+                }
+                if (at == TY_INT) col_i64(out)[g] = (int64_t)w[0];
+                else col_dur(out)[g] = (RxDuration){(int64_t)w[0], (int64_t)w[1]};
+            } else if (ag->fn == AGG_AVG) {
                 double avg = fsum[g] / (double)cnt[g];
                 if (ag->type == TY_DURATION) col_dur(out)[g] = (RxDuration){0, (int64_t)avg};
                 else col_f64(out)[g] = avg;
@@ -667,6 +684,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             }
         }
         free(fsum);
+        free(wide);
         free(cnt);
         col_release(arg);
         return out;

@@ -13,7 +13,9 @@
  *      and (without a schema) narrow each column's type by each non-NULL cell: a column is INT,
  *      FLOAT, BOOL, DATE, TIMESTAMP or TIME when every cell is, FLOAT when it mixes INT and
  *      FLOAT, and TEXT for any other mix (a DATE column with one timestamp is TEXT: no silent
- *      coercion). The detection reads every row, not a sample.
+ *      coercion). Shapes decide, not values: 99999999999999999999 is an INT cell, so a column
+ *      of integers with one past 64 bits is an error there rather than FLOAT or TEXT. The
+ *      detection reads every row, not a sample.
  *   2. Split again, now knowing the row count and the types, and convert each cell straight
  *      into its typed column. A cell with the shape of its column's type that is not a valid
  *      value (2026-02-30), or, under a schema, any cell that does not parse, is an RX_EVALUE
@@ -434,13 +436,10 @@ static inline bool is_bool(const char *s, size_t n, uint8_t *out) {
 static RxType classify(const char *s, size_t n) {
     int64_t i;
     uint8_t b;
-    double f;
     if (fast_int(s, n, &i)) return TY_INT;
-    if (num_shape_int(s, n)) {
-        int rc = num_parse_int(s, n, &i);
-        if (rc == 0) return TY_INT;
-        return num_parse_float(s, n, &f) == 0 ? TY_FLOAT : TY_TEXT;
-    }
+    /* An integer too large for 64 bits still has the INT shape: in an INT column it is an
+     * error at its cell, never a silent FLOAT that loses digits or a TEXT column. */
+    if (num_shape_int(s, n)) return TY_INT;
     if (num_shape_float(s, n)) return TY_FLOAT;
     if (is_bool(s, n, &b)) return TY_BOOL;
     if (tm_shape_date(s, n)) return TY_DATE;
@@ -495,9 +494,17 @@ static int fail_value(Reader *r, const ColState *cs, const Field *f, const char 
     char buf[TM_BUF];
     if (type_is_temporal(cs->col->type) && tm_explain(cs->col->type, f->s, f->n, buf) > 0)
         why = buf;
+    /* The cell as quoted: control bytes (a NUL would end the quote early) become U+FFFD. */
+    char cell[61 * 3];
+    size_t k = 0;
+    for (int i = 0; i < quote_len(f); i++) {
+        unsigned char c = (unsigned char)f->s[i];
+        if (c < 0x20 || c == 0x7F) memcpy(cell + k, "\xEF\xBF\xBD", 3), k += 3;
+        else cell[k++] = (char)c;
+    }
     return fail_at(r, RX_EVALUE, f->start, (size_t)(f->end - f->start),
                    "invalid %s '%.*s%s' in column '%s': %s", type_name(cs->col->type),
-                   quote_len(f), f->s, (size_t)quote_len(f) < f->n ? "..." : "", cs->name, why);
+                   (int)k, cell, (size_t)quote_len(f) < f->n ? "..." : "", cs->name, why);
 }
 
 static inline void track_i(ColState *cs, size_t row, int64_t v) {
@@ -694,7 +701,8 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
     int n_cols = opt->n_schema > 0 ? opt->n_schema : n;
     if (opt->header && opt->n_schema > 0 && n != opt->n_schema)
         return fail_at(r, RX_ECSV, L->fields[0].start, 1,
-                       "the header has %d fields, the schema has %d columns", n, opt->n_schema);
+                       "the header has %d field%s, the schema has %d column%s", n,
+                       n == 1 ? "" : "s", opt->n_schema, opt->n_schema == 1 ? "" : "s");
     L->n_cols = n_cols;
     L->names = calloc((size_t)n_cols + 1, sizeof *L->names);
     L->types = calloc((size_t)n_cols + 1, sizeof *L->types);
@@ -723,6 +731,17 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
         if (f->n == 0)
             return fail_at(r, RX_ECSV, f->start, 1, "column %d has an empty name in the header",
                            j + 1);
+        /* Names are C strings: a NUL would cut one short (or empty it) without a word. */
+        const char *nul = memchr(f->s, '\0', f->n);
+        if (nul)
+            return fail_at(r, RX_ECSV, nul, 1, "NUL byte in the name of column %d", j + 1);
+        /* A lone \r is data, so a file with old Mac line ends would read as one header line
+         * and no rows at all: say so instead. */
+        const char *cr = f->quoted ? NULL : memchr(f->s, '\r', f->n);
+        if (cr)
+            return fail_at(r, RX_ECSV, cr, 1,
+                           "carriage return inside the name of column %d: lines that end in "
+                           "\\r alone are not line ends (use \\n or \\r\\n)", j + 1);
         if (opt->n_schema > 0 && opt->schema_names && strcmp(L->names[j], opt->schema_names[j]))
             return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
                            "column %d is '%s' in the header but '%s' in the schema", j + 1,
@@ -908,7 +927,8 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
 
     const char *p = r->data;
     if (p == r->end && (opt->header || opt->n_schema == 0)) {
-        fail_at(r, RX_ECSV, p, 0, "file is empty (no header row)");
+        fail_at(r, RX_ECSV, p, 0, opt->header ? "file is empty (no header row)"
+                                              : "file is empty (no record to count the columns of)");
         goto fail;
     }
     if (read_header(L, opt, &p) < 0) goto fail;

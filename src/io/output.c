@@ -16,8 +16,9 @@
  *             (a backslash is not escaped, use csv or json for exact text).
  *   csv       RFC 4180 with \n line ends (not CRLF: the files are read on Unix as often as
  *             not, and every CSV reader accepts \n). A field is quoted only when it contains
- *             the delimiter, a quote, CR or LF, has a leading or trailing space, or is the
- *             empty string, so that "" (empty text) and an empty field (NULL) differ.
+ *             the delimiter, a quote, CR or LF, has a leading or trailing space, starts with
+ *             U+FEFF (which would read back as a byte order mark), or is the empty string,
+ *             so that "" (empty text) and an empty field (NULL) differ.
  *             A table without columns prints nothing.
  *   tsv       PostgreSQL's text format: \t \n \r \\ escaped with a backslash, NULL as \N.
  *   json      an array of objects, one row per line; NaN and infinities are null; strings
@@ -226,7 +227,10 @@ static void write_table(Out *o, const Table *t) {
 /* ---- csv and tsv ---------------------------------------------------------------------------- */
 
 static void put_csv_field(StrBuf *b, RxStr s) {
-    bool quote = s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ';
+    /* A field that starts with U+FEFF is quoted too: first in a file, it would read back as
+     * a byte order mark and vanish. */
+    bool quote = s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
+                 (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0);
     for (size_t i = 0; i < s.len && !quote; i++) {
         char c = s.ptr[i];
         quote = c == ',' || c == '"' || c == '\n' || c == '\r';

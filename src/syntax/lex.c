@@ -136,9 +136,39 @@ static int lex_number(Lexer *lx) {
     return push(lx, k, start, i);
 }
 
+/* The whole text must be UTF-8, strings, comments and inline tables included: a bad byte
+ * inside a string would otherwise reach the results (and JSON output) as it is. Reports the
+ * first bad byte; a sequence cut short (at the end of the text, or by an ASCII byte) says so. */
+static int check_utf8(const RxSource *src, RxError *err) {
+    const unsigned char *u = (const unsigned char *)src->text;
+    size_t n = src->len;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x80) {
+            i++;
+            continue;
+        }
+        int len = utf8_seq_len(u + i, n - i);
+        if (len > 0) {
+            i += (size_t)len;
+            continue;
+        }
+        int want = (u[i] & 0xE0) == 0xC0 ? 2 : (u[i] & 0xF0) == 0xE0 ? 3 : (u[i] & 0xF8) == 0xF0 ? 4 : 0;
+        size_t got = 1;
+        while (want && got < (size_t)want && i + got < n && (u[i + got] & 0xC0) == 0x80) got++;
+        if (want && got < (size_t)want)
+            return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)i, (uint32_t)(i + got)),
+                            "invalid UTF-8: byte 0x%02X starts a %d-byte sequence, but %s",
+                            u[i], want, i + got == n ? "the text ends" : "it is cut short");
+        return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)i, (uint32_t)i + 1),
+                        "invalid UTF-8 byte 0x%02X", u[i]);
+    }
+    return 0;
+}
+
 int lex_script(Arena *a, const RxSource *src, TokenList *out, RxError *err) {
     Lexer lx = {.arena = a, .src = src, .s = src->text, .n = src->len, .err = err};
     bool after_assign = false;
+    if (check_utf8(src, err) < 0) return -1;
     /* A UTF-8 byte order mark at the start is not part of the script. */
     if (lx.n >= 3 && memcmp(lx.s, "\xEF\xBB\xBF", 3) == 0) lx.pos = 3;
     while (lx.pos < lx.n) {

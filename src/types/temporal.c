@@ -381,16 +381,15 @@ int tm_parse_duration(const char *s, size_t n, RxDuration *out, const char **why
         last_rank = rank;
         any = true;
         any_in_time |= in_time;
-        int64_t part;
-        bool ovf;
-        if (rank <= 1) {
-            ovf = __builtin_mul_overflow(v, rank == 0 ? 12 : 1, &part) ||
-                  __builtin_add_overflow(months, minus ? -part : part, &months);
-        } else {
-            ovf = __builtin_mul_overflow(v, UNIT_US[rank], &part) ||
-                  __builtin_add_overflow(part, frac, &part) ||
-                  __builtin_add_overflow(us, minus ? -part : part, &us);
-        }
+        /* Negative parts are subtracted rather than negated at the end, so that the most
+         * negative value (which tm_format_duration writes for INT64_MIN) reads back. */
+        int64_t part, *acc = rank <= 1 ? &months : &us;
+        bool ovf = rank <= 1 ? __builtin_mul_overflow(v, rank == 0 ? 12 : 1, &part)
+                             : __builtin_mul_overflow(v, UNIT_US[rank], &part) ||
+                                   __builtin_add_overflow(part, frac, &part);
+        if (!ovf)
+            ovf = negate || minus ? __builtin_sub_overflow(*acc, part, acc)
+                                  : __builtin_add_overflow(*acc, part, acc);
         if (ovf) {
             *why = OUT_OF_RANGE;
             return -1;
@@ -404,8 +403,8 @@ int tm_parse_duration(const char *s, size_t n, RxDuration *out, const char **why
         *why = "expected a component after 'T'";
         return -1;
     }
-    out->months = negate ? -months : months;
-    out->us = negate ? -us : us;
+    out->months = months;
+    out->us = us;
     return 0;
 }
 

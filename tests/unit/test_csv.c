@@ -100,13 +100,13 @@ static void test_detection(void) {
 static void test_mixes(void) {
     RxError e;
     /* INT+FLOAT -> FLOAT; DATE + one timestamp -> TEXT; INT + text -> TEXT; an integer past
-     * 64 bits makes FLOAT; one of 400 digits (no double) makes TEXT. */
+     * 64 bits is an INT cell: with a FLOAT it makes FLOAT, with text TEXT. */
     char big[600];
     memset(big, '9', 400);
     big[400] = 0;
     char text[1200];
     snprintf(text, sizeof text,
-             "a,b,c,d,e\n1,2026-01-01,1,1,1\n2.5,2026-01-02T00:00:00Z,x,99999999999999999999,%s\n",
+             "a,b,c,d,e\n1,2026-01-01,1,2.5,x\n2.5,2026-01-02T00:00:00Z,x,99999999999999999999,%s\n",
              big);
     Table *t = load(text, &e);
     CHECK(t != NULL);
@@ -119,6 +119,25 @@ static void test_mixes(void) {
     CHECK(t->cols[3]->type == TY_FLOAT);
     CHECK(col_f64(t->cols[3])[1] == 1e20);
     CHECK(t->cols[4]->type == TY_TEXT);
+    table_free(t);
+
+    /* Regression (Reliability, bad-input catalogue): integers past 64 bits among integers
+     * were read as FLOAT (losing digits), and one of 400 digits made the column TEXT; both
+     * are errors at the cell. */
+    uint32_t line, col;
+    t = load("n\n1\n99999999999999999999\n", &e);
+    CHECK(t == NULL && e.code == RX_EVALUE);
+    CHECK(strstr(e.msg, "invalid INT '99999999999999999999' in column 'n': out of range") != NULL);
+    err_pos(&e, &line, &col);
+    CHECK(line == 3 && col == 1);
+    table_free(t);
+    snprintf(text, sizeof text, "n\n1\n%s\n", big);
+    t = load(text, &e);
+    CHECK(t == NULL && e.code == RX_EVALUE);
+    table_free(t);
+    snprintf(text, sizeof text, "n\n1.5\n%s\n", big);
+    t = load(text, &e);
+    CHECK(t == NULL && e.code == RX_EVALUE && strstr(e.msg, "out of range") != NULL);
     table_free(t);
 
     /* Large exact integers, negative numbers and exponents. */

@@ -203,6 +203,14 @@ static void test_csv_tsv(void) {
               "back\\\\slash\nplain\n");
     table_free(t);
 
+    /* Regression (Reliability, fuzz_csv round trip): a name or value starting with U+FEFF
+     * was written bare, and first in a file it read back as a byte order mark. */
+    static const char *bom[] = {"\xEF\xBB\xBFx", "y\xEF\xBB\xBF"};
+    t = table_new(1, 2);
+    table_set(t, 0, text_col(2, bom), "\xEF\xBB\xBF");
+    CHECK_STR(render(t, OUT_CSV), "\"\xEF\xBB\xBF\"\n\"\xEF\xBB\xBFx\"\ny\xEF\xBB\xBF\n");
+    table_free(t);
+
     t = trades(0);
     CHECK_STR(render(t, OUT_CSV), "sym,ts,qty,sym_r,ts_r,price\n");
     table_free(t);

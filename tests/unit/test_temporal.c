@@ -404,6 +404,12 @@ static void test_duration(void) {
     for (size_t i = 0; i < sizeof extremes / sizeof extremes[0]; i++) {
         char buf[TM_BUF];
         CHECK(tm_format_duration(extremes[i], buf) < TM_BUF);
+        /* Regression (Reliability, fuzz_temporal): INT64_MIN parts printed but did not read
+         * back, because the parser negated a positive total at the end. */
+        RxDuration back = {0, 0};
+        const char *why = NULL;
+        CHECK(tm_parse_duration(buf, strlen(buf), &back, &why) == 0);
+        CHECK(back.months == extremes[i].months && back.us == extremes[i].us);
     }
     char buf[TM_BUF];
     tm_format_duration((RxDuration){INT64_MIN, INT64_MIN}, buf);
