@@ -411,6 +411,11 @@ static AstNode *parse_unary(Parser *p) {
         if (!e) return NULL;
         if (t->kind == TK_PLUS) return e;
         /* Fold a negative numeric literal so that -9223372036854775808 is representable. */
+        if (e->kind == AST_INT && e->ival == INT64_MIN) {
+            /* -9223372036854775808: the literal after the sign was read as INT64_MIN already */
+            e->span = rx_span_join(t->span, e->span);
+            return e;
+        }
         if (e->kind == AST_FLOAT) {
             e->fval = -e->fval;
             e->span = rx_span_join(t->span, e->span);
