@@ -1347,6 +1347,19 @@ static int parse_csv(Parser *p, Stmt *st) {
     return 0;
 }
 
+/* word '(' STRING ')' with the current token at word: the string's text and span. */
+static int parse_quoted_arg(Parser *p, const char *what, const char **text, RxSpan *span) {
+    advance(p);
+    const Token *open = advance(p);
+    const Token *t = peek(p);
+    if (t->kind != TK_STRING) return expected(p, what);
+    advance(p);
+    size_t n;
+    *text = unescape_quoted(p, t, &n);
+    *span = t->span;
+    return expect_close(p, TK_RPAREN, open);
+}
+
 /* statement = name ':=' ( TABLE | '{' rel '}' | csv_source ) ';'
  *           | 'query' '{' rel '}' ';' */
 static Stmt *parse_statement(Parser *p) {
@@ -1370,18 +1383,9 @@ static Stmt *parse_statement(Parser *p) {
                 expected(p, "csv('file.csv') after into");
                 return NULL;
             }
-            advance(p);
-            const Token *o = advance(p);
-            const Token *f = peek(p);
-            if (f->kind != TK_STRING) {
-                expected(p, "a file path in quotes, into csv('out.csv')");
+            if (parse_quoted_arg(p, "a file path in quotes, into csv('out.csv')", &st->into_path,
+                                 &st->into_span) < 0)
                 return NULL;
-            }
-            advance(p);
-            size_t n;
-            st->into_path = unescape_quoted(p, f, &n);
-            st->into_span = f->span;
-            if (expect_close(p, TK_RPAREN, o) < 0) return NULL;
         }
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_ASSIGN) {
         advance(p);
@@ -1403,18 +1407,9 @@ static Stmt *parse_statement(Parser *p) {
             if (parse_csv(p, st) < 0) return NULL;
         } else if (word_is(p, v, "connect") && peek_at(p, 1)->kind == TK_LPAREN) {
             /* connect = 'connect' '(' STRING ')' */
-            advance(p);
-            const Token *open = advance(p);
-            const Token *u = peek(p);
-            if (u->kind != TK_STRING) {
-                expected(p, "a connection URI in quotes, connect('sqlite:file.db')");
+            if (parse_quoted_arg(p, "a connection URI in quotes, connect('sqlite:file.db')",
+                                 &st->path, &st->path_span) < 0)
                 return NULL;
-            }
-            advance(p);
-            size_t n;
-            st->path = unescape_quoted(p, u, &n);
-            st->path_span = u->span;
-            if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
             st->kind = ST_CONNECT;
         } else {
             expected(p, "an inline table '[ ... ]', a view '{ ... }', csv('file') or connect('uri') after ':='");
