@@ -147,6 +147,17 @@ static inline uint64_t rx_hash_combine(uint64_t h, uint64_t v) {
 }
 uint64_t rx_hash_bytes(const void *p, size_t n);
 
+/* ---- large buffers ------------------------------------------------------------------------ */
+
+/* malloc, calloc and realloc for buffers that may be large (columns, keys, join results), freed
+ * with free(). From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages
+ * before its first touch, an optimisation: on this machine the first touch of fresh memory
+ * costs about 4 ms per MB in 4 KiB pages and 0.15 ms in 2 MiB pages. NULL on OOM. */
+#define RX_HUGE_MIN ((size_t)4 << 20)
+void *rx_malloc(size_t bytes);
+void *rx_calloc(size_t n, size_t size);
+void *rx_realloc(void *p, size_t bytes);
+
 /* ---- utf-8 ---------------------------------------------------------------------------------- */
 
 /* Number of code points in s[0..n) (invalid bytes count one each). */

@@ -1,9 +1,11 @@
 /*
- * util.c - byte hashing and UTF-8 helpers shared by every stage.
+ * util.c - byte hashing, UTF-8 helpers and large-buffer allocation shared by every stage.
  */
 #include "base/base.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 uint64_t rx_hash_bytes(const void *p, size_t n) {
     const unsigned char *s = p;
@@ -47,3 +49,36 @@ size_t utf8_width(const char *s, size_t n) {
         if ((u[i] & 0xC0) != 0x80) w++;
     return w;
 }
+
+/* ---- large buffers -------------------------------------------------------------------------- */
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Advises [p, p + bytes) into transparent huge pages when it is large, whole pages only (the
+ * first page may hold malloc's header: advising it is harmless). */
+static void *advise_huge(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (p && bytes >= RX_HUGE_MIN) {
+        uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
+        uintptr_t e = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+void *rx_malloc(size_t bytes) {
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return malloc(bytes ? bytes : 1);
+    /* Aligned to a huge page and a whole number of them, so that every page can be huge. */
+    bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    return advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes);
+}
+
+void *rx_calloc(size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    /* calloc, not rx_malloc + memset: fresh memory from the system is zero already, and
+     * calloc does not touch it, so the advice still comes before the first touch. */
+    return advise_huge(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+
+void *rx_realloc(void *p, size_t bytes) { return advise_huge(realloc(p, bytes ? bytes : 1), bytes); }

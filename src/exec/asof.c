@@ -157,21 +157,12 @@ static inline bool row_ok(const AsofSide *s, uint32_t n_parts, size_t i, uint32_
     return true;
 }
 
-/* n elements of size bytes, freed with free(). Large buffers are asked for in transparent huge
- * pages (an optimisation: the scatter writes ~80 MB of fresh memory a side through 1000 write
- * streams; 2 MiB pages cut the first-touch page faults and the TLB misses of those streams). */
+/* n elements of size bytes, freed with free(); large buffers in transparent huge pages (rx_malloc:
+ * an optimisation, first-touch page faults dominate a join that touches ~100 MB of fresh memory). */
 static void *xmalloc(size_t n, size_t size) {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / size) return NULL;
-    size_t bytes = n * size;
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge || bytes > SIZE_MAX - huge) return malloc(bytes);
-    bytes = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-    if (p) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
+    return rx_malloc(n * size);
 }
 
 /* ---- two-way parallelism ----------------------------------------------------------------------- */

@@ -51,7 +51,7 @@ Table *ops_shared_table(const Table *in, const Schema *sc) {
 static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     const Expr *pred = p->lp->pred;
     size_t n = in->n_rows;
-    uint32_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    uint32_t *idx = rx_malloc((n ? n : 1) * sizeof *idx);
     if (!idx) {
         ops_oom(err);
         return NULL;
@@ -126,6 +126,47 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j) {
     }
 }
 
+/* Whether every row of c holds a value no other row holds (two NULLs count as equal), decided
+ * without hashing where that is cheap: integer-like values whose range is at most a few times
+ * the row count (row ids, dense keys), through a bitmap over the range, and dictionary-coded
+ * TEXT, through its codes. false when unknown. An optimisation of π: one such column makes
+ * every row distinct, so the hash pass is skipped. */
+static bool column_all_distinct(const Column *c) {
+    size_t n = c->n;
+    if (c->pruned || n < 2) return false;
+    if (c->valid) {
+        size_t nulls = 0;
+        for (size_t i = 0; i < n && nulls < 2; i++) nulls += col_is_null(c, i);
+        if (nulls > 1) return false;
+    }
+    bool wide = c->type == TY_INT || c->type == TY_TIMESTAMP || c->type == TY_TIME;
+    bool coded = c->type == TY_TEXT && c->codes;
+    if (!wide && c->type != TY_DATE && !coded) return false;
+    if (coded && c->n_dict < n - (c->valid ? 1 : 0)) return false;
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) continue;
+        int64_t v = wide ? col_i64(c)[i] : coded ? (int64_t)c->codes[i] : col_i32(c)[i];
+        if (v < mn) mn = v;
+        if (v > mx) mx = v;
+    }
+    if (mn > mx) return false;
+    uint64_t range = (uint64_t)mx - (uint64_t)mn;
+    if (range >= (uint64_t)n * 8) return false;
+    uint64_t *seen = rx_calloc(bitmap_words((size_t)range + 1), sizeof *seen);
+    if (!seen) return false;
+    bool distinct = true;
+    for (size_t i = 0; i < n && distinct; i++) {
+        if (col_is_null(c, i)) continue;
+        int64_t v = wide ? col_i64(c)[i] : coded ? (int64_t)c->codes[i] : col_i32(c)[i];
+        size_t b = (size_t)((uint64_t)v - (uint64_t)mn);
+        distinct = !bitmap_get(seen, b);
+        bitmap_set(seen, b, true);
+    }
+    free(seen);
+    return distinct;
+}
+
 /* Row indices of the first occurrence of every distinct row, in order; *n_out of them.
  * Returns NULL with *n_out = n when every row is distinct (nothing to gather). */
 static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxError *err) {
@@ -135,18 +176,20 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     if (n < 2 || t->n_cols == 0) {
         if (t->n_cols == 0 && n > 1) {
             /* rows of no columns are all equal */
-            *keep_out = malloc(sizeof **keep_out);
+            *keep_out = rx_malloc(sizeof **keep_out);
             if (!*keep_out) return ops_oom(err);
             (*keep_out)[0] = 0;
             *n_out = 1;
         }
         return 0;
     }
-    uint64_t *h = malloc(n * sizeof *h);
+    for (int c = 0; c < t->n_cols; c++)
+        if (column_all_distinct(t->cols[c])) return 0;
+    uint64_t *h = rx_malloc(n * sizeof *h);
     size_t cap = 16;
     while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = malloc(cap * sizeof *slots);
-    uint32_t *keep = malloc(n * sizeof *keep);
+    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    uint32_t *keep = rx_malloc(n * sizeof *keep);
     if (!h || !slots || !keep) {
         free(h), free(slots), free(keep);
         return ops_oom(err);
@@ -313,9 +356,9 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
     const Schema *sc = &p->lp->schema;
     const int *right_out = p->lp->kind == LP_JOIN ? p->lp->right_out : NULL;
     Table *t = table_new(sc->n, n);
-    const Column **src = malloc((size_t)(sc->n + 1) * sizeof *src);
-    const uint32_t **idx = malloc((size_t)(sc->n + 1) * sizeof *idx);
-    Column **out = malloc((size_t)(sc->n + 1) * sizeof *out);
+    const Column **src = rx_malloc((size_t)(sc->n + 1) * sizeof *src);
+    const uint32_t **idx = rx_malloc((size_t)(sc->n + 1) * sizeof *idx);
+    Column **out = rx_malloc((size_t)(sc->n + 1) * sizeof *out);
     if (!t || !src || !idx || !out) goto oom;
     uint32_t *lsel = NULL;
     bool left_complete = true;   /* every row with a right row also has a left row */
@@ -340,7 +383,7 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
             const Column *lk = l->cols[p->lp->lkeys[k]];
             if (p->lp->rkeys[k] != rc || lk->type != src[c]->type || lk->type == TY_FLOAT || lk->type == TY_NULL) continue;
             if (!lsel) {
-                lsel = malloc((n ? n : 1) * sizeof *lsel);
+                lsel = rx_malloc((n ? n : 1) * sizeof *lsel);
                 if (!lsel) goto oom;
                 for (size_t i = 0; i < n; i++) lsel[i] = ri[i] == ROW_NONE ? ROW_NONE : li ? li[i] : (uint32_t)i;
             }
@@ -454,8 +497,8 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     uint32_t *match = NULL;
     Table *t = NULL;
     if (lp->n_keys > 0) {
-        const Column **lk = malloc((size_t)lp->n_keys * sizeof *lk);
-        const Column **rk = malloc((size_t)lp->n_keys * sizeof *rk);
+        const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
+        const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
             free(lk), free(rk);
             ops_oom(err);
@@ -489,7 +532,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     AsofOptions opt = {.dir = (AsofDir)lp->dir, .ties_first = lp->ties_first,
                        .has_within = lp->has_within, .n_parts = n_parts, .algo = p->asof_algo};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
-    match = malloc((nl ? nl : 1) * sizeof *match);
+    match = rx_malloc((nl ? nl : 1) * sizeof *match);
     if (!match) {
         ops_oom(err);
         goto out;
@@ -503,7 +546,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     p->right_presorted = st.right_sorted;
     if (lp->inner) {
         size_t k = 0;
-        uint32_t *li = malloc((nl ? nl : 1) * sizeof *li);
+        uint32_t *li = rx_malloc((nl ? nl : 1) * sizeof *li);
         if (!li) {
             ops_oom(err);
             goto out;
@@ -566,8 +609,8 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     case PN_GROUP: out = ops_group(x, p, in0, err); break;
     case PN_SQL: {
         const Schema *sc = &lp->schema;
-        const char **names = malloc((size_t)(sc->n + 1) * sizeof *names);
-        RxType *types = malloc((size_t)(sc->n + 1) * sizeof *types);
+        const char **names = rx_malloc((size_t)(sc->n + 1) * sizeof *names);
+        RxType *types = rx_malloc((size_t)(sc->n + 1) * sizeof *types);
         if (!names || !types) {
             ops_oom(err);
         } else {

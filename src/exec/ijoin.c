@@ -204,28 +204,15 @@ static int oom(RxError *err) {
     return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the interval join");
 }
 
-/* n elements of size bytes, freed with free(). Large buffers are asked for in transparent huge
- * pages (an optimisation: first-touch page faults dominate a join that touches ~100 MB of fresh
- * memory, and 2 MiB pages cut them about fivefold). */
+/* n elements of size bytes, freed with free(); large buffers in transparent huge pages (rx_malloc:
+ * an optimisation, first-touch page faults dominate a join that touches ~100 MB of fresh memory). */
 static void *xmalloc(size_t n, size_t size) {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / size) return NULL;
-    size_t bytes = n * size;
-    const size_t huge = (size_t)2 << 20;
-    if (bytes < 2 * huge || bytes > SIZE_MAX - huge) return malloc(bytes);
-    bytes = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-    if (p) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
+    return rx_malloc(n * size);
 }
 
-static void *xcalloc(size_t n, size_t size) {
-    void *p = xmalloc(n, size);
-    if (p) memset(p, 0, (n ? n : 1) * size);
-    return p;
-}
+static void *xcalloc(size_t n, size_t size) { return rx_calloc(n, size); }
 
 /* ---- two tasks at once ---------------------------------------------------------------------- */
 
@@ -765,6 +752,34 @@ static inline uint32_t eq_left_hash(const EqTable *t, size_t i) {
 /* Distance of the probe's prefetches: bucket offsets EQ_AHEAD rows ahead, entries half that. */
 #define EQ_AHEAD 16
 
+/* How many right rows left row i matches (the probe's test without its output). */
+static size_t eq_count(const void *pt, size_t i) {
+    const EqTable *t = pt;
+    int64_t q1, lo, hi;
+    if (!eq_query(t->rel, t->L->s[i], t->L->e[i], &q1, &lo, &hi)) return 0;
+    uint32_t h = eq_hash(q1, lo, t->pair, t->shift);
+    size_t s = t->st[h], e = t->st[h + 1], c = 0;
+    if (e - s > EQ_SCAN_MAX)
+        return eq_search(t->E, s, e, q1, hi, true) - eq_search(t->E, s, e, q1, lo, false);
+    for (size_t u = s; u < e; u++)
+        c += t->E[u].k1 == q1 && t->E[u].k2 >= lo && t->E[u].k2 <= hi;
+    return c;
+}
+
+/* Room for the pairs of left rows [a, b) of n, from the counts of an evenly spaced sample of the
+ * left rows, with a margin (an optimisation: each regrowth of a run buffer copies it). */
+static size_t sampled_room(size_t (*count)(const void *, size_t), const void *t, size_t n,
+                           size_t a, size_t b) {
+    enum { SAMPLE = 2048 };
+    if (n == 0 || b <= a) return 0;
+    size_t step = n > SAMPLE ? n / SAMPLE : 1, seen = 0, c = 0;
+    for (size_t i = step / 2; i < n; i += step, seen++) c += count(t, i);
+    /* At most 4 pairs a row up front: a sample that hits a hot key must not reserve memory
+     * the join never uses (beyond that, the buffer grows as it fills). */
+    double est = (double)c / (double)seen * 1.1, cap = 4.0;
+    return (size_t)((est < cap ? est : cap) * (double)(b - a)) + 4096;
+}
+
 /* Probes the left rows [a, b) in row order; each collects its bucket's matches into its run, in
  * right row order. */
 static int eq_probe(void *p) {
@@ -901,12 +916,12 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         if (sz > big) big = sz;
     }
     /* 3. Probe, the two halves of the left rows side by side when large (the second into its
-     *    own buffer, appended after). Optimisation: room for about one pair per row up front,
-     *    so the runs rarely regrow. */
+     *    own buffer, appended after), each with room for its sampled share of the result. */
     EqTable tab = {rel, L, E, st, shift, ranged, pair, big};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x, guess = mid + m / 2;
+    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
+    size_t guess = sampled_room(eq_count, &tab, n, 0, mid);
     if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
     o2.cstart = o->cstart;
     o2.clen = o->clen;
@@ -915,6 +930,7 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     o2.err = &err2;
     o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
     EqProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
+    guess = sampled_room(eq_count, &tab, n, mid, n);
     if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
         *o->err = err2;
         goto done;
@@ -938,33 +954,55 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     int rc = -1;
     /* PRECEDES: le < rs. PRECEDED_BY: ls > re, i.e. ~re > ~ls (~ reverses order). */
     bool pre = rel == IJ_PRECEDES;
-    int64_t *x = xmalloc(m, sizeof *x), *X = xmalloc(m, sizeof *X);
-    int64_t *th = xmalloc(n, sizeof *th), *T = xmalloc(n, sizeof *T);
-    uint32_t *cr = xmalloc(m, sizeof *cr), *cl = xmalloc(n, sizeof *cl);
-    uint32_t *xid = xmalloc(m, sizeof *xid), *tid = xmalloc(n, sizeof *tid);
-    uint32_t *cnt = xmalloc(n, sizeof *cnt);
-    uint32_t *nxt = xmalloc(m + 1, sizeof *nxt), *prv = xmalloc(m + 1, sizeof *prv);
-    if (!x || !X || !th || !T || !cr || !cl || !xid || !tid || !cnt || !nxt || !prv) {
+#define BAND_X(j) (pre ? R->s[j] : ~R->e[j])
+#define BAND_T(i) (pre ? L->e[i] : ~L->s[i])
+    /* Pruning (an optimisation): a left row whose threshold is at least the largest x matches
+     * nothing, and a right row whose x is at most the smallest threshold matches nothing. The
+     * candidates are listed compactly (in row order), so that every array below is as long as
+     * the candidates, not the inputs: on data where few rows can match, the join touches
+     * little memory besides its result. */
+    int64_t xmax = INT64_MIN, tmin = INT64_MAX;
+    for (size_t j = 0; j < m; j++) {
+        int64_t x = BAND_X(j);
+        if (x > xmax) xmax = x;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = BAND_T(i);
+        if (t < tmin) tmin = t;
+    }
+    size_t nc = 0, mc = 0;
+    for (size_t i = 0; i < n; i++) nc += BAND_T(i) < xmax;
+    for (size_t j = 0; j < m; j++) mc += BAND_X(j) > tmin;
+    if (nc == 0 || mc == 0) return 0;
+    int64_t *x = xmalloc(mc, sizeof *x), *X = xmalloc(mc, sizeof *X);
+    int64_t *th = xmalloc(nc, sizeof *th), *T = xmalloc(nc, sizeof *T);
+    uint32_t *gr = xmalloc(mc, sizeof *gr), *cl = xmalloc(nc, sizeof *cl);
+    uint32_t *xid = xmalloc(mc, sizeof *xid), *tid = xmalloc(nc, sizeof *tid);
+    uint32_t *cnt = xmalloc(nc, sizeof *cnt);
+    uint32_t *nxt = xmalloc(mc + 1, sizeof *nxt), *prv = xmalloc(mc + 1, sizeof *prv);
+    if (!x || !X || !th || !T || !gr || !cl || !xid || !tid || !cnt || !nxt || !prv) {
         oom(o->err);
         goto done;
     }
-    int64_t xmax = INT64_MIN, tmin = INT64_MAX;
-    for (size_t j = 0; j < m; j++) {
-        x[j] = pre ? R->s[j] : ~R->e[j];
-        if (x[j] > xmax) xmax = x[j];
-    }
+    nc = mc = 0;
     for (size_t i = 0; i < n; i++) {
-        th[i] = pre ? L->e[i] : ~L->s[i];
-        if (th[i] < tmin) tmin = th[i];
+        int64_t t = BAND_T(i);
+        if (t < xmax) {
+            cl[nc] = (uint32_t)i;
+            th[nc++] = t;
+        }
     }
-    /* Pruning (an optimisation): a left row whose threshold is at least the largest x matches
-     * nothing, and a right row whose x is at most the smallest threshold matches nothing. */
-    size_t nc = 0, mc = 0;
-    for (size_t i = 0; i < n; i++)
-        if (th[i] < xmax) cl[nc++] = (uint32_t)i;
-    for (size_t j = 0; j < m; j++)
-        if (x[j] > tmin) cr[mc++] = (uint32_t)j;
-    SortJob jx = {x, cr, mc, xid, X}, jt = {th, cl, nc, tid, T};
+    for (size_t j = 0; j < m; j++) {
+        int64_t v = BAND_X(j);
+        if (v > tmin) {
+            gr[mc] = gid_of(R, j);
+            x[mc++] = v;
+        }
+    }
+#undef BAND_X
+#undef BAND_T
+    /* Candidates by x and by threshold; xid and tid are candidate indexes. */
+    SortJob jx = {x, NULL, mc, xid, X}, jt = {th, NULL, nc, tid, T};
     if (sort_two(&jx, &jt) != 0) {
         oom(o->err);
         goto done;
@@ -976,19 +1014,15 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         total += mc - j;
     }
     if (tmp_grow(o, total) != 0) goto done;
-    for (size_t i = 0; i < nc; i++) {
-        uint32_t l = cl[i];
-        cnt[l] = cnt[l] ? run_reserve(o, gid_of(L, l), cnt[l]) : UINT32_MAX;
+    for (size_t c = 0; c < nc; c++)
+        cnt[c] = cnt[c] ? run_reserve(o, gid_of(L, cl[c]), cnt[c]) : UINT32_MAX;
+    /* Doubly linked list of the candidate right rows in row order; mc is the head. */
+    for (size_t c = 0; c < mc; c++) {
+        nxt[c] = (uint32_t)c + 1;
+        prv[c + 1] = (uint32_t)c;
     }
-    /* Doubly linked list of the candidate right rows in row order; m is the head. */
-    uint32_t last = (uint32_t)m;
-    for (size_t t = 0; t < mc; t++) {
-        nxt[last] = cr[t];
-        prv[cr[t]] = last;
-        last = cr[t];
-    }
-    nxt[last] = (uint32_t)m;
-    prv[m] = last;
+    nxt[mc] = 0;
+    prv[0] = (uint32_t)mc;
     j = 0;
     for (size_t t = 0; t < nc; t++) {
         while (j < mc && X[j] <= T[t]) {
@@ -999,11 +1033,11 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         uint32_t off = cnt[tid[t]];
         if (off == UINT32_MAX) continue;
         uint32_t *dst = o->tmp + off;
-        for (uint32_t r = nxt[m]; r != m; r = nxt[r]) *dst++ = gid_of(R, r);
+        for (uint32_t r = nxt[mc]; r != mc; r = nxt[r]) *dst++ = gr[r];
     }
     rc = 0;
 done:
-    free(x); free(X); free(th); free(T); free(cr); free(cl); free(xid); free(tid); free(cnt);
+    free(x); free(X); free(th); free(T); free(gr); free(cl); free(xid); free(tid); free(cnt);
     free(nxt); free(prv);
     return rc;
 }
@@ -1174,6 +1208,18 @@ static inline size_t range_bucket(const RangeTable *t, int64_t lo) {
     return b < t->nb ? (size_t)b : t->nb;
 }
 
+/* How many right rows left row i matches in the scan (0 for a row the scan leaves to the
+ * dominance sweep). */
+static size_t range_count(const void *pt, size_t i) {
+    const RangeTable *t = pt;
+    int64_t lo, hi, ymin;
+    if (!dom_query(t->rel, t->L->s[i], t->L->e[i], &lo, &hi, &ymin)) return 0;
+    size_t q = range_lower(t, lo), c = 0;
+    size_t lim = t->np - q > RS_SCAN_MAX ? q + RS_SCAN_MAX : t->np, e = q;
+    for (; e < lim && t->X[e] <= hi; e++) c += t->Y[e] >= ymin;
+    return c;
+}
+
 /* Distance of the probe's prefetches: bucket offsets RS_AHEAD rows ahead, keys half that. */
 #define RS_AHEAD 16
 
@@ -1270,12 +1316,12 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         for (size_t bt = (size_t)((flip(X[t]) - x0) >> shift); b <= bt; b++) idx[b] = (uint32_t)t;
     for (; b <= nb; b++) idx[b] = (uint32_t)m;
     /* 2. Probe the left rows in row order, the two halves side by side when large (the second
-     *    into its own buffer, appended after). Optimisation: room for about one pair per row up
-     *    front, so the runs rarely regrow. */
+     *    into its own buffer, appended after), each with room for its sampled share. */
     RangeTable tab = {rel, L, X, Y, G, idx, x0, shift, m, nb, is_long};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x, guess = mid + m / 2;
+    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
+    size_t guess = sampled_room(range_count, &tab, n, 0, mid);
     if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
     o2.cstart = o->cstart;
     o2.clen = o->clen;
@@ -1283,6 +1329,7 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     o2.last_left = o->last_left;
     o2.err = &err2;
     o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+    guess = sampled_room(range_count, &tab, n, mid, n);
     if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
         *o->err = err2;
         goto done;

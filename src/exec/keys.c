@@ -38,7 +38,7 @@ static int dict_init(Dict *d, size_t hint) {
     memset(d, 0, sizeof *d);
     d->n_slots = 1024;
     while (d->n_slots < hint * 2 && d->n_slots < ((size_t)1 << 31)) d->n_slots <<= 1;
-    d->slots = calloc(d->n_slots, sizeof *d->slots);
+    d->slots = rx_calloc(d->n_slots, sizeof *d->slots);
     return d->slots ? 0 : -1;
 }
 
@@ -51,7 +51,7 @@ static void dict_free(Dict *d) {
 
 static int dict_grow(Dict *d) {
     size_t ns = d->n_slots * 2;
-    uint32_t *slots = calloc(ns, sizeof *slots);
+    uint32_t *slots = rx_calloc(ns, sizeof *slots);
     if (!slots) return -1;
     for (uint32_t id = 0; id < d->n; id++) {
         size_t j = d->hashes[id] & (ns - 1);
@@ -109,11 +109,11 @@ static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
     if (!insert) return UINT32_MAX;
     if (d->n == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 256;
-        RxStr *st = realloc(d->strs, cap * sizeof *st);
+        RxStr *st = rx_realloc(d->strs, cap * sizeof *st);
         if (st) d->strs = st;
-        uint64_t *hs = st ? realloc(d->hashes, cap * sizeof *hs) : NULL;
+        uint64_t *hs = st ? rx_realloc(d->hashes, cap * sizeof *hs) : NULL;
         if (hs) d->hashes = hs;
-        uint64_t *ws = hs ? realloc(d->words, cap * sizeof *ws) : NULL;
+        uint64_t *ws = hs ? rx_realloc(d->words, cap * sizeof *ws) : NULL;
         if (ws) d->words = ws;
         if (!st || !hs || !ws) {
             *oom_flag = true;
@@ -164,7 +164,7 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
             out->borrowed[i] = true;
             continue;
         }
-        out->keys[i] = malloc((cols[i]->n ? cols[i]->n : 1) * sizeof(int64_t));
+        out->keys[i] = rx_malloc((cols[i]->n ? cols[i]->n : 1) * sizeof(int64_t));
         if (!out->keys[i]) {
             keys_free(out);
             return oom(err);
@@ -186,8 +186,8 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
                 k[r] = col_is_null(c, r) ? 0 : (int64_t)dict_id(&d, col_str(c)[r], true, &failed);
         }
         /* Rank the distinct strings: id -> rank. */
-        RankItem *items = failed ? NULL : malloc((d.n ? d.n : 1) * sizeof *items);
-        uint32_t *rank = failed ? NULL : malloc((d.n ? d.n : 1) * sizeof *rank);
+        RankItem *items = failed ? NULL : rx_malloc((d.n ? d.n : 1) * sizeof *items);
+        uint32_t *rank = failed ? NULL : rx_malloc((d.n ? d.n : 1) * sizeof *rank);
         if (failed || !items || !rank) {
             free(items), free(rank);
             dict_free(&d);
@@ -256,7 +256,7 @@ int keys_validity(const Column *const *cols, int n_cols, size_t n, uint64_t **ou
     for (int i = 0; i < n_cols; i++) any |= cols[i]->valid != NULL || cols[i]->type == TY_NULL;
     if (!any) return 0;
     size_t w = bitmap_words(n ? n : 1);
-    uint64_t *v = malloc(w * sizeof *v);
+    uint64_t *v = rx_malloc(w * sizeof *v);
     if (!v) return -1;
     memset(v, 0xff, w * sizeof *v);
     for (int i = 0; i < n_cols; i++) {
@@ -309,7 +309,7 @@ static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr
         if (dict_init(&d, r->n_dict) < 0) return oom(err);
         bool failed = false;
         for (uint32_t k = 0; k < r->n_dict && !failed; k++) dict_id(&d, r->dict[k], true, &failed);
-        uint32_t *lmap = failed ? NULL : malloc((l->n_dict ? l->n_dict : 1) * sizeof *lmap);
+        uint32_t *lmap = failed ? NULL : rx_malloc((l->n_dict ? l->n_dict : 1) * sizeof *lmap);
         if (!lmap) {
             dict_free(&d);
             return oom(err);
@@ -361,7 +361,7 @@ static int partition_small_range(const Column *l, size_t nl, const Column *r, si
     }
     uint64_t range = (uint64_t)hi - (uint64_t)lo + 1;
     if (range > ((uint64_t)1 << 26) || range > 4 * (uint64_t)nr + 1024) return 0;
-    uint32_t *slot = malloc((size_t)range * sizeof *slot);
+    uint32_t *slot = rx_malloc((size_t)range * sizeof *slot);
     if (!slot) return -1;
     memset(slot, 0xff, (size_t)range * sizeof *slot);
     uint32_t next = 0;
@@ -389,8 +389,8 @@ static int partition_small_range(const Column *l, size_t nl, const Column *r, si
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
                    int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
                    RxError *err) {
-    *lpart = malloc((nl ? nl : 1) * sizeof **lpart);
-    *rpart = malloc((nr ? nr : 1) * sizeof **rpart);
+    *lpart = rx_malloc((nl ? nl : 1) * sizeof **lpart);
+    *rpart = rx_malloc((nr ? nr : 1) * sizeof **rpart);
     if (n_keys == 1 && *lpart && *rpart) {
         int fast = partition_small_range(lk[0], nl, rk[0], nr, *lpart, *rpart, n_parts);
         if (fast > 0) return 0;
@@ -406,15 +406,15 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
         *lpart = *rpart = NULL;
         return -1;
     }
-    int64_t *lc = malloc((nl ? nl : 1) * (size_t)n_keys * sizeof *lc);
-    int64_t *rc = malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
-    uint8_t *lnull = calloc(nl ? nl : 1, 1), *rnull = calloc(nr ? nr : 1, 1);
-    int64_t *tl = malloc((nl ? nl : 1) * sizeof *tl), *tr = malloc((nr ? nr : 1) * sizeof *tr);
+    int64_t *lc = rx_malloc((nl ? nl : 1) * (size_t)n_keys * sizeof *lc);
+    int64_t *rc = rx_malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
+    uint8_t *lnull = rx_calloc(nl ? nl : 1, 1), *rnull = rx_calloc(nr ? nr : 1, 1);
+    int64_t *tl = rx_malloc((nl ? nl : 1) * sizeof *tl), *tr = rx_malloc((nr ? nr : 1) * sizeof *tr);
     size_t cap = 1024;
     while (cap < nr * 2) cap <<= 1;
-    uint32_t *slots = malloc(cap * sizeof *slots);   /* representative right row + 1 */
-    uint32_t *ids = malloc((nr ? nr : 1) * sizeof *ids);
-    uint64_t *rh = malloc((nr ? nr : 1) * sizeof *rh);
+    uint32_t *slots = rx_malloc(cap * sizeof *slots);   /* representative right row + 1 */
+    uint32_t *ids = rx_malloc((nr ? nr : 1) * sizeof *ids);
+    uint64_t *rh = rx_malloc((nr ? nr : 1) * sizeof *rh);
     int ret = -1;
     if (!*lpart || !*rpart || !lc || !rc || !lnull || !rnull || !tl || !tr || !slots || !ids || !rh) {
         oom(err);
@@ -496,8 +496,8 @@ out:
 static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint32_t *n_groups) {
     if (c->type == TY_TEXT && c->codes) {
         /* a dictionary-coded TEXT column: group by code (slot n_dict is NULL) */
-        uint32_t *slot = malloc(((size_t)c->n_dict + 1) * sizeof *slot);
-        uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+        uint32_t *slot = rx_malloc(((size_t)c->n_dict + 1) * sizeof *slot);
+        uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
         if (!slot || !ids) {
             free(slot), free(ids);
             return -1;
@@ -524,8 +524,8 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
     }
     uint64_t range = lo > hi ? 0 : (uint64_t)hi - (uint64_t)lo + 1;
     if (range > ((uint64_t)1 << 24) || range > 4 * (uint64_t)n + 1024) return 0;
-    uint32_t *slot = malloc((size_t)(range + 1) * sizeof *slot);  /* last entry: NULL */
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
+    uint32_t *slot = rx_malloc((size_t)(range + 1) * sizeof *slot);  /* last entry: NULL */
+    uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     if (!slot || !ids) {
         free(slot), free(ids);
         return -1;
@@ -555,13 +555,13 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
         if (fast < 0) return oom(err);
         if (fast > 0) return 0;
     }
-    uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
-    int64_t *codes = malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
-    uint64_t *h = malloc((n ? n : 1) * sizeof *h);
+    uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
+    int64_t *codes = rx_malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
+    uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
     size_t cap = 1024;
     while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = calloc(cap, sizeof *slots);
-    uint32_t *rep = malloc((n ? n : 1) * sizeof *rep);  /* first row of each group */
+    uint32_t *slots = rx_calloc(cap, sizeof *slots);
+    uint32_t *rep = rx_malloc((n ? n : 1) * sizeof *rep);  /* first row of each group */
     if (!ids || !codes || !h || !slots || !rep) {
         free(ids), free(codes), free(h), free(slots), free(rep);
         return oom(err);

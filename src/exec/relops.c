@@ -32,10 +32,10 @@ typedef struct {
 static int pairs_push(Pairs *p, uint32_t l, uint32_t r) {
     if (p->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 1024;
-        uint32_t *a = realloc(p->l, cap * sizeof *a);
+        uint32_t *a = rx_realloc(p->l, cap * sizeof *a);
         if (!a) return -1;
         p->l = a;
-        uint32_t *b = realloc(p->r, cap * sizeof *b);
+        uint32_t *b = rx_realloc(p->r, cap * sizeof *b);
         if (!b) return -1;
         p->r = b;
         p->cap = cap;
@@ -64,7 +64,7 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
     if (n == 0) return 0;
     Table *j = table_new(l->n_cols + r->n_cols, n);
     if (!j) return ops_oom(err);
-    uint8_t *reads = calloc((size_t)(l->n_cols + r->n_cols) + 1, 1);
+    uint8_t *reads = rx_calloc((size_t)(l->n_cols + r->n_cols) + 1, 1);
     if (!reads) {
         table_free(j);
         return ops_oom(err);
@@ -138,8 +138,8 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     bool hash = p->kind == PN_HASHJOIN;
     int rc = -1;
     if (hash) {
-        const Column **lk = malloc((size_t)lp->n_keys * sizeof *lk);
-        const Column **rk = malloc((size_t)lp->n_keys * sizeof *rk);
+        const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
+        const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
             free(lk), free(rk);
             return ops_oom(err);
@@ -151,8 +151,8 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
         int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &lpart, &rpart, &n_parts, err);
         free(lk), free(rk);
         if (krc < 0) return -1;
-        start = calloc((size_t)n_parts + 2, sizeof *start);
-        bucket = malloc((nr ? nr : 1) * sizeof *bucket);
+        start = rx_calloc((size_t)n_parts + 2, sizeof *start);
+        bucket = rx_malloc((nr ? nr : 1) * sizeof *bucket);
         if (!start || !bucket) {
             ops_oom(err);
             goto out;
@@ -239,8 +239,8 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     int jrc = join_matches(x, p, l, r, &m, err);
     x->t_join_s += now_s() - t0;
     if (jrc < 0) goto out;
-    lm = calloc(nl ? nl : 1, 1);
-    rm = calloc(nr ? nr : 1, 1);
+    lm = rx_calloc(nl ? nl : 1, 1);
+    rm = rx_calloc(nr ? nr : 1, 1);
     if (!lm || !rm) {
         ops_oom(err);
         goto out;
@@ -250,7 +250,7 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     if (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI) {
         const Table *side = kind == JOIN_RSEMI ? r : l;
         const uint8_t *mark = kind == JOIN_RSEMI ? rm : lm;
-        uint32_t *idx = malloc((side->n_rows ? side->n_rows : 1) * sizeof *idx);
+        uint32_t *idx = rx_malloc((side->n_rows ? side->n_rows : 1) * sizeof *idx);
         if (!idx) {
             ops_oom(err);
             goto out;
@@ -356,11 +356,11 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
     if (lp->set_op == SET_UNION) return ops_dedup(all, err);
     /* ∩ and −: a hash set of the right rows, then the distinct left rows that are (not) in it */
-    uint64_t *h = malloc((n ? n : 1) * sizeof *h);
+    uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
     size_t cap = 16;
     while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = malloc(cap * sizeof *slots);
-    uint32_t *keep = malloc((nl ? nl : 1) * sizeof *keep);
+    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    uint32_t *keep = rx_malloc((nl ? nl : 1) * sizeof *keep);
     Table *t = NULL;
     if (!h || !slots || !keep) {
         ops_oom(err);
@@ -466,11 +466,11 @@ static Column *column_of(const Expr *e, const Table *in, RxError *err) {
 /* The stable sort order of in's rows by keys, as a malloc'd permutation. */
 static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, RxError *err) {
     size_t n = in->n_rows;
-    uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    uint32_t *tmp = malloc((n / 2 + 1) * sizeof *tmp);
-    Column **cols = calloc((size_t)n_keys + 1, sizeof *cols);
-    int64_t **keys = calloc((size_t)n_keys + 1, sizeof *keys);
-    KeySet *sets = calloc((size_t)n_keys + 1, sizeof *sets);
+    uint32_t *perm = rx_malloc((n ? n : 1) * sizeof *perm);
+    uint32_t *tmp = rx_malloc((n / 2 + 1) * sizeof *tmp);
+    Column **cols = rx_calloc((size_t)n_keys + 1, sizeof *cols);
+    int64_t **keys = rx_calloc((size_t)n_keys + 1, sizeof *keys);
+    KeySet *sets = rx_calloc((size_t)n_keys + 1, sizeof *sets);
     bool ok = perm && tmp && cols && keys && sets;
     if (!ok) ops_oom(err);
     for (int k = 0; ok && k < n_keys; k++) {
@@ -508,7 +508,7 @@ Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
 
 static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint32_t *n_groups,
                      Column ***cols_out, RxError *err) {
-    Column **cols = calloc((size_t)n + 1, sizeof *cols);
+    Column **cols = rx_calloc((size_t)n + 1, sizeof *cols);
     if (!cols) return ops_oom(err);
     for (int k = 0; k < n; k++)
         if (!(cols[k] = column_of(exprs[k], in, err))) {
@@ -518,7 +518,7 @@ static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint3
         }
     int rc;
     if (n == 0) {
-        *ids = calloc(in->n_rows ? in->n_rows : 1, sizeof **ids);
+        *ids = rx_calloc(in->n_rows ? in->n_rows : 1, sizeof **ids);
         *n_groups = 1;
         rc = *ids ? 0 : ops_oom(err);
     } else {
@@ -544,8 +544,8 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
         if (!(perm = sort_order(lp->sort, lp->n_sort, in, err))) return NULL;
     }
     if (lp->n_group && group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
-    keep = malloc((n ? n : 1) * sizeof *keep);
-    count = calloc(ng ? ng : 1, sizeof *count);
+    keep = rx_malloc((n ? n : 1) * sizeof *keep);
+    count = rx_calloc(ng ? ng : 1, sizeof *count);
     if (!keep || !count) {
         ops_oom(err);
         goto out;
@@ -590,7 +590,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
             const Column *pair[2] = {gid, arg};
             uint32_t *pid = NULL, np = 0;
             int rc = keys_group(pair, 2, n, &pid, &np, err);
-            uint8_t *seen = rc == 0 ? calloc(np ? np : 1, 1) : NULL;
+            uint8_t *seen = rc == 0 ? rx_calloc(np ? np : 1, 1) : NULL;
             if (rc == 0 && seen) {
                 for (size_t i = 0; i < n; i++)
                     if (!col_is_null(arg, i) && arg->type != TY_NULL && !seen[pid[i]]) {
@@ -611,17 +611,17 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
     RxType at = arg->type;
     if (ag->fn == AGG_SUM || ag->fn == AGG_AVG) {
         out = col_new(ag->type, ng);
-        cnt = calloc(ng ? ng : 1, sizeof *cnt);
+        cnt = rx_calloc(ng ? ng : 1, sizeof *cnt);
         if (!out || !cnt) goto oom;
         memset(out->data, 0, ng * type_width(ag->type));
-        double *fsum = ag->fn == AGG_AVG || at == TY_FLOAT ? calloc(ng ? ng : 1, sizeof *fsum) : NULL;
+        double *fsum = ag->fn == AGG_AVG || at == TY_FLOAT ? rx_calloc(ng ? ng : 1, sizeof *fsum) : NULL;
         if ((ag->fn == AGG_AVG || at == TY_FLOAT) && !fsum) goto oom;
         /* Sums of INT and DURATION (months, microseconds) add up in 128 bits, so that only a
          * total that does not fit is an overflow, not a partial sum on the way to one that
          * does (MAX + 1 - 2). Fewer than 2^32 rows of 64-bit values cannot overflow them. */
         int width = at == TY_DURATION ? 2 : 1;
         __int128 *wide = ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION)
-                             ? calloc((ng ? ng : 1) * (size_t)width, sizeof *wide) : NULL;
+                             ? rx_calloc((ng ? ng : 1) * (size_t)width, sizeof *wide) : NULL;
         if (ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION) && !wide) {
             free(fsum);
             goto oom;
@@ -690,7 +690,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         return out;
     }
     /* min, max, first, last: pick a row per group, then gather the argument */
-    pick = malloc((ng ? ng : 1) * sizeof *pick);
+    pick = rx_malloc((ng ? ng : 1) * sizeof *pick);
     if (!pick) goto oom;
     for (uint32_t g = 0; g < ng; g++) pick[g] = ROW_NONE;
     int64_t *key = NULL;
@@ -762,7 +762,7 @@ Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     if (group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
     if (lp->n_group > 0 && in->n_rows == 0) ng = 0;
     t = table_new(lp->schema.n, ng);
-    first = malloc((ng ? ng : 1) * sizeof *first);
+    first = rx_malloc((ng ? ng : 1) * sizeof *first);
     if (!t || !first) {
         ops_oom(err);
         table_free(t);

@@ -61,11 +61,11 @@ size_t type_width(RxType t) {
 /* ---- heaps ---------------------------------------------------------------------------------- */
 
 StrHeap *heap_new(size_t cap) {
-    StrHeap *h = calloc(1, sizeof *h);
+    StrHeap *h = rx_calloc(1, sizeof *h);
     if (!h) return NULL;
     h->refcnt = 1;
     if (cap < 64) cap = 64;
-    h->data = malloc(cap);
+    h->data = rx_malloc(cap);
     if (!h->data) {
         free(h);
         return NULL;
@@ -75,7 +75,7 @@ StrHeap *heap_new(size_t cap) {
 }
 
 StrHeap *heap_from_map(char *data, size_t len) {
-    StrHeap *h = calloc(1, sizeof *h);
+    StrHeap *h = rx_calloc(1, sizeof *h);
     if (!h) return NULL;
     h->refcnt = 1;
     h->data = data;
@@ -100,7 +100,7 @@ int64_t heap_append(StrHeap *h, const char *s, size_t n) {
     if (h->cap - h->len < n) {
         size_t cap = h->cap * 2;
         while (cap - h->len < n) cap *= 2;
-        char *p = realloc(h->data, cap);
+        char *p = rx_realloc(h->data, cap);
         if (!p) return -1;
         h->data = p;
         h->cap = cap;
@@ -114,13 +114,13 @@ int64_t heap_append(StrHeap *h, const char *s, size_t n) {
 /* ---- columns -------------------------------------------------------------------------------- */
 
 Column *col_new(RxType type, size_t n) {
-    Column *c = calloc(1, sizeof *c);
+    Column *c = rx_calloc(1, sizeof *c);
     if (!c) return NULL;
     c->refcnt = 1;
     c->type = type;
     c->n = n;
     size_t bytes = type_width(type) * (n ? n : 1);
-    c->data = malloc(bytes);
+    c->data = rx_malloc(bytes);
     if (!c->data) {
         free(c);
         return NULL;
@@ -129,7 +129,7 @@ Column *col_new(RxType type, size_t n) {
 }
 
 Column *col_placeholder(RxType type, size_t n) {
-    Column *c = calloc(1, sizeof *c);
+    Column *c = rx_calloc(1, sizeof *c);
     if (!c) return NULL;
     c->refcnt = 1;
     c->type = type;
@@ -154,7 +154,7 @@ void col_release(Column *c) {
 uint64_t *col_valid(Column *c) {
     if (!c->valid) {
         size_t w = bitmap_words(c->n ? c->n : 1);
-        c->valid = malloc(w * sizeof(uint64_t));
+        c->valid = rx_malloc(w * sizeof(uint64_t));
         if (!c->valid) return NULL;
         memset(c->valid, 0xff, w * sizeof(uint64_t));
     }
@@ -174,7 +174,7 @@ int col_add_heap(Column *c, StrHeap *h) {
         if (c->heaps[i] == h) return 0;
     if (c->n_heaps == c->cap_heaps) {
         uint32_t cap = c->cap_heaps ? c->cap_heaps * 2 : 2;
-        StrHeap **p = realloc(c->heaps, cap * sizeof *p);
+        StrHeap **p = rx_realloc(c->heaps, cap * sizeof *p);
         if (!p) return -1;
         c->heaps = p;
         c->cap_heaps = cap;
@@ -195,10 +195,10 @@ int col_build_dict(Column *c, uint32_t max_distinct) {
     size_t n = c->n;
     size_t cap = 64;
     while (cap < (size_t)max_distinct * 2) cap <<= 1;
-    uint32_t *slots = calloc(cap, sizeof *slots);      /* dict index + 1 */
-    uint64_t *hashes = malloc((size_t)max_distinct * sizeof *hashes);
-    RxStr *dict = malloc((size_t)max_distinct * sizeof *dict);
-    uint32_t *codes = malloc((n ? n : 1) * sizeof *codes);
+    uint32_t *slots = rx_calloc(cap, sizeof *slots);      /* dict index + 1 */
+    uint64_t *hashes = rx_malloc((size_t)max_distinct * sizeof *hashes);
+    RxStr *dict = rx_malloc((size_t)max_distinct * sizeof *dict);
+    uint32_t *codes = rx_malloc((n ? n : 1) * sizeof *codes);
     if (!slots || !hashes || !dict || !codes) {
         free(slots), free(hashes), free(dict), free(codes);
         return -1;
@@ -424,14 +424,14 @@ static bool grow(ColBuilder *b) {
     Column *c = b->col;
     if (c->n < b->cap) return true;
     size_t cap = b->cap * 2;
-    void *d = realloc(c->data, cap * type_width(c->type));
+    void *d = rx_realloc(c->data, cap * type_width(c->type));
     if (!d) {
         b->oom = true;
         return false;
     }
     c->data = d;
     if (c->valid) {
-        uint64_t *v = realloc(c->valid, bitmap_words(cap) * sizeof(uint64_t));
+        uint64_t *v = rx_realloc(c->valid, bitmap_words(cap) * sizeof(uint64_t));
         if (!v) {
             b->oom = true;
             return false;
@@ -521,12 +521,12 @@ void colb_free(ColBuilder *b) {
 /* ---- tables --------------------------------------------------------------------------------- */
 
 Table *table_new(int n_cols, size_t n_rows) {
-    Table *t = calloc(1, sizeof *t);
+    Table *t = rx_calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n_cols = n_cols;
     t->n_rows = n_rows;
-    t->cols = calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->cols);
-    t->names = calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->names);
+    t->cols = rx_calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->cols);
+    t->names = rx_calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->names);
     if (!t->cols || !t->names) {
         free(t->cols);
         free(t->names);
