@@ -7,16 +7,37 @@
  * the symbol as partition (outer), the inner join (the same kernel plus compaction of the
  * matched rows), and backward WITHIN WITHIN_US (default 1 s). The kernel's input is what the
  * executor hands it: int64 timestamps and dense symbol ids. Prints one line a workload:
- *   mode seconds matched sum_qid checksum sorted(left,right) algo
- * with sum_qid the sum of the matched quotes' ids (the figure the peers print) and checksum the
- * sum over matched left rows i of (match[i] + 1) * (i + 1) mod 2^64.
+ *   mode seconds matched sum_qid checksum sorted(left,right) algo peak_mb bound_mb
+ * with sum_qid the sum of the matched quotes' ids (the figure the peers print), checksum the
+ * sum over matched left rows i of (match[i] + 1) * (i + 1) mod 2^64, and the first run's peak
+ * memory against its bound: the kernel's inputs (partition ids and match values, 12 bytes a row)
+ * and output (4 bytes a probe) plus the most the process held on top of them during the run,
+ * against 2 x (inputs + output).
  */
 #include "exec/asof.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
+
+/* Resident set now, and the process's peak so far, in bytes. */
+static size_t rss_now(void) {
+    long pages = 0, res = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0;
+        fclose(f);
+    }
+    return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
+}
+static size_t rss_peak(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (size_t)u.ru_maxrss * 1024;
+}
 
 typedef struct {
     size_t n;
@@ -71,6 +92,9 @@ int main(int argc, char **argv) {
     AsofSide l = {t.ts, t.n, NULL, t.sym}, r = {q.ts, q.n, NULL, q.sym};
     uint32_t *match = malloc(t.n * sizeof *match), *inner = malloc(t.n * sizeof *inner);
     static const char *modes[] = {"outer", "inner", "within"};
+    memset(match, 0, t.n * sizeof *match);
+    memset(inner, 0, t.n * sizeof *inner);
+    size_t before = rss_now(), extra = 0;
     for (int mode = 0; mode < 3; mode++) {
         AsofOptions opt = {ASOF_BACKWARD, false, mode == 2, within, n_parts, ASOF_ALGO_AUTO};
         double times[5];
@@ -84,6 +108,10 @@ int main(int argc, char **argv) {
             if (asof_join(&l, &r, &opt, match, &st, &err)) {
                 fprintf(stderr, "asof_join: %s\n", err.msg);
                 return 1;
+            }
+            if (mode == 0 && rep == 0) {
+                size_t p = rss_peak();
+                extra = p > before ? p - before : 0;
             }
             if (mode == 1) { /* inner: the left rows that matched, in order */
                 n_inner = 0;
@@ -106,9 +134,11 @@ int main(int argc, char **argv) {
             fprintf(stderr, "inner count mismatch\n");
             return 1;
         }
-        printf("%s %.4f %llu %llu %llu %d,%d %s\n", modes[mode], times[2],
+        double io_mb = (double)(t.n + q.n) * 12 / 1e6 + (double)t.n * 4 / 1e6;
+        printf("%s %.4f %llu %llu %llu %d,%d %s %.1f %.1f\n", modes[mode], times[2],
                (unsigned long long)matched, (unsigned long long)sum_qid, (unsigned long long)ck,
-               st.left_sorted, st.right_sorted, asof_algo_name(st.algo));
+               st.left_sorted, st.right_sorted, asof_algo_name(st.algo),
+               io_mb + (double)extra / 1e6, 2 * io_mb);
     }
     return 0;
 }

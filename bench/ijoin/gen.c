@@ -53,6 +53,24 @@ static const Workload workloads[] = {
     {"finishes", M1, M1, 0, 150000, 1, 10, 0, 150000, 1, 10, "integer grid 150K, len 1..10"},
     {"finished_by", M1, M1, 0, 150000, 1, 10, 0, 150000, 1, 10, "integer grid 150K, len 1..10"},
     {"equals", M1, M1, 0, 33000, 1, 10, 0, 33000, 1, 10, "integer grid 33K, len 1..10"},
+    /* Each relation at 4M x 4M with the same density, so that the result grows 4x: spans and
+     * grids 4x as wide; PRECEDES' overlap band half as wide a share of a 4x span (its pairs
+     * grow with the square of the rows in the band). */
+    {"precedes_4m", M4, M4, 0, 4000000000, 1, 100, -3995100000, 4000000000, 1, 100,
+     "right mostly before left: overlap band 0.1225% of the span"},
+    {"preceded_by_4m", M4, M4, -3995100000, 4000000000, 1, 100, 0, 4000000000, 1, 100,
+     "left mostly before right (mirror of precedes_4m)"},
+    {"meets_4m", M4, M4, 0, 1333332, 1, 10, 0, 1333332, 1, 10, "integer grid 1.33M, len 1..10"},
+    {"met_by_4m", M4, M4, 0, 1333332, 1, 10, 0, 1333332, 1, 10, "integer grid 1.33M, len 1..10"},
+    {"overlaps_4m", M4, M4, 0, 32000000, 1, 100, 0, 32000000, 1, 100, "uniform, span 32M, len 1..100"},
+    {"overlapped_by_4m", M4, M4, 0, 32000000, 1, 100, 0, 32000000, 1, 100, "uniform, span 32M, len 1..100"},
+    {"starts_4m", M4, M4, 0, 600000, 1, 10, 0, 600000, 1, 10, "integer grid 600K, len 1..10"},
+    {"started_by_4m", M4, M4, 0, 600000, 1, 10, 0, 600000, 1, 10, "integer grid 600K, len 1..10"},
+    {"during_4m", M4, M4, 0, 120000000, 1, 20, 0, 120000000, 1, 200, "span 120M, left len 1..20, right 1..200"},
+    {"contains_4m", M4, M4, 0, 120000000, 1, 200, 0, 120000000, 1, 20, "span 120M, left len 1..200, right 1..20"},
+    {"finishes_4m", M4, M4, 0, 600000, 1, 10, 0, 600000, 1, 10, "integer grid 600K, len 1..10"},
+    {"finished_by_4m", M4, M4, 0, 600000, 1, 10, 0, 600000, 1, 10, "integer grid 600K, len 1..10"},
+    {"equals_4m", M4, M4, 0, 132000, 1, 10, 0, 132000, 1, 10, "integer grid 132K, len 1..10"},
 };
 
 static uint64_t splitmix(uint64_t *s) {

@@ -5,9 +5,13 @@
  *   kernel_bench --sum < PAIRS    (count and checksum of "left right" lines from a peer)
  *
  * Prints one line per workload: name, pairs, checksum, median of 5 ij_join runs (seconds,
- * including producing the ordered pair arrays), and the "floor": an LSD radix sort of both start
+ * including producing the ordered pair arrays), the "floor": an LSD radix sort of both start
  * columns as (key, row) pairs plus writing the result's pairs into fresh arrays, the least any
- * sort-based join must do. checksum = sum over pairs of left * 1000003 + right, mod 2^64.
+ * sort-based join must do, and the peak memory of the first run against its bound (MB): the
+ * process's peak resident set over the run (the loaded key columns plus everything the join
+ * holds at its peak, its result included) and 2 x (key columns + result pairs at 8 bytes).
+ * checksum = sum over pairs of left * 1000003 + right, mod 2^64. Workloads run in the order
+ * given, each in a fresh process when the peak matters (run.sh starts one per workload).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec/ijoin.h"
@@ -17,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The floor allocates as the kernel does (2 MiB transparent huge pages for big buffers), so
  * that the two pay the same for fresh memory. */
@@ -35,6 +41,22 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Resident set now, and the process's peak so far, in bytes. */
+static size_t rss_now(void) {
+    long pages = 0, res = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0;
+        fclose(f);
+    }
+    return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
+}
+static size_t rss_peak(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (size_t)u.ru_maxrss * 1024;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -143,7 +165,10 @@ int main(int argc, char **argv) {
         IjSide L = {ls, le, n, NULL, NULL}, R = {rs, re, m, NULL, NULL};
         IjOptions opt = {IJ_ALGO_AUTO, 0};
         double times[5];
-        size_t k = 0;
+        size_t k = 0, peak = 0;
+        /* The inputs are resident (read into fresh arrays); what the first run adds on top of
+         * them is the join's own peak. */
+        size_t before = rss_now();
         uint64_t sum = 0;
         for (int run = 0; run < 5; run++) {
             IjPairs p = {0};
@@ -155,6 +180,8 @@ int main(int argc, char **argv) {
             }
             times[run] = now() - t0;
             if (run == 0) {
+                size_t hi = rss_peak();
+                peak = hi > before ? hi - before : 0;
                 k = p.n;
                 for (size_t i = 0; i < p.n; i++) sum += (uint64_t)p.left[i] * 1000003u + p.right[i];
             }
@@ -164,8 +191,10 @@ int main(int argc, char **argv) {
         double fl[3];
         for (int run = 0; run < 3; run++) fl[run] = floor_time(ls, n, rs, m, k);
         qsort(fl, 3, sizeof fl[0], cmp_double);
-        printf("%s %s %zu %llu %.4f %.4f\n", name, ij_strategy(rel, &opt), k,
-               (unsigned long long)sum, times[2], fl[1]);
+        double in_mb = (double)(n + m) * 16 / 1e6, out_mb = (double)k * 8 / 1e6;
+        printf("%s %s %zu %llu %.4f %.4f %.1f %.1f\n", name, ij_strategy(rel, &opt), k,
+               (unsigned long long)sum, times[2], fl[1], in_mb + (double)peak / 1e6,
+               2 * (in_mb + out_mb));
         fflush(stdout);
         free(ls);
         free(le);

@@ -13,8 +13,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 DATA=${DATA:-/tmp/relix_ijoin_bench}
-ALL="intersects intersects_4m precedes preceded_by meets met_by overlaps overlapped_by starts
-started_by during contains finishes finished_by equals"
+ALL1="intersects precedes preceded_by meets met_by overlaps overlapped_by starts started_by during
+contains finishes finished_by equals"
+ALL="$ALL1 $(for w in $ALL1; do printf '%s_4m ' "$w"; done)"
 WORKLOADS=${WORKLOADS:-$ALL}
 CC=${CC:-cc}
 
@@ -32,7 +33,10 @@ if [ ! -f "$DATA/.generated" ] || [ "$here/gen.c" -nt "$DATA/.generated" ]; then
 fi
 
 echo "run.sh: relix kernel" >&2
-"$DATA/kernel_bench" "$DATA" $WORKLOADS > "$DATA/relix.txt"
+: > "$DATA/relix.txt"
+for w in $WORKLOADS; do   # one process each: the peak resident set is per process
+    "$DATA/kernel_bench" "$DATA" "$w" >> "$DATA/relix.txt"
+done
 echo "run.sh: duckdb" >&2
 node "$here/duckdb_bench.mjs" "$DATA" $WORKLOADS > "$DATA/duckdb.txt"
 : > "$DATA/peers.txt"
@@ -56,26 +60,56 @@ if [ -z "${SKIP_PG:-}" ] && echo " $WORKLOADS " | grep -q " intersects "; then
         >> "$DATA/peers.txt"
 fi
 
+# The whole engine on loaded columns (relix --timing "run": keys, kernel and every output column
+# materialized, six of them, where DuckDB materializes two), median of 3; its row count must
+# equal the kernel's. engine.txt: name rows seconds.
+if [ -z "${SKIP_ENGINE:-}" ]; then
+    echo "run.sh: relix engine" >&2
+    make -s -C "$root" build/relix
+    : > "$DATA/engine.txt"
+    for w in $WORKLOADS; do
+        rel=$(echo "${w%_4m}" | tr a-z A-Z)
+        q="L := csv('$DATA/${w}_l.csv'); R := csv('$DATA/${w}_r.csv');
+query { L IJOIN $rel (L.s, L.e, R.s, R.e) R };"
+        runs=""
+        for i in 1 2 3; do
+            out=$("$root/build/relix" --timing --count -e "$q" 2>&1)
+            runs="$runs $(printf '%s\n' "$out" | sed -n 's/^timing: .* run \([0-9.]*\) s.*/\1/p')"
+            rows=$(printf '%s\n' "$out" | sed -n 's/^(\([0-9]*\) rows*)$/\1/p')
+        done
+        echo "$w ${rows:-0} $(printf '%s\n' $runs | sort -g | sed -n 2p)" >> "$DATA/engine.txt"
+    done
+fi
+
 # relix.txt: name strategy... pairs checksum seconds floor (strategy may hold spaces);
 # duckdb.txt and peers.txt: name pairs checksum seconds.
 awk '
 function fmt_ratio(p, r) { return r > 0 ? sprintf("%.1fx", p / r) : "-" }
 FILENAME ~ /relix.txt$/ {
     n = NF; name = $1
-    floor_s[name] = $n; relix_s[name] = $(n - 1); sum[name] = $(n - 2); pairs[name] = $(n - 3)
+    peak[name] = $(n - 1); bound[name] = $n
+    floor_s[name] = $(n - 2); relix_s[name] = $(n - 3); sum[name] = $(n - 4); pairs[name] = $(n - 5)
     order[++count] = name; next
 }
+FILENAME ~ /engine.txt$/ { erows[$1] = $2; esec[$1] = $3; next }
 { peer[$1] = $4; psum[$1] = $3; ppairs[$1] = $2; porder[++pcount] = $1 }
 END {
-    printf "%-31s | %8s | %8s | %7s | %8s | %9s | %s\n", "workload", "relix s", "peer s",
-           "ratio", "floor s", "pairs", "checksums agree"
-    printf "%s\n", "--------------------------------+----------+----------+---------+----------+-----------+----------------"
+    printf "%-31s | %8s | %8s | %7s | %8s | %9s | %-15s | %s\n", "workload", "relix s", "peer s",
+           "ratio", "floor s", "pairs", "checksums agree", "peak MB (bound)"
+    printf "%s\n", "--------------------------------+----------+----------+---------+----------+-----------+-----------------+----------------"
     for (i = 1; i <= count; i++) {
         w = order[i]
         ok = (w in peer) ? ((psum[w] == sum[w] && ppairs[w] == pairs[w]) ? "yes" : "NO") : "-"
-        printf "%-31s | %8.4f | %8s | %7s | %8.4f | %9s | %s\n", w " (duckdb)", relix_s[w],
+        printf "%-31s | %8.4f | %8s | %7s | %8.4f | %9s | %-15s | %s\n", w " (duckdb)", relix_s[w],
                (w in peer) ? sprintf("%.4f", peer[w]) : "-", (w in peer) ? fmt_ratio(peer[w], relix_s[w]) : "-",
-               floor_s[w], pairs[w], ok
+               floor_s[w], pairs[w], ok, sprintf("%.0f (%.0f)", peak[w], bound[w])
+    }
+    for (i = 1; i <= count; i++) {
+        w = order[i]
+        if (!(w in esec)) continue
+        printf "%-31s | %8.4f | %8s | %7s | %8s | %9s | %s\n", w " (engine, duckdb)", esec[w],
+               (w in peer) ? sprintf("%.4f", peer[w]) : "-", (w in peer) ? fmt_ratio(peer[w], esec[w]) : "-",
+               "-", erows[w], (erows[w] == pairs[w]) ? "rows agree" : "ROWS DIFFER"
     }
     for (i = 1; i <= pcount; i++) {
         k = porder[i]
@@ -86,4 +120,10 @@ END {
         printf "%-31s | %8.4f | %8.4f | %7s | %8.4f | %9s | %s\n", w " (" parts[2] ")", relix_s[w],
                peer[k], fmt_ratio(peer[k], relix_s[w]), floor_s[w], pairs[w], ok
     }
-}' "$DATA/relix.txt" "$DATA/duckdb.txt" "$DATA/peers.txt"
+    printf "\n%-15s | %s\n", "1M -> 4M", "kernel time ratio (target <= 4.5x) | pairs ratio"
+    for (i = 1; i <= count; i++) {
+        w = order[i]
+        if (w ~ /_4m$/ || !((w "_4m") in relix_s) || relix_s[w] <= 0) continue
+        printf "%-15s | %6.2fx | %5.2fx\n", w, relix_s[w "_4m"] / relix_s[w], pairs[w "_4m"] / pairs[w]
+    }
+}' "$DATA/relix.txt" "$DATA/duckdb.txt" "$DATA/peers.txt" $([ -s "$DATA/engine.txt" ] && [ -z "${SKIP_ENGINE:-}" ] && echo "$DATA/engine.txt")

@@ -378,8 +378,11 @@ static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t 
     }
     int nbits = bits_for(mx - mn), jb = bits_for(n - 1);
     if (nbits + jb <= 64) {
-        /* (key - min, position) packed in one word: the sort moves 8 bytes per row. */
-        uint64_t *a = xmalloc(n, sizeof *a), *b = xmalloc(n, sizeof *b);
+        /* (key - min, position) packed in one word: the sort moves 8 bytes per row. The sorted
+         * keys' array serves as one of the two radix buffers (an optimisation: 8 bytes a row
+         * less of fresh memory); decoding in place reads each word before it writes it. */
+        uint64_t *a = out_key ? (uint64_t *)out_key : xmalloc(n, sizeof *a);
+        uint64_t *b = xmalloc(n, sizeof *b);
         const uint64_t *w = a && b ? a : NULL;
         if (w) {
             for (size_t j = 0; j < n; j++)
@@ -389,12 +392,13 @@ static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t 
         if (w) {
             uint64_t jmask = ((uint64_t)1 << jb) - 1;
             for (size_t t = 0; t < n; t++) {
-                uint32_t j = (uint32_t)(w[t] & jmask);
+                uint64_t v = w[t];
+                uint32_t j = (uint32_t)(v & jmask);
                 out_id[t] = seq ? seq[j] : j;
-                if (out_key) out_key[t] = unflip((w[t] >> jb) + mn);
+                if (out_key) out_key[t] = unflip((v >> jb) + mn);
             }
         }
-        free(a);
+        if (a != (uint64_t *)out_key) free(a);
         free(b);
         return w ? 0 : -1;
     }
