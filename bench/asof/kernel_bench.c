@@ -19,25 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
-/* Resident set now, and the process's peak so far, in bytes. */
-static size_t rss_now(void) {
-    long pages = 0, res = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0;
-        fclose(f);
-    }
-    return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
-}
-static size_t rss_peak(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (size_t)u.ru_maxrss * 1024;
-}
+#include "../rss.h"
+
 
 typedef struct {
     size_t n;

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "../rss.h"
 
 /* The floor allocates as the kernel does (2 MiB transparent huge pages for big buffers), so
  * that the two pay the same for fresh memory. */
@@ -43,21 +43,6 @@ static double now(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Resident set now, and the process's peak so far, in bytes. */
-static size_t rss_now(void) {
-    long pages = 0, res = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0;
-        fclose(f);
-    }
-    return (size_t)res * (size_t)sysconf(_SC_PAGESIZE);
-}
-static size_t rss_peak(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (size_t)u.ru_maxrss * 1024;
-}
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
