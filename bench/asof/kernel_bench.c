@@ -23,7 +23,6 @@
 
 #include "../rss.h"
 
-
 typedef struct {
     size_t n;
     uint32_t *sym, *id;
