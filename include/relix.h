@@ -98,6 +98,35 @@ const char *rx_result_explain(const RxResult *r);
  * fail). Returns 0 or non-zero. */
 int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud);
 
+/* ---- the HTML report ------------------------------------------------------------------------ */
+
+/* Starts a report: from now on every query that rx_exec runs adds a section to one
+ * self-contained HTML page ("What the engine did", as the spec's pages show it): the query's
+ * input tables and result (at most 20 rows each), the rewrites applied, the physical plan
+ * with estimated and actual rows per operator, and for each interval or AS-OF join a timeline
+ * drawn in SVG. An error adds its message. The page has inline CSS and SVG only: no script,
+ * and nothing it loads from elsewhere. It is written through write(ud, bytes, n) (which
+ * returns 0, or non-zero to fail) as the queries run, page head first; the same run writes
+ * the same bytes. title heads the page (the script's name). Returns 0, or non-zero when a
+ * report is already open or memory ran out. */
+int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, const char *p, size_t n),
+                    void *ud);
+/* Writes the end of the page and closes the report. Returns 0, or non-zero when no report was
+ * open or a write failed (the page is then incomplete). rx_close drops an open report without
+ * writing more. */
+int rx_report_end(RxSession *s);
+
+/* ---- progress ------------------------------------------------------------------------------- */
+
+/* Shows the progress of long steps (reading a CSV file, an interval or AS-OF join) as one line
+ * for a terminal: write(ud, bytes, n) receives "\r", the line ("loading trades.csv 45% (210 MB
+ * of 444 MB) 3.2 s") and "\033[K", at most ten times a second and only once the run has been
+ * busy for a second (and the step for 0.3 s), and "\r\033[K" when the step ends, before
+ * anything else happens. The calls come from a thread of the session's, only while rx_exec
+ * runs, never while a result callback runs. NULL turns it off (the default). Either way
+ * rx_interrupt stops a CSV file's reading mid-file. */
+void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t n), void *ud);
+
 /* Timings of the last rx_exec, in seconds: loading sources, analysis and planning, running
  * the queries (of which inside join operators). */
 typedef struct {

@@ -18,6 +18,8 @@ case "${1:-build}" in
     want_cmd python3 python3; want_cmd sqlite3 sqlite3
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils
+    # 410-report renders the HTML report headless and looks at the screenshot
+    [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     want_cmd psql postgresql-client ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;

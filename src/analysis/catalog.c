@@ -412,8 +412,9 @@ int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (rc < 0) {
-        if (err->code == RX_EIO || (err->code == RX_ENOMEM && !err->src)) {
-            /* The file itself is missing or unreadable: point at the path in the script. */
+        if (err->code == RX_EIO || err->code == RX_EINTERRUPT || (err->code == RX_ENOMEM && !err->src)) {
+            /* The file itself is missing or unreadable, or Ctrl-C stopped its reading: point at
+             * the path in the script. */
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             RxErrCode code = err->code;

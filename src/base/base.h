@@ -10,6 +10,7 @@
 #ifndef RX_BASE_H
 #define RX_BASE_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -164,5 +165,50 @@ void *rx_realloc(void *p, size_t bytes);
 size_t utf8_width(const char *s, size_t n);
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if s[0..n) does not start with one. */
 int utf8_seq_len(const unsigned char *s, size_t n);
+
+/* ---- progress (progress.c) ------------------------------------------------------------------ */
+
+/* A one-line display of a long step ("loading trades.csv 45% (210 MB of 444 MB) 3.2 s",
+ * "IJOIN INTERSECTS (2000 × 3000 rows) 1.2M pairs 2.0 s") for a terminal. A meter draws
+ * through its sink from a thread of its own, ten times a second at most, and only once the
+ * run has been busy for a second (and the step for 0.3 s); progress_end blanks the line out. Nothing here prints by itself: the
+ * sink decides where the bytes go (the CLI: standard error, when it is a terminal). */
+typedef struct {
+    int (*write)(void *ud, const char *p, size_t n);  /* called from the meter's thread */
+    void *ud;
+} ProgressSink;
+typedef struct Progress Progress;
+
+/* A meter that draws through sink and reads the interrupt flag (may be NULL) to say a step is
+ * stopping and to stop it (progress_update). With sink.write NULL it never draws, and only
+ * the interrupt is checked. NULL when out of memory. The caller frees it with progress_free,
+ * which stops its thread and blanks a line still shown. */
+Progress *progress_new(ProgressSink sink, volatile sig_atomic_t *interrupt);
+void progress_free(Progress *p);
+/* Makes p (NULL: none) the calling thread's meter, which the hooks below report to, and
+ * starts its run's clock; returns the previous one, so that a caller can restore it.
+ * Detaching ends a step still running. */
+Progress *progress_attach(Progress *p);
+/* How many lines p has drawn (tests). */
+unsigned long progress_draws(Progress *p);
+
+/* The hooks, no-ops when the calling thread has no meter. progress_begin starts a step named by
+ * fmt: unit "B" counts bytes, another unit ("pairs") counts things, NULL shows no amount;
+ * total 0 is unknown (no percentage). A new step replaces a running one. */
+void progress_begin(const char *unit, uint64_t total, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* How much of the step is done. Returns -1, with RX_EINTERRUPT in err when err is not NULL,
+ * once the interrupt flag is set: the caller stops. Cheap enough to call every few thousand
+ * rows. */
+int progress_update(uint64_t done, RxError *err);
+void progress_end(void);
+/* The last component of a path, which is how a step names a file. */
+const char *progress_file_name(const char *path);
+/* The line itself, without control characters, into buf (cap bytes): what, then the amount
+ * ("45% (210 MB of 444 MB)", "1.2M pairs"), then the elapsed time and, when stopping, that
+ * Ctrl-C is stopping it; at most 78 characters, the name cut with … first. Returns the
+ * length. */
+size_t progress_format(char *buf, size_t cap, const char *what, const char *unit, uint64_t done,
+                       uint64_t total, double elapsed_s, bool stopping);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "relix.h"
@@ -35,6 +36,12 @@ static const char usage_text[] =
     "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
     "                         (bytes, or with K, M, G; default: 80% of the machine's memory;\n"
     "                         0 for none)\n"
+    "      --report FILE      write a self-contained HTML page of what the engine did for\n"
+    "                         each query: input tables and result, rewrites, the plan\n"
+    "                         with estimated and actual rows, and a timeline of every\n"
+    "                         interval and AS-OF join\n"
+    "      --no-progress      never show the progress line of long steps (shown on a\n"
+    "                         terminal after a second; RELIX_PROGRESS=0 does the same)\n"
     "      --timing           print load, analysis, run and join times to standard error\n"
     "      --count            print only each result's row count (for benchmarks)\n"
     "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
@@ -105,6 +112,50 @@ int cli_print_result(void *ud, const RxResult *r) {
     }
     fflush(stdout);
     return 0;
+}
+
+static int write_file(void *ud, const char *p, size_t n) { return fwrite(p, 1, n, ud) == n ? 0 : -1; }
+
+/* The progress line's sink: standard error, unbuffered, whole writes. */
+static int write_stderr(void *ud, const char *p, size_t n) {
+    (void)ud;
+    while (n > 0) {
+        ssize_t k = write(STDERR_FILENO, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Progress is drawn only on a terminal: standard error must be one (not TERM=dumb, which
+ * may not know how to erase a line), and the results must not go into a pipe, where the
+ * program reading them (less, jq, a script) may own the terminal or read our output. */
+static bool want_progress(bool no_progress) {
+    if (no_progress) return false;
+    const char *env = getenv("RELIX_PROGRESS");
+    if (env && strcmp(env, "0") == 0) return false;
+    if (!isatty(STDERR_FILENO)) return false;
+    const char *term = getenv("TERM");
+    if (term && strcmp(term, "dumb") == 0) return false;
+    struct stat st;
+    if (fstat(STDOUT_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) return false;
+    return true;
+}
+
+/* A report may replace an earlier report, never anything else: `relix --report x.rx` (the
+ * script forgotten, the report's name taken for it) must not overwrite the script. True when
+ * path does not exist, is empty, or starts as an HTML page does. */
+static bool may_overwrite(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return true;
+    char head[16] = {0};
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == 0 || strncmp(head, "<!DOCTYPE html", 14) == 0;
 }
 
 static char *read_all(FILE *f, size_t *len) {
@@ -206,7 +257,8 @@ static int parse_algo(const char *v, const char *const *names, int n) {
 
 int main(int argc, char **argv) {
     CliOptions o = {0};
-    const char *eval_text = NULL, *file = NULL;
+    const char *eval_text = NULL, *file = NULL, *report_path = NULL;
+    bool no_progress = false;
     int ijoin_algo = 0, asof_algo = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     long long mem_limit = default_memory_limit();
@@ -255,6 +307,14 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
+        } else if (strcmp(a, "--report") == 0) {
+            NEXT_VALUE();
+            if (!*val) return usage_error("--report needs a file name%s", "");
+            if (!may_overwrite(val))
+                return usage_error("--report would overwrite '%s', which is not an HTML page", val);
+            report_path = val;
+        } else if (strcmp(a, "--no-progress") == 0) {
+            no_progress = true;
         } else if (strcmp(a, "--timing") == 0) {
             o.timing = true;
         } else if (strcmp(a, "--count") == 0) {
@@ -300,28 +360,50 @@ int main(int argc, char **argv) {
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);
-    int rc;
-    if (eval_text) {
-        rc = cli_run_text(s, &o, eval_text, strlen(eval_text), "<command line>");
-    } else if (file || !isatty(STDIN_FILENO)) {
+    if (want_progress(no_progress)) rx_set_progress(s, write_stderr, NULL);
+    /* the script first, so that a script that cannot be read leaves no report behind */
+    char *text = NULL;
+    size_t len = 0;
+    const char *name = eval_text ? "<command line>" : file ? file : "<stdin>";
+    bool repl = !eval_text && !file && isatty(STDIN_FILENO);
+    if (!eval_text && !repl) {
         FILE *f = file ? fopen(file, "rb") : stdin;
         if (!f) {
             fprintf(stderr, "relix: cannot open '%s': %s\n", file, strerror(errno));
             rx_close(s);
             return 1;
         }
-        size_t len = 0;
-        char *text = read_all(f, &len);
+        text = read_all(f, &len);
         if (file) fclose(f);
         if (!text) {
-            fprintf(stderr, "relix: cannot read '%s': %s\n", file ? file : "<stdin>", strerror(errno));
+            fprintf(stderr, "relix: cannot read '%s': %s\n", name, strerror(errno));
             rx_close(s);
             return 1;
         }
-        rc = cli_run_text(s, &o, text, len, file ? file : "<stdin>");
-        free(text);
-    } else {
-        rc = cli_repl(s, &o);
+    }
+    FILE *report = NULL;
+    if (report_path) {
+        report = fopen(report_path, "wb");
+        if (!report || rx_report_begin(s, repl ? "REPL session" : name, write_file, report) != 0) {
+            fprintf(stderr, "relix: cannot write '%s': %s\n", report_path, report ? "out of memory" : strerror(errno));
+            if (report) fclose(report);
+            free(text);
+            rx_close(s);
+            return 1;
+        }
+    }
+    int rc;
+    if (eval_text) rc = cli_run_text(s, &o, eval_text, strlen(eval_text), name);
+    else if (!repl) rc = cli_run_text(s, &o, text, len, name);
+    else rc = cli_repl(s, &o);
+    free(text);
+    if (report) {
+        int wrc = rx_report_end(s);
+        if (fclose(report) != 0) wrc = 1;
+        if (wrc != 0) {
+            fprintf(stderr, "relix: cannot write '%s': %s\n", report_path, strerror(errno));
+            if (rc == 0) rc = 1;
+        }
     }
     rx_close(s);
     if (close_output() != 0 && rc == 0) rc = 1;

@@ -471,8 +471,11 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     }
     IjPairs pairs = {0};
     double t0 = now_s();
+    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name((IjRelation)lp->relation), l->n_rows, r->n_rows);
     int rc = ij_join((IjRelation)lp->relation, &ls, &rs, &opt, &pairs, err);
     x->t_join_s += now_s() - t0;
+    progress_update(pairs.n, NULL);
+    if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
     free(lv);
     free(rv);
     free(lpart);
@@ -484,6 +487,7 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     }
     Table *t = ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
     ij_pairs_free(&pairs);
+    progress_end();
     return t;
 }
 
@@ -539,9 +543,11 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
     AsofStats st = {0};
     double t0 = now_s();
+    progress_begin(NULL, 0, "ASOF (%zu × %zu rows)", nl, nr);
     int rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
     x->t_join_s += now_s() - t0;
     if (rc < 0) goto out;
+    if (x->on_join) x->on_join(x->join_ud, p, l, r, NULL, match, nl);
     p->left_presorted = st.left_sorted;
     p->right_presorted = st.right_sorted;
     if (lp->inner) {
@@ -563,6 +569,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         t = ops_gather_join(p, l, r, NULL, match, nl, err);
     }
 out:
+    progress_end();
     free(lpart);
     free(rpart);
     free(lv);

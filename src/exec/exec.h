@@ -17,6 +17,12 @@
 typedef struct {
     volatile sig_atomic_t *interrupt;  /* set asynchronously (Ctrl-C): the run stops; may be NULL */
     double t_join_s;                   /* time spent inside join operators, for --timing */
+    /* For reports (NULL: not called): after an interval or AS-OF join's kernel, its inputs and
+     * its n matches, left row li[i] (li NULL: row i, as AS-OF gives one per probe) with right
+     * row ri[i] (ROW_NONE: none). Everything is borrowed for the call only. */
+    void (*on_join)(void *ud, const PNode *p, const Table *l, const Table *r, const uint32_t *li,
+                    const uint32_t *ri, size_t n);
+    void *join_ud;
 } ExecCtx;
 
 /* Runs plan p; *out is a new table (names = p's schema display names) that the caller frees

@@ -20,6 +20,7 @@
 
 #include "analysis/analysis.h"
 #include "exec/exec.h"
+#include "exec/session_report.h"
 #include "io/io.h"
 #include "plan/plan.h"
 #include "rewrite/rewrite.h"
@@ -36,6 +37,8 @@ struct RxSession {
     RewriteOptions ropt;
     volatile sig_atomic_t interrupt;
     RxTiming timing;
+    SessionReport *report;  /* an open HTML report (rx_report_begin), or NULL */
+    Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
 };
 
 struct RxResult {
@@ -61,11 +64,20 @@ RxSession *rx_open(void) {
     }
     catalog_init(&s->cat, s->defs);
     sb_init(&s->errmsg);
+    /* a meter that only checks the interrupt, so that Ctrl-C stops a long CSV load too */
+    s->progress = progress_new((ProgressSink){NULL, NULL}, &s->interrupt);
+    if (!s->progress) {
+        arena_free(s->defs);
+        free(s);
+        return NULL;
+    }
     return s;
 }
 
 void rx_close(RxSession *s) {
     if (!s) return;
+    srep_free(s->report);
+    progress_free(s->progress);
     catalog_free(&s->cat);
     arena_free(s->defs);
     for (size_t i = 0; i < s->n_scripts; i++) arena_free(s->scripts[i]);
@@ -80,6 +92,27 @@ void rx_set_optimize(RxSession *s, int on) { s->ropt.no_optimize = !on; }
 void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+
+void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t n), void *ud) {
+    Progress *p = progress_new((ProgressSink){write, ud}, &s->interrupt);
+    if (!p) return;  /* out of memory: the old meter stays */
+    progress_free(s->progress);
+    s->progress = p;
+}
+
+int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, const char *p, size_t n),
+                    void *ud) {
+    if (s->report || !write) return 1;
+    s->report = srep_new(title, write, ud);
+    return s->report ? 0 : 1;
+}
+
+int rx_report_end(RxSession *s) {
+    if (!s->report) return 1;
+    int rc = srep_finish(s->report);
+    s->report = NULL;
+    return rc == 0 ? 0 : 1;
+}
 
 const char *rx_errmsg(const RxSession *s) { return s->errmsg.p ? s->errmsg.p : ""; }
 int rx_errcode(const RxSession *s) { return (int)s->err.code; }
@@ -179,6 +212,10 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
         return -1;
     }
     ExecCtx x = {.interrupt = &s->interrupt};
+    if (s->report) {
+        x.on_join = srep_on_join;
+        x.join_ud = s->report;
+    }
     Table *t = NULL;
     int rc = exec_run(&x, plan, &t, &s->err);
     s->timing.run_s += now_s() - t1;
@@ -192,6 +229,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     sb_init(&r.explain);
     sb_init(&r.cell);
     explain_text(&log, plan, &r.explain);
+    if (s->report) srep_query(s->report, sc->src, st->span, &log, plan, t);
     if (st->into_path) {
         /* query { ... } into csv('file'): the result goes to the file, not to the caller */
         int wrc = write_csv_file(s, sc, st, t);
@@ -209,7 +247,14 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
     return cb;
 }
 
-int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+/* An error of the script as a whole (before any query ran) in the report too. */
+static int fail_script(RxSession *s) {
+    int rc = fail(s);
+    if (s->report) srep_error(s->report, NULL, rx_span(0, 0), rx_errmsg(s));
+    return rc;
+}
+
+static int exec_script(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
     rx_error_clear(&s->err);
     sb_free(&s->errmsg);
     s->interrupt = 0;
@@ -219,7 +264,7 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
         Arena **p = realloc(s->scripts, cap * sizeof *p);
         if (!p) {
             rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-            return fail(s);
+            return fail_script(s);
         }
         s->scripts = p;
         s->cap_scripts = cap;
@@ -227,14 +272,14 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
     Arena *a = arena_new();
     if (!a) {
         rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        return fail(s);
+        return fail_script(s);
     }
     s->scripts[s->n_scripts++] = a;
     RxSource *src = arena_alloc(a, sizeof *src);
     char *copy = arena_strndup(a, text, len);
     if (!src || !copy) {
         rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        return fail(s);
+        return fail_script(s);
     }
     src->name = arena_strdup(a, name ? name : "<input>");
     src->text = copy;
@@ -242,20 +287,32 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
     src->first_line = 1;
     Script sc;
     double t0 = now_s();
-    if (parse_script(a, src, &sc, &s->err) < 0) return fail(s);
+    if (parse_script(a, src, &sc, &s->err) < 0) return fail_script(s);
     s->cat.base_dir = dir_of(a, name);
     double load0 = s->cat.load_s;
-    if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail(s);
+    if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail_script(s);
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
     for (size_t i = 0; i < sc.n; i++) {
         const Stmt *st = sc.stmts[i];
         if (st->kind != ST_QUERY) continue;
         int rc = run_query(s, &sc, st, fn, ud);
-        if (rc < 0) return fail(s);
+        if (rc < 0) {
+            rc = fail(s);
+            if (s->report) srep_error(s->report, sc.src, st->span, rx_errmsg(s));
+            return rc;
+        }
         if (rc > 0) return rc;
     }
     return 0;
+}
+
+int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+    /* the progress hooks of the stages below report to this session's meter while it runs */
+    Progress *prev = progress_attach(s->progress);
+    int rc = exec_script(s, text, len, name, fn, ud);
+    progress_attach(prev);
+    return rc;
 }
 
 /* ---- results -------------------------------------------------------------------------------- */

@@ -793,6 +793,7 @@ static int pass1(Load *L, const char *p, bool detect, size_t *out_rows, size_t *
         }
         if (++rows > RX_MAX_ROWS)
             return fail_at(r, RX_ELIMIT, rec, 1, "more than %u rows", (unsigned)RX_MAX_ROWS);
+        if ((rows & 4095) == 0 && progress_update((uint64_t)(p - r->base), r->err) < 0) return -1;
     }
     *out_rows = rows;
     *out_esc = esc;
@@ -806,6 +807,7 @@ static int pass2(Load *L, const char *p, size_t n_rows) {
     const int n_cols = L->n_cols;
     ColState *cs = L->cs;
     for (size_t row = 0; row < n_rows; row++) {
+        if ((row & 4095) == 4095 && progress_update((uint64_t)(p - r->base), r->err) < 0) return -1;
         for (int j = 0; j < n_cols; j++) {
             Field f;
             scan_field(r, &p, &f); /* cannot fail: pass 1 checked the same bytes */
@@ -935,7 +937,9 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
 
     size_t n_rows = 0, esc_bytes = 0;
     bool detect = opt->n_schema == 0;
+    progress_begin("B", (uint64_t)(r->end - r->base), "reading %s", progress_file_name(cf->path));
     if (pass1(L, p, detect, &n_rows, &esc_bytes) < 0) goto fail;
+    progress_end();
     if (esc_bytes) {
         L->esc = heap_new(esc_bytes);
         if (!L->esc) {
@@ -993,7 +997,9 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         any = true;
     }
     if (!any) return 0;
+    progress_begin("B", (uint64_t)(L->r.end - L->r.base), "loading %s", progress_file_name(cf->path));
     if (pass2(L, cf->data, n_rows) < 0) goto fail;
+    progress_end();
     for (int j = 0; j < L->n_cols; j++) {
         ColState *cs = &L->cs[j];
         Column *c = cs->col;

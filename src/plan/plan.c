@@ -563,33 +563,45 @@ void plan_label(const PNode *p, StrBuf *out) {
     }
 }
 
-static void explain_node(const PNode *p, StrBuf *out, StrBuf *prefix, bool root, bool last) {
-    if (!root) {
-        sb_append(out, prefix->p ? prefix->p : "", prefix->n);
-        sb_puts(out, last ? "└─ " : "├─ ");
-    }
-    plan_label(p, out);
+/* The walk behind plan_explain and plan_lines: one PlanLine per operator, in EXPLAIN order. */
+static void walk_lines(const PNode *p, PlanLineFn fn, void *ud, StrBuf *prefix, StrBuf *label,
+                       bool root, bool last) {
+    size_t saved = prefix->n;
+    if (!root) sb_puts(prefix, last ? "└─ " : "├─ ");
+    label->n = 0;
+    plan_label(p, label);
     if (p->kind == PN_SCAN && p->needed && p->n_needed < p->lp->schema.n && p->lp->source &&
         (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->db))
-        sb_printf(out, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
+        sb_printf(label, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
     if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
         p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)
-        sb_printf(out, " (%d of %d columns used)", p->n_needed, p->lp->schema.n);
-    sb_printf(out, "  ~%lld rows\n", plan_rows_printed(p->rows));
-    size_t saved = prefix->n;
+        sb_printf(label, " (%d of %d columns used)", p->n_needed, p->lp->schema.n);
+    PlanLine line = {p, prefix->p ? prefix->p : "", label->p ? label->p : "", plan_rows_printed(p->rows)};
+    fn(ud, &line);
+    prefix->n = saved;
+    if (prefix->p) prefix->p[saved] = 0;
     if (!root) sb_puts(prefix, last ? "   " : "│  ");
     int nk = p->in[1] ? 2 : p->in[0] ? 1 : 0;
-    for (int i = 0; i < nk; i++) explain_node(p->in[i], out, prefix, false, i == nk - 1);
+    for (int i = 0; i < nk; i++) walk_lines(p->in[i], fn, ud, prefix, label, false, i == nk - 1);
     prefix->n = saved;
     if (prefix->p) prefix->p[saved] = 0;
 }
 
-void plan_explain(const PNode *p, StrBuf *out) {
-    StrBuf prefix;
+void plan_lines(const PNode *p, PlanLineFn fn, void *ud) {
+    StrBuf prefix, label;
     sb_init(&prefix);
-    explain_node(p, out, &prefix, true, true);
+    sb_init(&label);
+    walk_lines(p, fn, ud, &prefix, &label, true, true);
     sb_free(&prefix);
+    sb_free(&label);
 }
+
+static void explain_line(void *ud, const PlanLine *line) {
+    StrBuf *out = ud;
+    sb_printf(out, "%s%s  ~%lld rows\n", line->tree, line->label, line->rows_est);
+}
+
+void plan_explain(const PNode *p, StrBuf *out) { plan_lines(p, explain_line, out); }
 
 void plan_run_notes(const PNode *p, StrBuf *out) {
     if (!p) return;

@@ -56,6 +56,20 @@ PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned
  * ├─ └─ │ as the spec shows. */
 void plan_explain(const PNode *p, StrBuf *out);
 
+/* One line of the plan as plan_explain prints it: the tree drawn before the operator ("│  └─ ",
+ * "" for the root), the operator's label with its column notes ("Scan t (reads 2 of 5
+ * columns)"), and the estimate as printed after '~'. The strings live until fn returns. */
+typedef struct {
+    const PNode *node;
+    const char *tree;
+    const char *label;
+    long long rows_est;
+} PlanLine;
+typedef void (*PlanLineFn)(void *ud, const PlanLine *line);
+/* Calls fn for every operator of p in EXPLAIN order (depth first, inputs in order), so that a
+ * report shows exactly the lines EXPLAIN prints. */
+void plan_lines(const PNode *p, PlanLineFn fn, void *ud);
+
 /* After a run: what the operators found about their inputs ("AsOfJoin: the left input arrived
  * sorted by its keys and match column; its sort was skipped"), one line each; nothing when
  * there is nothing to say. */
