@@ -138,9 +138,11 @@ struct LPlan {
     /* LP_GROUP: keys in `group`, aggregates */
     AggSpec *aggs;
     int n_aggs;
-    /* LP_SQL: the connection's definition and the statement */
+    /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
+     * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;
-    const char *sql;
+    struct DbStatement *stmt;
+    const LPlan *pushed;
 };
 
 /* ---- catalog -------------------------------------------------------------------------------- */

@@ -107,8 +107,13 @@ static int load_db_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *
     int k = 0;
     int *cols = malloc((size_t)(sc->n_cols + 1) * sizeof *cols);
     if (!cols) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-    for (int i = 0; i < sc->n_cols; i++)
+    bool none_yet = true;
+    for (int i = 0; i < sc->n_cols; i++) {
+        none_yet &= !d->db_loaded[i];
         if (!d->db_loaded[i] && (!want || want[i])) cols[k++] = i;
+    }
+    /* a query that reads no column (count(*)) still needs the row count: fetch one column */
+    if (k == 0 && none_yet && sc->n_cols > 0) cols[k++] = 0;
     if (k == 0) {
         free(cols);
         return 0;

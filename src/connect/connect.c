@@ -1,6 +1,8 @@
 /*
  * connect.c - SQLite and PostgreSQL connections (connect.h): opening by URI, table schemas
- * from the database's catalog, and running SELECTs into columnar tables.
+ * from the database's catalog, running SELECTs (with their parameters bound: typed on SQLite,
+ * as text that the statement casts on PostgreSQL) into columnar tables, and the row counts and
+ * estimates the planner asks for.
  *
  * Values arrive as SQLite's typed values or as PostgreSQL's text format (the session is set to
  * UTC, ISO dates and ISO-8601 intervals first, so that the text parses with the same ISO
@@ -102,6 +104,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         }
         if (pg_exec_ok(c->pg, "SET TimeZone = 'UTC'") < 0 || pg_exec_ok(c->pg, "SET DateStyle = 'ISO, YMD'") < 0 ||
             pg_exec_ok(c->pg, "SET IntervalStyle = 'iso_8601'") < 0 ||
+            pg_exec_ok(c->pg, "SET client_encoding = 'UTF8'") < 0 ||
             pg_exec_ok(c->pg, "SET extra_float_digits = 3") < 0) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
@@ -159,56 +162,73 @@ void db_schema_free(DbSchema *s) {
     for (int i = 0; i < s->n_cols; i++) free(s->names[i]);
     free(s->names);
     free(s->types);
+    free(s->native);
     free(s->order_by);
     memset(s, 0, sizeof *s);
 }
 
-static int schema_add(DbSchema *s, const char *name, RxType t) {
+static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
     char **nn = realloc(s->names, (size_t)(s->n_cols + 1) * sizeof *nn);
     if (!nn) return -1;
     s->names = nn;
     RxType *nt = realloc(s->types, (size_t)(s->n_cols + 1) * sizeof *nt);
     if (!nt) return -1;
     s->types = nt;
+    DbNative *nv = realloc(s->native, (size_t)(s->n_cols + 1) * sizeof *nv);
+    if (!nv) return -1;
+    s->native = nv;
     s->names[s->n_cols] = strdup(name);
     if (!s->names[s->n_cols]) return -1;
     s->types[s->n_cols] = t;
+    s->native[s->n_cols] = nat;
     s->n_cols++;
     return 0;
 }
 
-/* SQLite's declared type -> Relix type, by SQLite's own affinity rules where they apply. */
-static int sqlite_type(const char *decl, RxType *out) {
+/* SQLite's declared type -> Relix type, by SQLite's own affinity rules where they apply, and
+ * what a pushed statement may do with the column: INTEGER and TEXT affinity hold the Relix
+ * value, REAL and NUMERIC affinity a REAL or an INTEGER; a column without a declared type (BLOB
+ * affinity) can hold anything, and SQLite keeps booleans and times as values of its choosing. */
+static int sqlite_type(const char *decl, RxType *out, DbNative *nat) {
     char u[128];
     size_t n = 0;
     for (; decl && decl[n] && n + 1 < sizeof u; n++) u[n] = (char)(decl[n] >= 'a' && decl[n] <= 'z' ? decl[n] - 32 : decl[n]);
     u[n] = 0;
-    if (strstr(u, "INT")) *out = TY_INT;
+    *nat = DBN_OPAQUE;
+    if (strstr(u, "INT")) *out = TY_INT, *nat = DBN_EXACT;
     else if (strstr(u, "BOOL")) *out = TY_BOOL;
     else if (strstr(u, "TIMESTAMP") || strstr(u, "DATETIME")) *out = TY_TIMESTAMP;
     else if (strstr(u, "DATE")) *out = TY_DATE;
     else if (strstr(u, "INTERVAL") || strstr(u, "DURATION")) *out = TY_DURATION;
     else if (strstr(u, "TIME")) *out = TY_TIME;
-    else if (strstr(u, "CHAR") || strstr(u, "CLOB") || strstr(u, "TEXT") || n == 0) *out = TY_TEXT;
-    else if (strstr(u, "REAL") || strstr(u, "FLOA") || strstr(u, "DOUB") || strstr(u, "NUMERIC") || strstr(u, "DECIMAL")) *out = TY_FLOAT;
+    else if (strstr(u, "CHAR") || strstr(u, "CLOB") || strstr(u, "TEXT")) *out = TY_TEXT, *nat = DBN_EXACT;
+    else if (n == 0) *out = TY_TEXT;
+    else if (strstr(u, "REAL") || strstr(u, "FLOA") || strstr(u, "DOUB") || strstr(u, "NUMERIC") || strstr(u, "DECIMAL")) *out = TY_FLOAT, *nat = DBN_REAL;
     else if (strstr(u, "BLOB")) return -1;
-    else *out = TY_FLOAT; /* SQLite's NUMERIC affinity */
+    else *out = TY_FLOAT, *nat = DBN_REAL; /* SQLite's NUMERIC affinity */
     return 0;
 }
 
-static RxType pg_type(const char *typname) {
-    static const struct { const char *n; RxType t; } map[] = {
-        {"int2", TY_INT}, {"int4", TY_INT}, {"int8", TY_INT}, {"float4", TY_FLOAT},
-        {"float8", TY_FLOAT}, {"numeric", TY_FLOAT}, {"bool", TY_BOOL}, {"timestamp", TY_TIMESTAMP},
-        {"timestamptz", TY_TIMESTAMP}, {"date", TY_DATE}, {"time", TY_TIME}, {"interval", TY_DURATION},
+static RxType pg_type(const char *typname, DbNative *nat) {
+    static const struct { const char *n; RxType t; DbNative nat; } map[] = {
+        {"int2", TY_INT, DBN_INT4}, {"int4", TY_INT, DBN_INT4}, {"int8", TY_INT, DBN_EXACT},
+        {"float4", TY_FLOAT, DBN_FLOAT4}, {"float8", TY_FLOAT, DBN_EXACT}, {"numeric", TY_FLOAT, DBN_NUMERIC},
+        {"bool", TY_BOOL, DBN_EXACT}, {"timestamp", TY_TIMESTAMP, DBN_EXACT},
+        {"timestamptz", TY_TIMESTAMP, DBN_EXACT}, {"date", TY_DATE, DBN_EXACT}, {"time", TY_TIME, DBN_EXACT},
+        {"interval", TY_DURATION, DBN_EXACT}, {"text", TY_TEXT, DBN_EXACT}, {"varchar", TY_TEXT, DBN_EXACT},
     };
     for (size_t i = 0; i < RX_ARRAY_LEN(map); i++)
-        if (strcmp(typname, map[i].n) == 0) return map[i].t;
-    return TY_TEXT; /* text, varchar, and every other type in its text form */
+        if (strcmp(typname, map[i].n) == 0) {
+            *nat = map[i].nat;
+            return map[i].t;
+        }
+    *nat = DBN_OPAQUE;
+    return TY_TEXT; /* char(n), uuid, json and every other type in its text form */
 }
 
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     memset(out, 0, sizeof *out);
+    out->rows_est = -1;
     StrBuf q, order;
     sb_init(&q);
     sb_init(&order);
@@ -230,12 +250,13 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             const char *decl = (const char *)sqlite3_column_text(st, 1);
             int pkn = sqlite3_column_int(st, 2);
             RxType t;
-            if (sqlite_type(decl, &t) < 0) {
+            DbNative nat;
+            if (sqlite_type(decl, &t, &nat) < 0) {
                 rx_error(err, RX_ETYPE, NULL, rx_span(0, 0), "column '%s' of table '%s' is a BLOB, which Relix cannot read", name, table);
                 sqlite3_finalize(st);
                 goto out;
             }
-            if (schema_add(out, name, t) < 0) {
+            if (schema_add(out, name, t, nat) < 0) {
                 sqlite3_finalize(st);
                 rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
                 goto out;
@@ -283,13 +304,16 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, msg);
             goto out;
         }
-        for (int i = 0; i < PQntuples(r); i++)
-            if (schema_add(out, PQgetvalue(r, i, 0), pg_type(PQgetvalue(r, i, 1))) < 0) {
+        for (int i = 0; i < PQntuples(r); i++) {
+            DbNative nat;
+            RxType t = pg_type(PQgetvalue(r, i, 1), &nat);
+            if (schema_add(out, PQgetvalue(r, i, 0), t, nat) < 0) {
                 PQclear(r);
                 sb_free(&ident);
                 rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
                 goto out;
             }
+        }
         PQclear(r);
         if (out->n_cols == 0) {
             sb_free(&ident);
@@ -369,8 +393,29 @@ static int text_value(RxType t, const char *s, size_t n, Value *v, const char **
     return -1;
 }
 
-int db_query(DbConn *c, const char *sql, int n_cols, const RxType *types, const char *const *names,
-             Table **out, RxError *err) {
+/* A parameter in PostgreSQL's text form, which the statement casts to its type (the
+ * generator writes CAST($n AS type)). */
+static void param_text(const Value *v, StrBuf *b) {
+    char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
+    switch (v->type) {
+    case TY_INT: sb_printf(b, "%lld", (long long)v->v.i); break;
+    case TY_FLOAT: num_format_double(v->v.f, buf); sb_puts(b, buf); break;
+    case TY_BOOL: sb_puts(b, v->v.b ? "true" : "false"); break;
+    case TY_TEXT: sb_append(b, v->v.s.ptr, (size_t)v->v.s.len); break;
+    case TY_TIMESTAMP: tm_format_timestamp(v->v.i, buf); sb_puts(b, buf); break;
+    case TY_DATE: tm_format_date(v->v.date, buf); sb_puts(b, buf); break;
+    case TY_TIME: tm_format_time(v->v.i, buf); sb_puts(b, buf); break;
+    case TY_DURATION:
+        /* PostgreSQL reads neither '-PT5M' nor a months-and-microseconds split in ISO form */
+        sb_printf(b, "%lld mon %lld microseconds", (long long)v->v.d.months, (long long)v->v.d.us);
+        break;
+    case TY_NULL: break;
+    }
+    if (!b->p) sb_puts(b, "");
+}
+
+static int query_params(DbConn *c, const char *sql, const Value *params, int n_params, int n_cols,
+                        const RxType *types, const char *const *names, Table **out, RxError *err) {
     *out = NULL;
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -379,7 +424,23 @@ int db_query(DbConn *c, const char *sql, int n_cols, const RxType *types, const 
     PGresult *res = NULL;
     sqlite3_stmt *st = NULL;
     if (c->kind == DB_POSTGRES) {
-        res = PQexec(c->pg, sql);
+        StrBuf *texts = calloc((size_t)n_params + 1, sizeof *texts);
+        const char **values = calloc((size_t)n_params + 1, sizeof *values);
+        bool oom = !texts || !values;
+        for (int i = 0; !oom && i < n_params; i++) {
+            sb_init(&texts[i]);
+            param_text(&params[i], &texts[i]);
+            values[i] = texts[i].p;
+            oom |= texts[i].oom || !values[i];
+        }
+        if (!oom) res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+        for (int i = 0; texts && i < n_params; i++) sb_free(&texts[i]);
+        free(texts);
+        free(values);
+        if (oom) {
+            rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            goto out;
+        }
         if (PQresultStatus(res) != PGRES_TUPLES_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
@@ -391,9 +452,24 @@ int db_query(DbConn *c, const char *sql, int n_cols, const RxType *types, const 
             rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s answered %d columns, %d expected", c->display, PQnfields(res), n_cols);
             goto out;
         }
-    } else if (sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) != SQLITE_OK) {
-        rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, sqlite3_errmsg(c->lite));
-        goto out;
+    } else {
+        if (sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) != SQLITE_OK) {
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, sqlite3_errmsg(c->lite));
+            goto out;
+        }
+        for (int i = 0; i < n_params; i++) {
+            const Value *v = &params[i];
+            int brc = v->type == TY_INT ? sqlite3_bind_int64(st, i + 1, v->v.i)
+                    : v->type == TY_FLOAT ? sqlite3_bind_double(st, i + 1, v->v.f)
+                    : v->type == TY_BOOL ? sqlite3_bind_int(st, i + 1, v->v.b)
+                    : v->type == TY_TEXT ? sqlite3_bind_text64(st, i + 1, v->v.s.ptr, v->v.s.len, SQLITE_STATIC, SQLITE_UTF8)
+                    : SQLITE_MISUSE;
+            if (brc != SQLITE_OK) {
+                rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: cannot bind parameter %d (%s)", c->display, i + 1,
+                         type_name(v->type));
+                goto out;
+            }
+        }
     }
     for (int j = 0; j < n_cols; j++) colb_init(&b[j], types[j], rows ? rows : 1024);
     if (c->kind == DB_POSTGRES) {
@@ -479,3 +555,154 @@ out:
     if (st) sqlite3_finalize(st);
     return rc;
 }
+
+int db_query(DbConn *c, const char *sql, int n_cols, const RxType *types, const char *const *names,
+             Table **out, RxError *err) {
+    return query_params(c, sql, NULL, 0, n_cols, types, names, out, err);
+}
+
+int db_run(DbConn *c, const DbStatement *st, int n_cols, const RxType *types, const char *const *names,
+           Table **out, RxError *err) {
+    *out = NULL;
+    if (!st->fetched)
+        return query_params(c, st->sql, st->params, st->n_params, n_cols, types, names, out, err);
+    int k = 0;
+    RxType *ft = calloc((size_t)n_cols + 1, sizeof *ft);
+    const char **fn = calloc((size_t)n_cols + 1, sizeof *fn);
+    if (!ft || !fn) {
+        free(ft), free(fn);
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    for (int i = 0; i < n_cols; i++)
+        if (st->fetched[i]) ft[k] = types[i], fn[k++] = names[i];
+    Table *got = NULL;
+    int rc = query_params(c, st->sql, st->params, st->n_params, k, ft, fn, &got, err);
+    free(ft), free(fn);
+    if (rc < 0) return -1;
+    Table *t = table_new(n_cols, got->n_rows);
+    for (int i = 0, j = 0; t && i < n_cols; i++) {
+        Column *col = st->fetched[i] ? got->cols[j++] : col_placeholder(types[i], got->n_rows);
+        if (st->fetched[i] && col) col_retain(col);
+        if (!col || table_set(t, i, col, names[i]) < 0) {
+            col_release(col);
+            table_free(t);
+            t = NULL;
+        }
+    }
+    table_free(got);
+    if (!t) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    *out = t;
+    return 0;
+}
+
+int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
+    if (c->kind != DB_POSTGRES) return -1;
+    StrBuf q;
+    sb_init(&q);
+    sb_puts(&q, "EXPLAIN ");
+    sb_puts(&q, st->sql);
+    StrBuf *texts = calloc((size_t)st->n_params + 1, sizeof *texts);
+    const char **values = calloc((size_t)st->n_params + 1, sizeof *values);
+    int rc = -1;
+    if (texts && values && !q.oom) {
+        for (int i = 0; i < st->n_params; i++) {
+            sb_init(&texts[i]);
+            param_text(&st->params[i], &texts[i]);
+            values[i] = texts[i].p;
+        }
+        PGresult *r = PQexecParams(c->pg, q.p, st->n_params, NULL, values, NULL, NULL, 0);
+        /* the first line is the top node: "Sort  (cost=1.05..1.06 rows=3 width=8)" */
+        const char *line = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : NULL;
+        const char *at = line ? strstr(line, " rows=") : NULL;
+        if (at) {
+            char *end;
+            double v = strtod(at + 6, &end);
+            if (end != at + 6 && v >= 0) {
+                *rows = v;
+                rc = 0;
+            }
+        }
+        PQclear(r);
+        for (int i = 0; i < st->n_params; i++) sb_free(&texts[i]);
+    }
+    free(texts);
+    free(values);
+    sb_free(&q);
+    return rc;
+}
+
+/* The first integer of a one-row, one-column answer to sql with the text parameter p; -1 when
+ * there is none. */
+static int one_number(DbConn *c, const char *sql, const char *p, double *out) {
+    int rc = -1;
+    if (c->kind == DB_POSTGRES) {
+        const char *values[1] = {p};
+        PGresult *r = PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+            *out = strtod(PQgetvalue(r, 0, 0), NULL);
+            rc = 0;
+        }
+        PQclear(r);
+        return rc;
+    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) == SQLITE_OK &&
+        (!p || sqlite3_bind_text(st, 1, p, -1, SQLITE_STATIC) == SQLITE_OK) && sqlite3_step(st) == SQLITE_ROW &&
+        sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        /* sqlite_stat1.stat is "rows [rows-per-key ...]" */
+        *out = strtod((const char *)sqlite3_column_text(st, 0), NULL);
+        rc = 0;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
+    if (s->rows_est >= 0) {
+        *rows = s->rows_est;
+        return 0;
+    }
+    StrBuf ident, q;
+    sb_init(&ident);
+    sb_init(&q);
+    db_quote_ident(&ident, table);
+    double v = -1;
+    int rc;
+    if (c->kind == DB_POSTGRES) {
+        rc = one_number(c, "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)", ident.p, &v);
+        if (rc == 0 && v < 0) rc = -1; /* never analyzed */
+    } else {
+        rc = one_number(c, "SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 ORDER BY idx IS NULL LIMIT 1", table, &v);
+    }
+    if (rc < 0) {
+        sb_printf(&q, "SELECT count(*) FROM %s", ident.p ? ident.p : "");
+        rc = q.oom ? -1 : one_number(c, q.p, NULL, &v);
+    }
+    sb_free(&ident);
+    sb_free(&q);
+    if (rc < 0) return -1;
+    s->rows_est = v;
+    *rows = v;
+    return 0;
+}
+
+void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
+    for (int i = 0; i < st->n_params; i++) {
+        const Value *v = &st->params[i];
+        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES ? "$" : "?", i + 1);
+        char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
+        switch (v->type) {
+        case TY_TEXT: db_quote_literal(b, v->v.s.ptr, (size_t)v->v.s.len); break;
+        case TY_INT: sb_printf(b, "%lld", (long long)v->v.i); break;
+        case TY_FLOAT: num_format_double(v->v.f, buf); sb_puts(b, buf); break;
+        case TY_BOOL: sb_puts(b, v->v.b ? "TRUE" : "FALSE"); break;
+        case TY_TIMESTAMP: tm_format_timestamp(v->v.i, buf); sb_printf(b, "TIMESTAMP '%s'", buf); break;
+        case TY_DATE: tm_format_date(v->v.date, buf); sb_printf(b, "DATE '%s'", buf); break;
+        case TY_TIME: tm_format_time(v->v.i, buf); sb_printf(b, "TIME '%s'", buf); break;
+        case TY_DURATION: tm_format_duration(v->v.d, buf); sb_printf(b, "DURATION '%s'", buf); break;
+        case TY_NULL: sb_puts(b, "NULL"); break;
+        }
+    }
+}
+
+int db_sqlite_version(void) { return sqlite3_libversion_number(); }

@@ -30,13 +30,28 @@ DbKind db_kind(const DbConn *c);
 /* The URI without any password, for messages. */
 const char *db_display(const DbConn *c);
 
+/* How a column's stored values relate to its Relix type, which decides what a pushed statement
+ * may do with it (src/rewrite/pushsql.c; docs/connect.md, "Pushdown"). */
+typedef enum {
+    DBN_EXACT,    /* the stored value is the Relix value: PostgreSQL int8, float8, text, varchar,
+                   * bool, date, time, timestamp, timestamptz, interval; SQLite INTEGER and TEXT
+                   * affinity */
+    DBN_INT4,     /* PostgreSQL int2, int4: exact, but their arithmetic overflows at 32 bits */
+    DBN_FLOAT4,   /* PostgreSQL float4: Relix reads its text as a double */
+    DBN_NUMERIC,  /* PostgreSQL numeric: Relix rounds the decimal to a double */
+    DBN_REAL,     /* SQLite REAL and NUMERIC affinity: a REAL or an INTEGER value */
+    DBN_OPAQUE    /* anything else (read in its text form): carried, never computed on */
+} DbNative;
+
 typedef struct {
     int n_cols;
     char **names;        /* malloc'd */
     RxType *types;
+    DbNative *native;
     char *order_by;      /* SQL expression list ordering the table (quoted), malloc'd */
     int n_order;         /* the same as columns: quoted identifiers, or rowid / ctid */
     char **order;
+    double rows_est;     /* the table's row count as the database estimates it; < 0 unknown */
 } DbSchema;
 
 /* Appends the table's order as SQL, each item qualified by alias (NULL: none), each followed by
@@ -54,6 +69,39 @@ void db_schema_free(DbSchema *s);
  * error naming the column and row. */
 int db_query(DbConn *c, const char *sql, int n_cols, const RxType *types, const char *const *names,
              Table **out, RxError *err);
+
+/* A pushed statement: SQL whose literals are parameters ($1, $2 ... on PostgreSQL, ?1, ?2 ... on
+ * SQLite), never spliced into the text. Its result has one column per entry of `fetched` that is
+ * set, in order; the relation it stands for has n columns (the others are not read above). */
+typedef struct DbStatement {
+    const char *sql;
+    int n_params;
+    const Value *params;     /* INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME or DURATION */
+    const uint8_t *fetched;  /* per column of the relation; NULL: all */
+    double rows_est;         /* the database's estimate of the rows, once asked; < 0 not yet */
+} DbStatement;
+
+/* Runs st into a new table of n_cols columns (types and names per column): the fetched ones
+ * from the database, placeholders without data for the others. Errors as db_query. */
+int db_run(DbConn *c, const DbStatement *st, int n_cols, const RxType *types, const char *const *names,
+           Table **out, RxError *err);
+
+/* The rows PostgreSQL's planner expects from st (EXPLAIN's estimate of its top node). -1 when
+ * it cannot tell (SQLite, or EXPLAIN failed): estimates never fail a query. */
+int db_explain_rows(DbConn *c, const DbStatement *st, double *rows);
+
+/* The row count of a table: sqlite_stat1 when ANALYZE filled it, else count(*) on SQLite;
+ * pg_class.reltuples once the table was analyzed, else count(*), on PostgreSQL. Cached in
+ * s->rows_est. -1 when the database does not answer. */
+int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows);
+
+/* Appends st's parameters as EXPLAIN shows them: " with $1 = 'a''b', $2 = 5" (nothing when
+ * there are none). */
+void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b);
+
+/* SQLite's library version (3040001 for 3.40.1): window functions need 3.25, NULLS FIRST and
+ * LAST 3.30, RIGHT and FULL joins 3.39. */
+int db_sqlite_version(void);
 
 /* "name" with embedded quotes doubled: an identifier in both dialects. Appends to b. */
 void db_quote_ident(StrBuf *b, const char *name);

@@ -353,6 +353,10 @@ oom:
 
 Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                        const uint32_t *ri, size_t n, RxError *err) {
+    /* No pair at all: a join without matches may pass no index arrays, which below would mean
+     * "every row of the side, in order". */
+    static const uint32_t no_row = 0;
+    if (n == 0) li = ri = &no_row;
     const Schema *sc = &p->lp->schema;
     const int *right_out = p->lp->kind == LP_JOIN ? p->lp->right_out : NULL;
     Table *t = table_new(sc->n, n);
@@ -377,11 +381,13 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
         if (c < l->n_cols || !ri || !left_complete) continue;
         /* A right equality-key column holds, in every matched row, the value of the left key
          * it matched: read it from the left column in left order instead of at random from
-         * the right one (an optimisation; FLOAT keys are excluded: -0 equals 0 but prints
-         * differently). */
+         * the right one (an optimisation; FLOAT and DURATION keys are excluded: -0 equals 0,
+         * and P1M equals P30D, but each prints differently). */
         for (int k = 0; k < p->lp->n_keys; k++) {
             const Column *lk = l->cols[p->lp->lkeys[k]];
-            if (p->lp->rkeys[k] != rc || lk->type != src[c]->type || lk->type == TY_FLOAT || lk->type == TY_NULL) continue;
+            if (p->lp->rkeys[k] != rc || lk->type != src[c]->type || lk->type == TY_FLOAT || lk->type == TY_DURATION ||
+                lk->type == TY_NULL)
+                continue;
             if (!lsel) {
                 lsel = rx_malloc((n ? n : 1) * sizeof *lsel);
                 if (!lsel) goto oom;
@@ -623,14 +629,14 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
         } else {
             for (int i = 0; i < sc->n; i++) names[i] = sc->cols[i].name, types[i] = sc->cols[i].type;
             double t0 = now_s();
-            if (db_query(lp->conn_def->conn, lp->sql, sc->n, types, names, &out, err) < 0) {
+            if (db_run(lp->conn_def->conn, lp->stmt, sc->n, types, names, &out, err) < 0) {
                 out = NULL;
                 if (!err->src) {
                     char msg[sizeof err->msg];
                     snprintf(msg, sizeof msg, "%s", err->msg);
                     RxErrCode code = err->code;
                     rx_error_clear(err);
-                    rx_error(err, code, lp->src, lp->span, "%s (in the statement pushed down for this join)", msg);
+                    rx_error(err, code, lp->src, lp->span, "%s (in the statement pushed down for this part of the query)", msg);
                 }
             }
             x->t_join_s += now_s() - t0;

@@ -127,7 +127,11 @@ static double null_fraction(const Column *c) {
 static Column *source_column(const LPlan *lp, int i) {
     for (;;) {
         switch (lp->kind) {
-        case LP_SCAN: return lp->table->cols[i];
+        case LP_SCAN:
+            /* a database table's column that was never fetched (it is read by a pushed
+             * statement): no statistics */
+            if (lp->table->cols[i]->pruned && lp->table->cols[i]->n == 0 && lp->table->n_rows == 0) return NULL;
+            return lp->table->cols[i];
         case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_DISTINCT: case LP_SORT: case LP_TOP:
             lp = lp->in[0];
             break;
@@ -252,6 +256,9 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
         if (!c[i] || c[i]->pruned || c[i]->type == TY_TEXT || c[i]->type == TY_BOOL) return nl > nr ? nl : nr;
         ts |= c[i]->type == TY_TIMESTAMP;
     }
+    /* the sample reads both endpoints of a side at the same rows: they must come from one
+     * table (a side that is a join can take them from two) */
+    if (c[0]->n != c[1]->n || c[2]->n != c[3]->n) return nl > nr ? nl : nr;
     size_t n0 = c[0]->n, n1 = c[2]->n;
     if (n0 == 0 || n1 == 0) return 0;
     size_t k0 = n0 < 200 ? n0 : 200, k1 = n1 < 200 ? n1 : 200;
@@ -278,7 +285,34 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
 
 /* ---- building ------------------------------------------------------------------------------- */
 
-static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *err) {
+static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool pushed, RxError *err);
+
+/* The rows of a pushed statement: PostgreSQL's planner's estimate of it (asked once per
+ * statement), else Relix's own estimate of the subtree it stands for, over the tables' row
+ * counts as the database knows them (db_table_rows: sqlite_stat1 or a count). */
+static double sql_estimate(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *err) {
+    DbStatement *st = lp->stmt;
+    if (st->rows_est >= 0) return st->rows_est;
+    double rows;
+    if (db_explain_rows(lp->conn_def->conn, st, &rows) == 0) return st->rows_est = rows;
+    PNode *sub = build(a, lp->pushed, opt, true, err); /* fails only when out of memory */
+    return sub ? (st->rows_est = sub->rows) : -1;
+}
+
+/* A scan's rows; inside a pushed subtree (pushed) the database's count of a table whose
+ * columns Relix never fetched. */
+static double scan_rows(const LPlan *lp, bool pushed) {
+    const RelDef *d = lp->source;
+    if (pushed && d && d->db) {
+        bool fetched = false;
+        for (int i = 0; i < lp->table->n_cols; i++) fetched |= d->db_loaded[i];
+        double rows;
+        if (!fetched && db_table_rows(d->db->conn, d->db_table, d->db_schema, &rows) == 0) return rows;
+    }
+    return (double)lp->table->n_rows;
+}
+
+static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool pushed, RxError *err) {
     PNode *p = arena_alloc(a, sizeof *p);
     if (!p) {
         rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -286,11 +320,11 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *
     }
     p->lp = lp;
     for (int i = 0; i < 2; i++)
-        if (lp->in[i] && !(p->in[i] = build(a, lp->in[i], opt, err))) return NULL;
+        if (lp->in[i] && !(p->in[i] = build(a, lp->in[i], opt, pushed, err))) return NULL;
     switch (lp->kind) {
     case LP_SCAN:
         p->kind = PN_SCAN;
-        p->rows = (double)lp->table->n_rows;
+        p->rows = scan_rows(lp, pushed);
         break;
     case LP_SELECT:
         p->kind = PN_SELECT;
@@ -351,9 +385,8 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, RxError *
         p->rows = p->in[0]->rows;
         break;
     case LP_SQL:
-        /* the database plans it; Relix keeps no statistics of database tables */
         p->kind = PN_SQL;
-        p->rows = 1000;
+        if ((p->rows = sql_estimate(a, lp, opt, err)) < 0) return NULL;
         break;
     case LP_SORT:
         p->kind = PN_SORT;
@@ -463,7 +496,7 @@ static int load_scans(const PNode *p, const PlanOptions *opt, RxError *err) {
 }
 
 static PNode *build_pruned(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err) {
-    PNode *p = build(a, lp, opt, err);
+    PNode *p = build(a, lp, opt, false, err);
     *pruned = 0;
     if (p && !(opt && opt->no_prune) && prune(a, p, pruned) < 0) {
         rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -538,7 +571,10 @@ void plan_label(const PNode *p, StrBuf *out) {
     }
     case PN_SETOP: sb_puts(out, lp->set_op == SET_UNION ? "Union" : lp->set_op == SET_INTERSECT ? "Intersect" : "Except"); break;
     case PN_DISTINCT: sb_puts(out, "Distinct"); break;
-    case PN_SQL: sb_printf(out, "PushedSQL on %s: %s", db_display(lp->conn_def->conn), lp->sql); break;
+    case PN_SQL:
+        sb_printf(out, "PushedSQL on %s: %s", db_display(lp->conn_def->conn), lp->stmt->sql);
+        db_params_text(lp->conn_def->conn, lp->stmt, out);
+        break;
     case PN_SORT: sb_printf(out, "Sort (%d key%s)", lp->n_sort, lp->n_sort == 1 ? "" : "s"); break;
     case PN_TOP:
         sb_printf(out, "Top %lld", (long long)lp->top_n);

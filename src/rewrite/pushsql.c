@@ -1,26 +1,48 @@
 /*
- * pushsql.c - SQL pushdown (PUSH-SQL-001, PUSH-SQL-002): a join over two bare tables of one
- * database connection becomes one SQL statement run by the database, as
- * spec/interval-join.md and spec/asof-join.md describe.
+ * pushsql.c - SQL pushdown (PUSH-SQL-001, -002, -003): a subtree of the logical plan whose
+ * leaves are tables of one database connection runs in that database as one SELECT.
  *
- *   IJOIN over tables a, b (any dialect):
- *     SELECT l.*, r.* FROM a AS l JOIN b AS r ON <the relation's endpoint predicate>
- *            [AND l.k = r.k ...]  [AND l.x IS NOT NULL ...]  ORDER BY l.<order>, r.<order>
- *   ASOF (PostgreSQL; LEFT JOIN for the outer form, JOIN for INNER):
- *     SELECT l.*, r.* FROM a AS l LEFT JOIN LATERAL (SELECT * FROM b AS r WHERE r.k = l.k ...
- *            AND r.m <= l.m ORDER BY r.m DESC, <r's order> DESC LIMIT 1) AS r ON TRUE
- *            ORDER BY l.<order>
+ * The spec's two cases (spec/interval-join.md, spec/asof-join.md) are an IJOIN over two bare
+ * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare PostgreSQL
+ * tables (PUSH-SQL-002); they apply with the optimizer off too. With it on, any maximal subtree
+ * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF over tables of one
+ * connection is pushed (PUSH-SQL-003), as far as every operator and expression in it has an
+ * exact equivalent in the dialect; where one has not, the pushdown stops below it and the rest
+ * runs in the engine.
  *
- * The endpoint predicate is the spec's, applied literally, plus IS NOT NULL for the endpoints it
- * does not read (DESIGN.md: NULL endpoints never match). ORDER BY each table's order (its
- * primary key, rowid or ctid, connect.h) gives the rows in the order the engine would, and the
- * tie-break on the right table's order makes LIMIT 1 pick the row TIES(FIRST|LAST) picks, so
- * the spec's documented tie divergence does not arise. Text compares bytewise (COLLATE "C" on
- * PostgreSQL). What falls back to the engine: SQLite ASOF (no LATERAL), WITHIN (no portable
- * distance), two connections, other sources, and on SQLite endpoints that are not INT, FLOAT
- * or TEXT (SQLite keeps timestamps as text or numbers of its own choosing). Every identifier is
- * quoted; no value is ever spliced into the statement.
+ * Algorithm:
+ *   1. Walk the plan top-down, carrying which output columns the operators above read (the
+ *      same rules as the planner's PRUNE-001). At each node that reads a database table, try
+ *      step 2; on success the subtree becomes one LP_SQL node, else the walk goes on below. A
+ *      σ whose condition has an SQL equivalent only in part is split first: σ a ∧ b is σ b over
+ *      σ a, and σ a may push.
+ *   2. Generate the subtree bottom-up as a "block": FROM items, a WHERE conjunction, an SQL
+ *      expression per output column, and the engine's row order as a list of SQL expressions.
+ *      σ adds to WHERE; ρ changes nothing; inner joins of blocks merge their FROM and WHERE;
+ *      every other operator wraps its input as a subquery (columns c0 c1 ..., order o0 o1 ...)
+ *      first where it needs one: π and δ keep the first row of each group of equal rows by
+ *      ROW_NUMBER() OVER (PARTITION BY items ORDER BY input order) = 1; γ numbers its input in
+ *      order and orders groups by min(number) (first appearance); τ prepends its keys to the
+ *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n.
+ *   3. The statement selects the columns read above and ends with ORDER BY the block's order.
+ *
+ * Order. Every result of Relix has a defined order (DESIGN.md), so every block carries one
+ * that is total: a table's is its primary key, rowid or ctid (connect.h); a join's is the
+ * left order then the right order (right and full joins first put the right rows that found
+ * no partner after the others); τ's is its keys, then its input's order (a stable sort).
+ *
+ * Exactness. A pushed statement gives the bytes the engine gives: every value is the value
+ * the engine computes, and where SQL differs it is written out (docs/connect.md lists each
+ * rule): text compares bytewise (COLLATE "C", SQLite's BINARY); INT and FLOAT mix as doubles;
+ * `/` divides doubles; FLOAT comparisons on PostgreSQL treat NaN as C does; the columns the
+ * engine reads rounded (float4, numeric) are rounded the same way first; aggregates that add
+ * doubles add them in input order. What has no exact equivalent stays in the engine: for
+ * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
+ * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
+ * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
+ * into the text; every identifier is quoted.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "connect/connect.h"
@@ -28,175 +50,1483 @@
 #include "exec/ijoin.h"
 #include "rewrite/rewrite.h"
 
-/* The database table under p: a scan, or a scan under renames (aliases). */
-static const RelDef *bare_table(const LPlan *p) {
-    while (p->kind == LP_RENAME) p = p->in[0];
-    if (p->kind != LP_SCAN || !p->source) return NULL;
-    const RelDef *d = p->source;
-    return d->db ? d : NULL;
-}
+/* A pushed statement longer than this stays in the engine (nested CASEs repeat their
+ * operands: the text could grow faster than the query). */
+#define MAX_SQL_BYTES (1u << 20)
+
+/* ---- blocks --------------------------------------------------------------------------------- */
 
 typedef struct {
-    StrBuf *b;
+    const char *raw;    /* SQL of the value as stored (what a scan reads); NULL: not available */
+    RxType type;
+    DbNative nat;       /* how raw relates to the Relix value (connect.h) */
+} Col;
+
+typedef struct {
+    const char *sql;
+    bool desc, nulls_first;
+    bool plain;         /* a table's own order: written as a scan writes it, no NULLS clause */
+    bool text;          /* TEXT: ordered bytewise */
+} Ord;
+
+typedef struct {
+    const char *from;
+    const char *where;  /* NULL: none */
+    bool single;        /* from is one table or subquery */
+    int n_cols;
+    Col *cols;
+    int n_ord;
+    Ord *ord;
+} Blk;
+
+typedef struct {
+    Arena *a;
     bool pg;
-    const LPlan *lp;
+    int lite_version;
+    const RelDef *conn; /* the connection of the tables met so far */
+    int n_alias;
+    Value *params;
+    int n_params, cap_params;
+    int n_tables;
+    bool oom;
+    bool too_long;      /* a piece of text passed MAX_SQL_BYTES: nothing generated is used */
 } Gen;
 
-/* alias."column" of input side (0 left, 1 right), with COLLATE "C" for text on PostgreSQL. */
-static void col(Gen *g, int side, int c, bool collate) {
-    const RelDef *d = bare_table(g->lp->in[side]);
-    const DbSchema *sc = d->db_schema;
-    sb_puts(g->b, side == 0 ? "l." : "r.");
-    db_quote_ident(g->b, sc->names[c]);
-    if (collate && g->pg && sc->types[c] == TY_TEXT) sb_puts(g->b, " COLLATE \"C\"");
+static void *galloc(Gen *g, size_t n) {
+    void *p = arena_alloc(g->a, n ? n : 1);
+    if (!p) g->oom = true;
+    return p;
 }
 
-static void cmp(Gen *g, int ls, int lc, const char *op, int rs, int rc) {
-    col(g, ls, lc, true);
-    sb_printf(g->b, " %s ", op);
-    col(g, rs, rc, true);
-}
-
-static void select_list(Gen *g) {
-    for (int side = 0; side < 2; side++) {
-        const DbSchema *sc = bare_table(g->lp->in[side])->db_schema;
-        for (int i = 0; i < sc->n_cols; i++) {
-            if (side || i) sb_puts(g->b, ", ");
-            col(g, side, i, false);
-        }
-    }
-}
-
-static void ijoin_predicate(Gen *g) {
-    const int *e = g->lp->ends;
-    int L = 0, R = 1;
-    int ls = e[0], le = e[1], rs = e[2], re = e[3];
-    bool reads[4] = {true, true, true, true};
-#define AND sb_puts(g->b, " AND ")
-    switch ((IjRelation)g->lp->relation) {
-    case IJ_INTERSECTS: cmp(g, L, ls, "<", R, re); AND; cmp(g, R, rs, "<", L, le); break;
-    case IJ_PRECEDES: cmp(g, L, le, "<", R, rs); reads[0] = reads[3] = false; break;
-    case IJ_PRECEDED_BY: cmp(g, L, ls, ">", R, re); reads[1] = reads[2] = false; break;
-    case IJ_MEETS: cmp(g, L, le, "=", R, rs); reads[0] = reads[3] = false; break;
-    case IJ_MET_BY: cmp(g, L, ls, "=", R, re); reads[1] = reads[2] = false; break;
-    case IJ_OVERLAPS: cmp(g, L, ls, "<", R, rs); AND; cmp(g, L, le, ">", R, rs); AND; cmp(g, L, le, "<", R, re); break;
-    case IJ_OVERLAPPED_BY: cmp(g, R, rs, "<", L, ls); AND; cmp(g, R, re, ">", L, ls); AND; cmp(g, R, re, "<", L, le); break;
-    case IJ_STARTS: cmp(g, L, ls, "=", R, rs); AND; cmp(g, L, le, "<", R, re); break;
-    case IJ_STARTED_BY: cmp(g, L, ls, "=", R, rs); AND; cmp(g, R, re, "<", L, le); break;
-    case IJ_DURING: cmp(g, R, rs, "<", L, ls); AND; cmp(g, L, le, "<", R, re); break;
-    case IJ_CONTAINS: cmp(g, L, ls, "<", R, rs); AND; cmp(g, R, re, "<", L, le); break;
-    case IJ_FINISHES: cmp(g, L, le, "=", R, re); AND; cmp(g, R, rs, "<", L, ls); break;
-    case IJ_FINISHED_BY: cmp(g, L, le, "=", R, re); AND; cmp(g, L, ls, "<", R, rs); break;
-    case IJ_EQUALS: cmp(g, L, ls, "=", R, rs); AND; cmp(g, L, le, "=", R, re); break;
-    case IJ_N_RELATIONS: break;
-    }
-    static const int side_of[4] = {0, 0, 1, 1};
-    for (int k = 0; k < 4; k++)
-        if (!reads[k]) {
-            AND;
-            col(g, side_of[k], e[k], false);
-            sb_puts(g->b, " IS NOT NULL");
-        }
-    for (int k = 0; k < g->lp->n_keys; k++) {
-        AND;
-        cmp(g, L, g->lp->lkeys[k], "=", R, g->lp->rkeys[k]);
-    }
-#undef AND
-}
-
-static bool sqlite_comparable(const DbSchema *sc, int c) {
-    RxType t = sc->types[c];
-    return t == TY_INT || t == TY_FLOAT || t == TY_TEXT;
-}
-
-static LPlan *push(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
-    if (!p || *rc < 0) return p;
-    LPlan *in0 = push(a, p->in[0], log, rc), *in1 = push(a, p->in[1], log, rc);
-    if (in0 != p->in[0] || in1 != p->in[1]) {
-        LPlan *c = arena_alloc(a, sizeof *c);
-        if (!c) {
-            *rc = -1;
-            return p;
-        }
-        *c = *p;
-        c->in[0] = in0;
-        c->in[1] = in1;
-        p = c;
-    }
-    if (p->kind != LP_IJOIN && p->kind != LP_ASOF) return p;
-    const RelDef *l = bare_table(p->in[0]), *r = bare_table(p->in[1]);
-    if (!l || !r || l->db != r->db) return p;
-    bool pg = db_kind(l->db->conn) == DB_POSTGRES;
-    const DbSchema *ls = l->db_schema, *rs = r->db_schema;
-    if (p->kind == LP_ASOF && (!pg || p->has_within)) return p;
-    if (!pg) {
-        for (int k = 0; k < 4; k++)
-            if (!sqlite_comparable(k < 2 ? ls : rs, p->ends[k])) return p;
-        for (int k = 0; k < p->n_keys; k++)
-            if (!sqlite_comparable(ls, p->lkeys[k]) || !sqlite_comparable(rs, p->rkeys[k])) return p;
-    }
+static char *gfmt(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *gfmt(Gen *g, const char *fmt, ...) {
     StrBuf b;
     sb_init(&b);
-    Gen g = {&b, pg, p};
-    sb_puts(&b, "SELECT ");
-    select_list(&g);
-    sb_puts(&b, " FROM ");
-    db_quote_ident(&b, l->db_table);
-    sb_puts(&b, " AS l ");
-    if (p->kind == LP_IJOIN) {
-        sb_puts(&b, "JOIN ");
-        db_quote_ident(&b, r->db_table);
-        sb_puts(&b, " AS r ON ");
-        ijoin_predicate(&g);
-        sb_puts(&b, " ORDER BY ");
-        db_order_sql(&b, ls, "l", "");
-        sb_puts(&b, ", ");
-        db_order_sql(&b, rs, "r", "");
-    } else {
-        bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
-        bool strict = p->dir == ASOF_BACKWARD_STRICT || p->dir == ASOF_FORWARD_STRICT;
-        sb_puts(&b, p->inner ? "JOIN LATERAL (SELECT " : "LEFT JOIN LATERAL (SELECT ");
-        for (int i = 0; i < rs->n_cols; i++) {
-            if (i) sb_puts(&b, ", ");
-            sb_puts(&b, "r.");
-            db_quote_ident(&b, rs->names[i]);
-        }
-        sb_puts(&b, " FROM ");
-        db_quote_ident(&b, r->db_table);
-        sb_puts(&b, " AS r WHERE ");
-        for (int k = 0; k < p->n_keys; k++) {
-            cmp(&g, 1, p->rkeys[k], "=", 0, p->lkeys[k]);
-            sb_puts(&b, " AND ");
-        }
-        cmp(&g, 1, p->rmatch, backward ? (strict ? "<" : "<=") : (strict ? ">" : ">="), 0, p->lmatch);
-        sb_puts(&b, " ORDER BY ");
-        col(&g, 1, p->rmatch, true);
-        sb_puts(&b, backward ? " DESC, " : " ASC, ");
-        db_order_sql(&b, rs, "r", p->ties_first ? " ASC" : " DESC");
-        sb_puts(&b, " LIMIT 1) AS r ON TRUE ORDER BY ");
-        db_order_sql(&b, ls, "l", "");
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    if (b.n > MAX_SQL_BYTES) {
+        sb_free(&b);
+        g->too_long = true;
+        return NULL;
     }
-    LPlan *q = arena_alloc(a, sizeof *q);
-    const char *sql = b.p ? arena_strdup(a, b.p) : NULL;
+    char *s = b.oom ? NULL : arena_strndup(g->a, b.p ? b.p : "", b.n);
     sb_free(&b);
-    if (!q || !sql) {
-        *rc = -1;
-        return p;
-    }
-    q->kind = LP_SQL;
-    q->schema = p->schema;
-    q->span = p->span;
-    q->src = p->src;
-    q->conn_def = l->db;
-    q->sql = sql;
-    /* keep what EXPLAIN and estimates want to know about the join it replaces */
-    q->relation = p->relation;
-    if (rw_log(a, log, p->kind == LP_IJOIN ? "PUSH-SQL-001" : "PUSH-SQL-002",
-               p->kind == LP_IJOIN ? "Interval join pushed down to the database as one JOIN"
-                                   : "AS-OF join pushed down to the database as one LATERAL join",
-               db_display(l->db->conn)) < 0)
-        *rc = -1;
-    return q;
+    if (!s) g->oom = true;
+    return s;
 }
 
-LPlan *rw_pushsql(Arena *a, LPlan *p, RewriteLog *log, int *rc) { return push(a, p, log, rc); }
+static char *quoted(Gen *g, const char *name) {
+    if (strchr(name, '\x01')) return NULL; /* the parameter mark (never in real names) */
+    StrBuf b;
+    sb_init(&b);
+    db_quote_ident(&b, name);
+    char *s = b.oom || !b.p ? NULL : arena_strndup(g->a, b.p, b.n);
+    sb_free(&b);
+    if (!s) g->oom = true;
+    return s;
+}
+
+static const char *new_alias(Gen *g) { return gfmt(g, "t%d", ++g->n_alias); }
+
+static Blk *new_blk(Gen *g, int n_cols, int n_ord) {
+    Blk *b = galloc(g, sizeof *b);
+    if (!b) return NULL;
+    b->n_cols = n_cols;
+    b->cols = galloc(g, (size_t)(n_cols + 1) * sizeof *b->cols);
+    b->n_ord = n_ord;
+    b->ord = galloc(g, (size_t)(n_ord + 1) * sizeof *b->ord);
+    return b->cols && b->ord ? b : NULL;
+}
+
+static const char *and_sql(Gen *g, const char *a, const char *b) {
+    if (!a) return b;
+    if (!b) return a;
+    return gfmt(g, "%s AND %s", a, b);
+}
+
+/* ---- SQL pieces ----------------------------------------------------------------------------- */
+
+static const char *pg_type_name(RxType t) {
+    switch (t) {
+    case TY_INT: return "int8";
+    case TY_FLOAT: return "float8";
+    case TY_BOOL: return "boolean";
+    case TY_TEXT: return "text";
+    case TY_TIMESTAMP: return "timestamptz";
+    case TY_DATE: return "date";
+    case TY_TIME: return "time";
+    case TY_DURATION: return "interval";
+    case TY_NULL: break;
+    }
+    return NULL;
+}
+
+/* Which types a pushed expression may compute with: on SQLite only those it stores exactly
+ * (its booleans are the 0 and 1 that comparisons give). */
+static bool computable(const Gen *g, RxType t) {
+    if (t == TY_NULL) return true;
+    if (g->pg) return pg_type_name(t) != NULL;
+    return t == TY_INT || t == TY_FLOAT || t == TY_TEXT || t == TY_BOOL;
+}
+
+static const char *null_of(Gen *g, RxType t) {
+    if (g->pg && pg_type_name(t)) return gfmt(g, "CAST(NULL AS %s)", pg_type_name(t));
+    return "NULL";
+}
+
+/* A literal: a parameter of the statement. */
+static const char *param(Gen *g, const Value *v) {
+    if (!computable(g, v->type) || v->type == TY_NULL) return NULL;
+    if (g->pg && v->type == TY_TEXT && memchr(v->v.s.ptr, 0, (size_t)v->v.s.len)) return NULL; /* no NUL in text */
+    if (g->n_params == g->cap_params) {
+        int cap = g->cap_params ? g->cap_params * 2 : 8;
+        Value *p = galloc(g, (size_t)cap * sizeof *p);
+        if (!p) return NULL;
+        if (g->n_params) memcpy(p, g->params, (size_t)g->n_params * sizeof *p);
+        g->params = p;
+        g->cap_params = cap;
+    }
+    g->params[g->n_params++] = *v;
+    /* a mark numbered by the final statement (number_params): text that holds a literal may be
+     * dropped on the way (the order of a join's EXISTS side) */
+    if (g->pg) return gfmt(g, "CAST(\x01%d\x01 AS %s)", g->n_params - 1, pg_type_name(v->type));
+    return gfmt(g, "\x01%d\x01", g->n_params - 1);
+}
+
+/* Replaces the parameter marks of sql by $1, $2 ... (?1, ?2 ... on SQLite) in order of first
+ * appearance, into b; the parameters that remain, in that order, into *out. -1 on OOM. */
+static int number_params(Gen *g, const char *sql, StrBuf *b, Value **out, int *n_out) {
+    int *num = galloc(g, (size_t)(g->n_params + 1) * sizeof *num);
+    Value *vals = galloc(g, (size_t)(g->n_params + 1) * sizeof *vals);
+    if (!num || !vals) return -1;
+    int n = 0;
+    for (const char *p = sql; *p;) {
+        if (*p != '\x01') {
+            const char *q = strchr(p, '\x01');
+            size_t len = q ? (size_t)(q - p) : strlen(p);
+            sb_append(b, p, len);
+            p += len;
+            continue;
+        }
+        int k = (int)strtol(p + 1, (char **)&p, 10);
+        p++; /* the closing mark */
+        if (!num[k]) {
+            vals[n] = g->params[k];
+            num[k] = ++n;
+        }
+        sb_printf(b, "%s%d", g->pg ? "$" : "?", num[k]);
+    }
+    *out = vals;
+    *n_out = n;
+    return b->oom ? -1 : 0;
+}
+
+static const char *collated(Gen *g, const char *sql) {
+    return gfmt(g, g->pg ? "(%s) COLLATE \"C\"" : "(%s) COLLATE BINARY", sql);
+}
+
+static const char *as_float(Gen *g, const char *sql, RxType t) {
+    if (t != TY_INT) return sql;
+    return gfmt(g, g->pg ? "CAST(%s AS float8)" : "CAST(%s AS REAL)", sql);
+}
+
+/* The Relix value of a column, or NULL when the pushed statement cannot compute with it.
+ * *narrow: a PostgreSQL int2/int4, whose arithmetic must be widened first. */
+static const char *col_value(Gen *g, const Col *c, bool *narrow) {
+    if (narrow) *narrow = false;
+    if (!c->raw || !computable(g, c->type)) return NULL;
+    switch (c->nat) {
+    case DBN_EXACT: return c->raw;
+    case DBN_INT4:
+        if (narrow) *narrow = true;
+        return c->raw;
+    case DBN_FLOAT4: return gfmt(g, "CAST(CAST(%s AS text) AS float8)", c->raw);
+    case DBN_NUMERIC: return gfmt(g, "CAST(%s AS float8)", c->raw);
+    case DBN_REAL: return gfmt(g, "CAST(%s AS REAL)", c->raw);
+    case DBN_OPAQUE: return NULL;
+    }
+    return NULL;
+}
+
+/* A value as an int8 operand of PostgreSQL arithmetic. */
+static const char *wide(Gen *g, const char *sql, bool narrow) {
+    return narrow ? gfmt(g, "CAST(%s AS int8)", sql) : sql;
+}
+
+/* ---- expressions ---------------------------------------------------------------------------- */
+
+static const char *expr(Gen *g, const Expr *e, const Col *cols, bool *narrow);
+
+static const char *op_sql(AstOp op) {
+    switch (op) {
+    case OP_EQ: return "=";
+    case OP_NE: return "<>";
+    case OP_LT: return "<";
+    case OP_LE: return "<=";
+    case OP_GT: return ">";
+    case OP_GE: return ">=";
+    case OP_ADD: return "+";
+    case OP_SUB: return "-";
+    case OP_MUL: return "*";
+    case OP_DIV: return "/";
+    case OP_MOD: return "%";
+    default: return NULL;
+    }
+}
+
+/* The two operands of a comparison brought to one type as the engine does (eval.c's unify):
+ * INT with FLOAT compares as doubles, DATE with TIMESTAMP as the date's midnight; TEXT compares
+ * bytewise. *t is the common type. */
+static bool unify_sql(Gen *g, const char **a, RxType ta, const char **b, RxType tb, RxType *t) {
+    *t = ta;
+    if (ta != tb) {
+        if (type_is_numeric(ta) && type_is_numeric(tb)) {
+            *a = as_float(g, *a, ta);
+            *b = as_float(g, *b, tb);
+            *t = TY_FLOAT;
+        } else if ((ta == TY_DATE && tb == TY_TIMESTAMP) || (ta == TY_TIMESTAMP && tb == TY_DATE)) {
+            if (!g->pg) return false;
+            if (ta == TY_DATE) *a = gfmt(g, "CAST(%s AS timestamptz)", *a);
+            else *b = gfmt(g, "CAST(%s AS timestamptz)", *b);
+            *t = TY_TIMESTAMP;
+        } else {
+            return false;
+        }
+    }
+    if (*t == TY_TEXT) {
+        *a = collated(g, *a);
+        *b = collated(g, *b);
+    }
+    return *a && *b;
+}
+
+/* A constant that is neither NULL nor NaN. */
+static bool plain_const(const Expr *e) {
+    if (e->kind != EX_CONST || e->value.null || e->type == TY_NULL) return false;
+    return e->type != TY_FLOAT || e->value.v.f == e->value.v.f;
+}
+
+/* A comparison with the engine's semantics: SQL's three-valued logic, and on PostgreSQL, where
+ * NaN equals NaN and exceeds every number, C's NaN (every comparison but ≠ false). When one
+ * side is a plain constant (ca, cb) only a NaN on the other side that PostgreSQL would find
+ * greater needs the guard. */
+static const char *compare(Gen *g, AstOp op, const char *a, RxType ta, bool ca, const char *b, RxType tb, bool cb) {
+    if (ta == TY_NULL || tb == TY_NULL) return null_of(g, TY_BOOL);
+    RxType t;
+    if (!unify_sql(g, &a, ta, &b, tb, &t)) return NULL;
+    if (t == TY_FLOAT && g->pg) {
+        if (ca && cb) return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
+        if (ca || cb) {
+            const char *x = cb ? a : b;
+            bool x_greater = cb ? (op == OP_GT || op == OP_GE) : (op == OP_LT || op == OP_LE);
+            if (!x_greater) return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
+            return gfmt(g, "(%s %s %s AND %s <> 'NaN')", a, op_sql(op), b, x);
+        }
+        return gfmt(g, "(CASE WHEN %s IS NULL OR %s IS NULL THEN NULL WHEN %s = 'NaN' OR %s = 'NaN' THEN %s "
+                       "ELSE %s %s %s END)",
+                    a, b, a, b, op == OP_NE ? "TRUE" : "FALSE", a, op_sql(op), b);
+    }
+    return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
+}
+
+/* e as a FLOAT: an INT literal becomes a FLOAT literal, anything else INT is converted. */
+static const char *float_operand(Gen *g, const Expr *e, const Col *cols) {
+    if (e->kind == EX_CONST && e->type == TY_INT && !e->value.null) {
+        Value v = {.type = TY_FLOAT};
+        v.v.f = (double)e->value.v.i;
+        return param(g, &v);
+    }
+    const char *s = expr(g, e, cols, NULL);
+    return s ? as_float(g, s, e->type) : NULL;
+}
+
+/* The operands of e converted to its result type t (INT branches of a FLOAT CASE, NULLs). */
+static const char *branch(Gen *g, const Expr *e, RxType t, const Col *cols) {
+    if (e->type == TY_NULL) return null_of(g, t);
+    if (t == TY_FLOAT) return float_operand(g, e, cols);
+    return expr(g, e, cols, NULL);
+}
+
+static const char *arith(Gen *g, const Expr *e, const Col *cols) {
+    const Expr *x = e->args[0], *y = e->args[1];
+    if (!g->pg || x->type == TY_NULL || y->type == TY_NULL) return NULL;
+    bool nx, ny;
+    const char *a = expr(g, x, cols, &nx), *b = expr(g, y, cols, &ny);
+    if (!a || !b) return NULL;
+    RxType ta = x->type, tb = y->type;
+    switch (e->type) {
+    case TY_INT:
+        /* 64-bit, failing on overflow and on % 0 as the engine does; x % -1 is 0 in both */
+        if (e->op == OP_DIV) return NULL;
+        return gfmt(g, "(%s %s %s)", wide(g, a, nx), op_sql(e->op), wide(g, b, ny));
+    case TY_FLOAT:
+        /* / always divides doubles (7 / 2 is 3.5), failing on 0 as the engine does */
+        if (e->op == OP_MOD) return NULL;
+        a = float_operand(g, x, cols);
+        b = float_operand(g, y, cols);
+        return a && b ? gfmt(g, "(%s %s %s)", a, op_sql(e->op), b) : NULL;
+    case TY_DURATION:
+        /* differences that cannot leave the range of Relix's times: TIMESTAMP − TIMESTAMP,
+         * TIME − TIME, DATE − DATE (whole days), DURATION ± DURATION */
+        if (ta == TY_DATE && tb == TY_DATE && e->op == OP_SUB) return gfmt(g, "make_interval(days => %s - %s)", a, b);
+        if ((ta == TY_TIMESTAMP && tb == TY_TIMESTAMP) || (ta == TY_TIME && tb == TY_TIME))
+            return e->op == OP_SUB ? gfmt(g, "(%s - %s)", a, b) : NULL;
+        if (ta == TY_DURATION && tb == TY_DURATION && (e->op == OP_ADD || e->op == OP_SUB))
+            return gfmt(g, "(%s %s %s)", a, op_sql(e->op), b);
+        return NULL;
+    case TY_TIME:
+        /* TIME ± DURATION wraps around midnight in both, reading only the time of day */
+        if (ta == TY_TIME && tb == TY_DURATION) return gfmt(g, "(%s %s %s)", a, op_sql(e->op), b);
+        if (ta == TY_DURATION && tb == TY_TIME && e->op == OP_ADD) return gfmt(g, "(%s + %s)", b, a);
+        return NULL;
+    default:
+        /* TIMESTAMP and DATE results: the engine fails outside years 1 to 9999, PostgreSQL does
+         * not, and a result used only in a condition would not fail at all */
+        return NULL;
+    }
+}
+
+/* A non-NULL INT constant, for function arguments that must be one. */
+static bool int_const(const Expr *e, int64_t *v) {
+    if (e->kind != EX_CONST || e->type != TY_INT || e->value.null) return false;
+    *v = e->value.v.i;
+    return true;
+}
+
+static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
+    int na = e->n_args;
+    for (int i = 0; i < na; i++)
+        if (e->fn != FN_COALESCE && e->args[i]->type == TY_NULL) return null_of(g, e->type);
+    const Expr *x = na ? e->args[0] : NULL;
+    RxType tx = x ? x->type : TY_NULL;
+    bool nx = false;
+    const char *a = NULL;
+    if (e->fn != FN_COALESCE && x && !(a = expr(g, x, cols, &nx))) return NULL;
+    switch (e->fn) {
+    case FN_COALESCE: {
+        if (e->type == TY_NULL) return NULL;
+        StrBuf b;
+        sb_init(&b);
+        sb_puts(&b, "coalesce(");
+        for (int i = 0; i < na; i++) {
+            const char *s = branch(g, e->args[i], e->type, cols);
+            if (!s) {
+                sb_free(&b);
+                return NULL;
+            }
+            sb_printf(&b, "%s%s", i ? ", " : "", s);
+        }
+        sb_puts(&b, ")");
+        const char *r = b.oom ? NULL : gfmt(g, "%s", b.p);
+        sb_free(&b);
+        return r;
+    }
+    case FN_ABS:
+        /* abs(-9223372036854775808) fails in the engine, PostgreSQL and SQLite alike */
+        if (tx == TY_INT) return g->pg ? gfmt(g, "abs(%s)", wide(g, a, nx)) : gfmt(g, "abs(%s)", a);
+        /* SQLite's abs keeps the sign of -0; adding 0 drops it, as C's fabs does */
+        if (tx == TY_FLOAT) return g->pg ? gfmt(g, "abs(%s)", a) : gfmt(g, "(abs(%s) + 0.0)", a);
+        return NULL;
+    case FN_ROUND: case FN_FLOOR: case FN_CEIL: {
+        int64_t places = 0;
+        if (na == 2 && !int_const(e->args[1], &places)) return NULL;
+        if (tx == TY_INT) {
+            /* an integer rounded to 0 or more places is itself */
+            if (places < 0) return NULL;
+            if (narrow) *narrow = nx;
+            return a;
+        }
+        if (tx != TY_FLOAT || !g->pg || places != 0) return NULL;
+        if (e->fn == FN_FLOOR) return gfmt(g, "floor(%s)", a);
+        if (e->fn == FN_CEIL) return gfmt(g, "ceil(%s)", a);
+        /* C's round(): half away from zero, the sign of a zero kept (PostgreSQL's round of a
+         * float8 rounds half to even); x - trunc(x) is exact */
+        return gfmt(g, "(CASE WHEN abs(%s - trunc(%s)) >= 0.5 THEN trunc(%s) + sign(%s) ELSE trunc(%s) END)", a, a, a, a, a);
+    }
+    case FN_LOWER: case FN_UPPER:
+        /* ASCII letters only: PostgreSQL's C collation and SQLite's built-in functions map no
+         * others, as the engine does */
+        if (tx != TY_TEXT) return NULL;
+        return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->pg ? collated(g, a) : a);
+    case FN_LENGTH:
+        /* characters (code points) */
+        if (tx != TY_TEXT) return NULL;
+        return g->pg ? gfmt(g, "CAST(length(%s) AS int8)", a) : gfmt(g, "length(%s)", a);
+    case FN_SUBSTR: {
+        int64_t start, len = 0;
+        if (tx != TY_TEXT || !int_const(e->args[1], &start) || (na == 3 && !int_const(e->args[2], &len))) return NULL;
+        /* SQL's substr, as the engine's, for a start from 1 (SQLite counts a start below 1
+         * from the end) and a length of 0 or more within PostgreSQL's int4 */
+        if (start < (g->pg ? -2147483647 : 1) || start > 2147483647 || len < 0 || len > 2147483647) return NULL;
+        Value vs = {.type = TY_INT}, vl = {.type = TY_INT};
+        vs.v.i = start;
+        vl.v.i = len;
+        const char *ps = param(g, &vs), *pl = na == 3 ? param(g, &vl) : NULL;
+        if (!ps || (na == 3 && !pl)) return NULL;
+        if (g->pg) {
+            if (na == 3) return gfmt(g, "substr(%s, CAST(%s AS int4), CAST(%s AS int4))", a, ps, pl);
+            return gfmt(g, "substr(%s, CAST(%s AS int4))", a, ps);
+        }
+        return na == 3 ? gfmt(g, "substr(%s, %s, %s)", a, ps, pl) : gfmt(g, "substr(%s, %s)", a, ps);
+    }
+    case FN_TO_TEXT:
+        /* only where the text is the same: TEXT itself and decimal integers */
+        if (tx == TY_TEXT) return a;
+        if (tx == TY_INT) return gfmt(g, g->pg ? "CAST(%s AS text)" : "CAST(%s AS TEXT)", a);
+        return NULL;
+    case FN_TO_INT:
+        if (tx == TY_INT) {
+            if (narrow) *narrow = nx;
+            return a;
+        }
+        if (tx == TY_BOOL) return g->pg ? gfmt(g, "CAST(CAST(%s AS int4) AS int8)", a) : a;
+        /* toward zero, failing out of range: PostgreSQL's cast rounds, SQLite's saturates */
+        if (tx == TY_FLOAT && g->pg) return gfmt(g, "CAST(trunc(%s) AS int8)", a);
+        return NULL;
+    case FN_TO_FLOAT:
+        if (tx == TY_INT || tx == TY_FLOAT) return as_float(g, a, tx);
+        return NULL;
+    case FN_TO_DATE:
+        if (tx == TY_DATE) return a;
+        if (tx == TY_TIMESTAMP && g->pg) return gfmt(g, "CAST(%s AS date)", a);
+        return NULL;
+    case FN_TO_TIMESTAMP:
+        if (tx == TY_TIMESTAMP) return a;
+        if (tx == TY_DATE && g->pg) return gfmt(g, "CAST(%s AS timestamptz)", a);
+        return NULL;
+    case FN_TO_TIME:
+        if (tx == TY_TIME) return a;
+        if (tx == TY_TIMESTAMP && g->pg) return gfmt(g, "CAST(%s AS time)", a);
+        return NULL;
+    case FN_TO_DURATION:
+        return tx == TY_DURATION ? a : NULL;
+    case FN_EXTRACT: case FN_DATE_TRUNC:
+        /* fields and edge cases of their own (docs/functions.md): the engine computes them */
+        return NULL;
+    }
+    return NULL;
+}
+
+static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow);
+
+/* The SQL of e's Relix value over the columns cols, or NULL when e has no exact equivalent in
+ * the dialect. With narrow, *narrow tells that the value is a PostgreSQL int4 (which compares
+ * exactly, and keeps an index usable); without, such a value is widened to int8. */
+static const char *expr(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
+    bool n = false;
+    const char *s = expr1(g, e, cols, &n);
+    if (narrow) *narrow = n;
+    else if (s && n) s = wide(g, s, true);
+    return s;
+}
+
+static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
+    *narrow = false;
+    if (g->oom || !computable(g, e->type)) return NULL;
+    switch (e->kind) {
+    case EX_COL: return col_value(g, &cols[e->col], narrow);
+    case EX_CONST:
+        if (e->value.null || e->type == TY_NULL) return null_of(g, e->type);
+        return param(g, &e->value);
+    case EX_UNARY: {
+        const Expr *x = e->args[0];
+        if (e->op == OP_NEG && x->kind == EX_CONST && !x->value.null && x->type == e->type &&
+            ((x->type == TY_INT && x->value.v.i != INT64_MIN) || x->type == TY_FLOAT)) {
+            /* a negative literal (-2 is the negation of 2) */
+            Value v = x->value;
+            if (v.type == TY_INT) v.v.i = -v.v.i;
+            else v.v.f = -v.v.f;
+            return param(g, &v);
+        }
+        bool n;
+        const char *a = expr(g, x, cols, &n);
+        if (!a) return NULL;
+        if (e->op == OP_NOT) return gfmt(g, "(NOT %s)", a);
+        if (e->type == TY_FLOAT) return gfmt(g, "(- %s)", a);
+        /* an INT negation fails on -9223372036854775808 in the engine and in PostgreSQL; SQLite
+         * makes it a REAL */
+        if (!g->pg) return NULL;
+        if (e->type == TY_INT) return gfmt(g, "(- %s)", wide(g, a, n));
+        if (e->type == TY_DURATION) return gfmt(g, "(- %s)", a);
+        return NULL;
+    }
+    case EX_ISNULL: {
+        const Expr *x = e->args[0];
+        /* any column can be tested, whatever its type */
+        const char *a = x->kind == EX_COL ? cols[x->col].raw : x->type == TY_NULL ? "NULL" : expr(g, x, cols, NULL);
+        if (!a) return NULL;
+        return gfmt(g, "(%s IS %sNULL)", a, e->negated ? "NOT " : "");
+    }
+    case EX_BINARY: {
+        const Expr *x = e->args[0], *y = e->args[1];
+        switch (e->op) {
+        case OP_AND: case OP_OR: {
+            const char *a = expr(g, x, cols, NULL), *b = expr(g, y, cols, NULL);
+            if (!a || !b) return NULL;
+            return gfmt(g, "(%s %s %s)", a, e->op == OP_AND ? "AND" : "OR", b);
+        }
+        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+            bool n;
+            bool mixed = type_is_numeric(x->type) && type_is_numeric(y->type) && x->type != y->type;
+            const char *a = x->type == TY_NULL ? "NULL" : mixed ? float_operand(g, x, cols) : expr(g, x, cols, &n);
+            const char *b = y->type == TY_NULL ? "NULL" : mixed ? float_operand(g, y, cols) : expr(g, y, cols, &n);
+            RxType tx = mixed ? TY_FLOAT : x->type, ty = mixed ? TY_FLOAT : y->type;
+            if (!a || !b) return NULL;
+            return compare(g, e->op, a, tx, plain_const(x), b, ty, plain_const(y));
+        }
+        case OP_CONCAT: {
+            /* TEXT with TEXT or INT: the engine's text of an INT is its decimal, as in SQL */
+            const char *s[2];
+            for (int i = 0; i < 2; i++) {
+                const Expr *o = e->args[i];
+                if (o->type == TY_NULL) {
+                    s[i] = null_of(g, TY_TEXT);
+                    continue;
+                }
+                bool n;
+                if (o->type != TY_TEXT && o->type != TY_INT) return NULL;
+                if (!(s[i] = expr(g, o, cols, &n))) return NULL;
+                if (o->type == TY_INT) s[i] = gfmt(g, g->pg ? "CAST(%s AS text)" : "CAST(%s AS TEXT)", s[i]);
+            }
+            return gfmt(g, "(%s || %s)", s[0], s[1]);
+        }
+        default:
+            return arith(g, e, cols);
+        }
+    }
+    case EX_CALL: return call(g, e, cols, narrow);
+    case EX_CASE: {
+        if (e->type == TY_NULL) return NULL;
+        StrBuf b;
+        sb_init(&b);
+        sb_puts(&b, "(CASE");
+        int n = e->n_args;
+        bool ok = true;
+        for (int i = 0; ok && i + 1 < n; i += 2) {
+            const char *w = e->args[i]->type == TY_NULL ? NULL : expr(g, e->args[i], cols, NULL);
+            const char *t = branch(g, e->args[i + 1], e->type, cols);
+            if (e->args[i]->type == TY_NULL) w = "NULL";
+            ok = w && t;
+            if (ok) sb_printf(&b, " WHEN %s THEN %s", w, t);
+        }
+        const char *el = ok ? branch(g, e->args[n - 1], e->type, cols) : NULL;
+        if (el) sb_printf(&b, " ELSE %s END)", el);
+        const char *r = el && !b.oom ? gfmt(g, "%s", b.p) : NULL;
+        sb_free(&b);
+        return r;
+    }
+    }
+    return NULL;
+}
+
+/* e's value as a key that groups, partitions or orders as the engine's keys do (keys.c):
+ * TEXT bytewise. NULL when e cannot be one on this dialect. */
+static const char *key_expr(Gen *g, const Expr *e, const Col *cols) {
+    bool n;
+    const char *s = expr(g, e, cols, &n);
+    if (!s) return NULL;
+    return e->type == TY_TEXT ? collated(g, s) : s;
+}
+
+/* ---- order ---------------------------------------------------------------------------------- */
+
+/* Appends the order list (reversed: every item the other way round) to b. */
+static void order_list(Gen *g, StrBuf *b, const Ord *o, int n, bool reverse) {
+    for (int i = 0; i < n; i++) {
+        bool desc = o[i].desc != reverse, nf = o[i].nulls_first != reverse;
+        sb_puts(b, i ? ", " : "");
+        if (o[i].text) sb_puts(b, "(");
+        sb_puts(b, o[i].sql);
+        if (o[i].text) sb_puts(b, g->pg ? ") COLLATE \"C\"" : ") COLLATE BINARY");
+        if (o[i].plain) {
+            if (desc) sb_puts(b, " DESC");
+            continue;
+        }
+        sb_puts(b, desc ? " DESC" : " ASC");
+        sb_puts(b, nf ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
+static const char *order_text(Gen *g, const Ord *o, int n, bool reverse) {
+    StrBuf b;
+    sb_init(&b);
+    order_list(g, &b, o, n, reverse);
+    const char *s = b.oom ? NULL : gfmt(g, "%s", b.p ? b.p : "");
+    sb_free(&b);
+    return s;
+}
+
+/* ---- closing a block into a subquery -------------------------------------------------------- */
+
+/* The block as one subquery named tN: the columns that want marks (NULL: all available) as
+ * c<i>, the order as o<j>, then `extra` select items ("expr AS name", or NULL) and `tail`
+ * (" ORDER BY ... LIMIT n", or NULL). */
+static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *extra, const char *tail) {
+    Blk *o = new_blk(g, b->n_cols, b->n_ord);
+    const char *t = new_alias(g);
+    if (!o || !t) return NULL;
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "(SELECT ");
+    int items = 0;
+    for (int i = 0; i < b->n_cols; i++) {
+        o->cols[i] = b->cols[i];
+        o->cols[i].raw = NULL;
+        if (!b->cols[i].raw || (want && !want[i])) continue;
+        sb_printf(&s, "%s%s AS c%d", items++ ? ", " : "", b->cols[i].raw, i);
+        o->cols[i].raw = gfmt(g, "%s.c%d", t, i);
+    }
+    for (int j = 0; j < b->n_ord; j++) {
+        sb_printf(&s, "%s%s AS o%d", items++ ? ", " : "", b->ord[j].sql, j);
+        o->ord[j] = b->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.o%d", t, j);
+    }
+    if (extra) sb_printf(&s, "%s%s", items++ ? ", " : "", extra);
+    if (!items) sb_puts(&s, "1 AS u");
+    sb_printf(&s, " FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    if (tail) sb_puts(&s, tail);
+    sb_printf(&s, ") AS %s", t);
+    o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    o->where = NULL;
+    o->single = true;
+    return o->from ? o : NULL;
+}
+
+/* ---- which columns each input must give (the planner's PRUNE-001 rules) --------------------- */
+
+static void mark_expr(const Expr *e, uint8_t *need, int offset, int lo, int hi) {
+    if (!e) return;
+    if (e->kind == EX_COL) {
+        if (e->col >= lo && e->col < hi) need[e->col - offset] = 1;
+        return;
+    }
+    for (int i = 0; i < e->n_args; i++) mark_expr(e->args[i], need, offset, lo, hi);
+}
+
+/* The columns of p's input `side` that p reads or passes up, given that the operators above
+ * read `out` (NULL: every column) of p's output. NULL on OOM. */
+static uint8_t *input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
+    const LPlan *in = p->in[side];
+    int n = in->schema.n, nl = p->in[0]->schema.n;
+    uint8_t *need = arena_alloc(a, (size_t)(n ? n : 1));
+    if (!need) return NULL;
+    switch (p->kind) {
+    case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_SORT: case LP_TOP:
+        for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
+        mark_expr(p->pred, need, 0, 0, n);
+        for (int k = 0; k < p->n_sort; k++) mark_expr(p->sort[k].e, need, 0, 0, n);
+        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
+        break;
+    case LP_PROJECT:
+        for (int k = 0; k < p->n_items; k++) mark_expr(p->items[k], need, 0, 0, n);
+        break;
+    case LP_GROUP:
+        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
+        for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
+        break;
+    case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
+        memset(need, 1, (size_t)n);
+        break;
+    case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
+        bool semi = p->kind == LP_JOIN && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
+        bool rsemi = p->kind == LP_JOIN && p->join_kind == JOIN_RSEMI;
+        if (semi || rsemi) {
+            bool output_side = (side == 0) == semi;
+            for (int i = 0; i < n; i++) need[i] = output_side ? (out ? out[i] : 1) : 0;
+        } else if (side == 0) {
+            for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
+        } else {
+            const int *ro = p->kind == LP_JOIN ? p->right_out : NULL;
+            for (int k = nl; k < p->schema.n; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
+        }
+        for (int k = 0; k < p->n_keys; k++) need[side == 0 ? p->lkeys[k] : p->rkeys[k]] = 1;
+        if (p->kind == LP_IJOIN) {
+            need[p->ends[side * 2]] = 1;
+            need[p->ends[side * 2 + 1]] = 1;
+        }
+        if (p->kind == LP_ASOF) need[side == 0 ? p->lmatch : p->rmatch] = 1;
+        if (p->kind == LP_JOIN && p->residual) {
+            if (side == 0) mark_expr(p->residual, need, 0, 0, nl);
+            else mark_expr(p->residual, need, nl, nl, nl + n);
+        }
+        break;
+    }
+    }
+    return need;
+}
+
+/* ---- operators ------------------------------------------------------------------------------ */
+
+static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need);
+
+static Blk *gen_scan(Gen *g, const LPlan *p) {
+    const RelDef *d = p->source;
+    if (!d || !d->db) return NULL;
+    if (g->conn && g->conn != d->db) return NULL;
+    g->conn = d->db;
+    g->n_tables++;
+    const DbSchema *sc = d->db_schema;
+    Blk *b = new_blk(g, sc->n_cols, sc->n_order);
+    const char *t = new_alias(g), *name = quoted(g, d->db_table);
+    if (!b || !t || !name) return NULL;
+    for (int i = 0; i < sc->n_cols; i++) {
+        const char *q = quoted(g, sc->names[i]);
+        b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i]};
+    }
+    for (int j = 0; j < sc->n_order; j++)
+        b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false};
+    b->from = gfmt(g, "%s AS %s", name, t);
+    b->single = true;
+    return g->oom ? NULL : b;
+}
+
+/* The first row of every group of equal rows of `items` (π and δ: DESIGN.md keeps first
+ * occurrences, in input order). */
+static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items, const uint8_t *need) {
+    Blk *o = new_blk(g, n_items, in->n_ord);
+    const char *t = new_alias(g);
+    if (!o || !t) return NULL;
+    StrBuf s, part;
+    sb_init(&s);
+    sb_init(&part);
+    sb_puts(&s, "(SELECT ");
+    bool ok = true;
+    for (int i = 0; ok && i < n_items; i++) {
+        const Expr *e = items ? items[i] : NULL;
+        const Col *c = e && e->kind == EX_COL ? &in->cols[e->col] : !e ? &in->cols[i] : NULL;
+        RxType ty = e ? e->type : c->type;
+        /* rows are equal as the engine's π says: NULL equals NULL, -0 equals 0, text bytewise;
+         * a DURATION's months and microseconds apart, which SQL's interval = does not do */
+        if (ty == TY_DURATION || ty == TY_NULL) ok = false;
+        /* the item's value as stored when it is a column, its computed value otherwise */
+        const char *raw = c ? c->raw : expr(g, e, in->cols, NULL);
+        const char *key = c ? col_value(g, c, NULL) : raw;
+        if (!raw || !key) ok = false;
+        if (!ok) break;
+        if (ty == TY_TEXT) key = collated(g, key);
+        sb_printf(&part, "%s%s", i ? ", " : "", key);
+        if (need && !need[i]) {
+            o->cols[i] = (Col){NULL, ty, DBN_EXACT};
+        } else {
+            sb_printf(&s, "%s AS c%d, ", raw, i);
+            /* a computed INT may be an int4: widened before arithmetic */
+            o->cols[i] = (Col){gfmt(g, "%s.c%d", t, i), ty, c ? c->nat : ty == TY_INT ? DBN_INT4 : DBN_EXACT};
+        }
+    }
+    const char *ord = ok ? order_text(g, in->ord, in->n_ord, false) : NULL;
+    for (int j = 0; ok && j < in->n_ord; j++) {
+        sb_printf(&s, "%s AS o%d, ", in->ord[j].sql, j);
+        o->ord[j] = in->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.o%d", t, j);
+    }
+    if (ok && ord) {
+        sb_printf(&s, "ROW_NUMBER() OVER (PARTITION BY %s%s%s) AS rn FROM %s", part.p ? part.p : "1",
+                  in->n_ord ? " ORDER BY " : "", ord, in->from);
+        if (in->where) sb_printf(&s, " WHERE %s", in->where);
+        sb_printf(&s, ") AS %s", t);
+        o->from = s.oom || part.oom ? NULL : gfmt(g, "%s", s.p);
+        o->where = gfmt(g, "%s.rn = 1", t);
+        o->single = true;
+    }
+    sb_free(&s);
+    sb_free(&part);
+    return ok && ord && o->from ? o : NULL;
+}
+
+/* The SQL of an equality key pair (l.k = r.k as the engine's hash join and partitions compare:
+ * NaN equals NaN there, as in PostgreSQL). */
+static const char *key_pair(Gen *g, const Col *l, const Col *r) {
+    const char *a = col_value(g, l, NULL), *b = col_value(g, r, NULL);
+    if (!a || !b) return NULL;
+    RxType t;
+    if (!unify_sql(g, &a, l->type, &b, r->type, &t)) return NULL;
+    if (t == TY_BOOL && !g->pg) return NULL;
+    return gfmt(g, "%s = %s", a, b);
+}
+
+/* The output columns of a join: the left's, then the right's (natural join: those that are no
+ * key). */
+static void join_cols(const LPlan *p, Blk *o, const Blk *l, const Blk *r) {
+    int nl = l->n_cols;
+    for (int i = 0; i < nl; i++) o->cols[i] = l->cols[i];
+    for (int k = nl; k < p->schema.n; k++) {
+        int j = p->kind == LP_JOIN && p->right_out ? p->right_out[k - nl] : k - nl;
+        o->cols[k] = r->cols[j];
+    }
+}
+
+static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
+    Col *c = galloc(g, (size_t)(l->n_cols + r->n_cols + 1) * sizeof *c);
+    if (!c) return NULL;
+    memcpy(c, l->cols, (size_t)l->n_cols * sizeof *c);
+    memcpy(c + l->n_cols, r->cols, (size_t)r->n_cols * sizeof *c);
+    return c;
+}
+
+/* The interval join's endpoint predicate, the spec's applied literally, with IS NOT NULL for
+ * the endpoints it does not read (DESIGN.md: a NULL endpoint never matches). Endpoints compare
+ * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
+static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+    const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
+    const char *v[4];
+    RxType t = c[0]->type;
+    bool any_float = false, any_ts = false;
+    for (int k = 0; k < 4; k++) {
+        if (!(v[k] = col_value(g, c[k], NULL))) return NULL;
+        if (!g->pg && c[k]->type != TY_INT && c[k]->type != TY_FLOAT && c[k]->type != TY_TEXT) return NULL;
+        any_float |= c[k]->type == TY_FLOAT;
+        any_ts |= c[k]->type == TY_TIMESTAMP;
+    }
+    for (int k = 0; k < 4; k++) {
+        if (any_float) v[k] = as_float(g, v[k], c[k]->type);
+        if (any_ts && c[k]->type == TY_DATE) v[k] = gfmt(g, "CAST(%s AS timestamptz)", v[k]);
+        if (t == TY_TEXT) v[k] = collated(g, v[k]);
+    }
+    const char *ls = v[0], *le = v[1], *rs = v[2], *re = v[3];
+    const char *s = NULL;
+    bool reads[4] = {true, true, true, true};
+    switch ((IjRelation)p->relation) {
+    case IJ_INTERSECTS: s = gfmt(g, "%s < %s AND %s < %s", ls, re, rs, le); break;
+    case IJ_PRECEDES: s = gfmt(g, "%s < %s", le, rs); reads[0] = reads[3] = false; break;
+    case IJ_PRECEDED_BY: s = gfmt(g, "%s > %s", ls, re); reads[1] = reads[2] = false; break;
+    case IJ_MEETS: s = gfmt(g, "%s = %s", le, rs); reads[0] = reads[3] = false; break;
+    case IJ_MET_BY: s = gfmt(g, "%s = %s", ls, re); reads[1] = reads[2] = false; break;
+    case IJ_OVERLAPS: s = gfmt(g, "%s < %s AND %s > %s AND %s < %s", ls, rs, le, rs, le, re); break;
+    case IJ_OVERLAPPED_BY: s = gfmt(g, "%s < %s AND %s > %s AND %s < %s", rs, ls, re, ls, re, le); break;
+    case IJ_STARTS: s = gfmt(g, "%s = %s AND %s < %s", ls, rs, le, re); break;
+    case IJ_STARTED_BY: s = gfmt(g, "%s = %s AND %s < %s", ls, rs, re, le); break;
+    case IJ_DURING: s = gfmt(g, "%s < %s AND %s < %s", rs, ls, le, re); break;
+    case IJ_CONTAINS: s = gfmt(g, "%s < %s AND %s < %s", ls, rs, re, le); break;
+    case IJ_FINISHES: s = gfmt(g, "%s = %s AND %s < %s", le, re, rs, ls); break;
+    case IJ_FINISHED_BY: s = gfmt(g, "%s = %s AND %s < %s", le, re, ls, rs); break;
+    case IJ_EQUALS: s = gfmt(g, "%s = %s AND %s = %s", ls, rs, le, re); break;
+    case IJ_N_RELATIONS: return NULL;
+    }
+    for (int k = 0; s && k < 4; k++)
+        if (!reads[k]) {
+            const char *nn = gfmt(g, "%s IS NOT NULL", c[k]->raw);
+            s = nn ? and_sql(g, s, nn) : NULL;
+        }
+    for (int k = 0; s && k < p->n_keys; k++) {
+        const char *kp = key_pair(g, &l->cols[p->lkeys[k]], &r->cols[p->rkeys[k]]);
+        s = kp ? and_sql(g, s, kp) : NULL;
+    }
+    return g->oom ? NULL : s;
+}
+
+static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
+    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    if (!nl_ || !nr_) {
+        g->oom = true;
+        return NULL;
+    }
+    Blk *l = gen(g, p->in[0], nl_);
+    Blk *r = l ? gen(g, p->in[1], nr_) : NULL;
+    if (!r) return NULL;
+    int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
+    if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && !g->pg && g->lite_version < 3039000) return NULL;
+    /* PostgreSQL runs a full join only on equalities it can hash or merge */
+    if (kind == JOIN_FULL && g->pg && (p->residual || p->n_keys == 0)) return NULL;
+    /* Inner joins take both blocks' FROM and WHERE as they are; an outer join keeps the
+     * conditions of its padded side inside that side. Right and full joins mark the left
+     * rows, to put the right rows without a partner last. */
+    bool marker = kind == JOIN_RIGHT || kind == JOIN_FULL;
+    bool inner = kind == JOIN_INNER || kind == JOIN_CROSS;
+    bool semi = kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI;
+    if (!semi) {
+        if (marker) l = close_blk(g, l, nl_, "1 AS m", NULL);
+        if (l && (!r->single || (!inner && kind != JOIN_RIGHT && r->where))) r = close_blk(g, r, nr_, NULL, NULL);
+        if (!l || !r) return NULL;
+    }
+    /* the join condition */
+    const char *cond = NULL;
+    if (p->kind == LP_IJOIN) {
+        if (!(cond = ijoin_predicate(g, p, l, r))) return NULL;
+    } else {
+        for (int k = 0; k < p->n_keys; k++) {
+            const char *kp = key_pair(g, &l->cols[p->lkeys[k]], &r->cols[p->rkeys[k]]);
+            if (!kp) return NULL;
+            cond = and_sql(g, cond, kp);
+        }
+        if (p->residual) {
+            Col *both = both_cols(g, l, r);
+            const char *res = both ? expr(g, p->residual, both, NULL) : NULL;
+            if (!res) return NULL;
+            cond = and_sql(g, cond, res);
+        }
+    }
+    if (semi) {
+        /* the output side, filtered by [NOT] EXISTS over the other */
+        Blk *out = kind == JOIN_RSEMI ? r : l;
+        const Blk *other = kind == JOIN_RSEMI ? l : r;
+        const char *sub = gfmt(g, "%sEXISTS (SELECT 1 FROM %s WHERE %s)", kind == JOIN_ANTI ? "NOT " : "",
+                               other->from, and_sql(g, other->where, cond ? cond : "1 = 1"));
+        Blk *o = new_blk(g, out->n_cols, out->n_ord);
+        if (!o || !sub) return NULL;
+        *o = *out;
+        o->where = and_sql(g, out->where, sub);
+        return o;
+    }
+    Blk *o = new_blk(g, p->schema.n, l->n_ord + r->n_ord + marker);
+    if (!o) return NULL;
+    join_cols(p, o, l, r);
+    int k = 0;
+    if (marker) {
+        /* l's alias is the name of its subquery: "(SELECT ...) AS tN" */
+        const char *alias = strrchr(l->from, ' ') + 1;
+        o->ord[k++] = (Ord){gfmt(g, "CASE WHEN %s.m IS NULL THEN 1 ELSE 0 END", alias), false, false, true, false};
+    }
+    for (int j = 0; j < l->n_ord; j++) o->ord[k++] = l->ord[j];
+    for (int j = 0; j < r->n_ord; j++) o->ord[k++] = r->ord[j];
+    static const char *const words[] = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "", "", "", "CROSS JOIN"};
+    const char *word = words[kind];
+    if (kind == JOIN_CROSS || (inner && !cond)) o->from = gfmt(g, "%s CROSS JOIN %s", l->from, r->from);
+    else o->from = gfmt(g, "%s %s %s ON %s", l->from, word, r->from, cond ? cond : "1 = 1");
+    o->where = and_sql(g, l->where, r->where);
+    o->single = false;
+    return g->oom ? NULL : o;
+}
+
+static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
+    /* LATERAL is PostgreSQL's; WITHIN has no portable distance (spec/asof-join.md) */
+    if (!g->pg || p->has_within) return NULL;
+    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    if (!nl_ || !nr_) {
+        g->oom = true;
+        return NULL;
+    }
+    Blk *l = gen(g, p->in[0], nl_);
+    Blk *r = l ? gen(g, p->in[1], nr_) : NULL;
+    if (!r) return NULL;
+    const char *cond = NULL;
+    for (int k = 0; k < p->n_keys; k++) {
+        const char *kp = key_pair(g, &r->cols[p->rkeys[k]], &l->cols[p->lkeys[k]]);
+        if (!kp) return NULL;
+        cond = and_sql(g, cond, kp);
+    }
+    const Col *lm = &l->cols[p->lmatch], *rm = &r->cols[p->rmatch];
+    const char *a = col_value(g, rm, NULL), *b = col_value(g, lm, NULL);
+    RxType t;
+    if (!a || !b || !unify_sql(g, &a, rm->type, &b, lm->type, &t)) return NULL;
+    bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
+    bool strict = p->dir == ASOF_BACKWARD_STRICT || p->dir == ASOF_FORWARD_STRICT;
+    cond = and_sql(g, cond, gfmt(g, "%s %s %s", a, backward ? (strict ? "<" : "<=") : (strict ? ">" : ">="), b));
+    /* the nearest right row; among equal match values the first (TIES(FIRST)) or last in the
+     * right input's order */
+    const char *ties = order_text(g, r->ord, r->n_ord, !p->ties_first);
+    const char *where = cond ? and_sql(g, r->where, cond) : NULL;
+    if (!where || !ties) return NULL;
+    const char *t_ = new_alias(g);
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "(SELECT ");
+    int items = 0;
+    Blk *o = new_blk(g, p->schema.n, l->n_ord);
+    if (!o || !t_) {
+        sb_free(&s);
+        return NULL;
+    }
+    int nl = l->n_cols;
+    for (int i = 0; i < nl; i++) o->cols[i] = l->cols[i];
+    for (int j = 0; j < r->n_cols; j++) {
+        o->cols[nl + j] = r->cols[j];
+        o->cols[nl + j].raw = NULL;
+        if (!r->cols[j].raw || !nr_[j]) continue;
+        sb_printf(&s, "%s%s AS c%d", items++ ? ", " : "", r->cols[j].raw, j);
+        o->cols[nl + j].raw = gfmt(g, "%s.c%d", t_, j);
+    }
+    if (!items) sb_puts(&s, "1 AS u");
+    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1) AS %s", r->from, where, a,
+              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties, t_);
+    const char *lat = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    if (!lat) return NULL;
+    for (int j = 0; j < l->n_ord; j++) o->ord[j] = l->ord[j];
+    o->from = gfmt(g, "%s %s LATERAL %s ON TRUE", l->from, p->inner ? "JOIN" : "LEFT JOIN", lat);
+    o->where = l->where;
+    o->single = false;
+    return g->oom ? NULL : o;
+}
+
+/* An aggregate over the columns cols of a block whose rows are numbered in input order by
+ * rk; NULL when it has no exact equivalent. */
+static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const char *rk, DbNative *nat) {
+    *nat = ag->type == TY_INT ? DBN_INT4 : DBN_EXACT;
+    if (ag->fn == AGG_COUNT_STAR) return "count(*)";
+    const Expr *x = ag->arg;
+    RxType t = x->type;
+    if (t == TY_NULL) return NULL;
+    /* the value as stored, for what only tests it for NULL or hands it back */
+    const char *raw = x->kind == EX_COL ? cols[x->col].raw : expr(g, x, cols, NULL);
+    if (!raw) return NULL;
+    switch (ag->fn) {
+    case AGG_COUNT_STAR: break;
+    case AGG_COUNT: {
+        if (!ag->distinct) return gfmt(g, "count(%s)", raw);
+        /* equal as the engine's keys: DURATIONs by their length, text bytewise */
+        const char *k = key_expr(g, x, cols);
+        return k ? gfmt(g, "count(DISTINCT %s)", k) : NULL;
+    }
+    case AGG_SUM: case AGG_AVG: {
+        /* SQLite adds with its own algorithm, in an order of its own, and fails on an INT
+         * partial sum that overflows; PostgreSQL's numeric sum of int8 is exact, and its
+         * float8 sum adds in the order asked, as the engine does */
+        if (!g->pg || (t != TY_INT && t != TY_FLOAT)) return NULL;
+        const char *v = expr(g, x, cols, NULL);
+        if (!v) return NULL;
+        /* the INT total fails as the engine's does when it does not fit in 64 bits; the engine
+         * adds doubles to 0, so that a sum of -0 alone is 0 there: + 0 does the same */
+        if (ag->fn == AGG_SUM && t == TY_INT) return gfmt(g, "CAST(sum(%s) AS int8)", v);
+        if (ag->fn == AGG_SUM) return gfmt(g, "(sum(%s ORDER BY %s) + CAST(0 AS float8))", v, rk);
+        return gfmt(g, "((sum(%s ORDER BY %s) + CAST(0 AS float8)) / count(%s))", as_float(g, v, t), rk, v);
+    }
+    case AGG_MIN: case AGG_MAX: {
+        /* ties hold equal values, which are the same value except -0 and 0, whose min and max
+         * PostgreSQL picks differently from the engine (SQLite stores no -0), and DURATIONs of
+         * one length written differently */
+        if (t == TY_DURATION || (t == TY_FLOAT && g->pg)) return NULL;
+        const char *k = key_expr(g, x, cols);
+        if (!k) return NULL;
+        if (t == TY_BOOL) return g->pg ? gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "bool_and" : "bool_or", k) : NULL;
+        return gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "min" : "max", k);
+    }
+    case AGG_FIRST: case AGG_LAST:
+        if (!g->pg) return NULL;
+        if (x->kind == EX_COL) *nat = cols[x->col].nat;
+        return gfmt(g, "(array_agg(%s ORDER BY %s%s) FILTER (WHERE %s IS NOT NULL))[1]", raw, rk,
+                    ag->fn == AGG_LAST ? " DESC" : "", raw);
+    }
+    return NULL;
+}
+
+static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
+    /* number the input rows in order: groups come in order of first appearance */
+    const char *ord = order_text(g, in->ord, in->n_ord, false);
+    if (!ord) return NULL;
+    const char *rn = in->n_ord ? gfmt(g, "ROW_NUMBER() OVER (ORDER BY %s) AS rk", ord) : "1 AS rk";
+    Blk *b = close_blk(g, in, need_in, rn, NULL);
+    if (!b) return NULL;
+    const char *alias = strrchr(b->from, ' ') + 1, *rk = gfmt(g, "%s.rk", alias);
+    Blk *o = new_blk(g, p->schema.n, p->n_group ? 1 : 0);
+    const char *t = new_alias(g);
+    if (!o || !t || !rk) return NULL;
+    StrBuf s, by;
+    sb_init(&s);
+    sb_init(&by);
+    sb_puts(&s, "(SELECT ");
+    bool ok = true;
+    for (int k = 0; ok && k < p->n_group; k++) {
+        const Expr *e = p->group[k];
+        /* a group's key is its first row's: equal keys that differ (-0 and 0, DURATIONs of one
+         * length) would print as SQL picks */
+        if (e->type == TY_FLOAT || e->type == TY_DURATION || e->type == TY_NULL) ok = false;
+        const char *kx = ok ? key_expr(g, e, b->cols) : NULL;
+        if (!kx) ok = false;
+        if (!ok) break;
+        sb_printf(&by, "%s%s", k ? ", " : "", kx);
+        sb_printf(&s, "%s AS c%d, ", kx, k);
+        o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT};
+    }
+    for (int k = 0; ok && k < p->n_aggs; k++) {
+        DbNative nat;
+        const char *ag = aggregate(g, &p->aggs[k], b->cols, rk, &nat);
+        if (!ag) {
+            ok = false;
+            break;
+        }
+        int c = p->n_group + k;
+        sb_printf(&s, "%s AS c%d, ", ag, c);
+        o->cols[c] = (Col){gfmt(g, "%s.c%d", t, c), p->aggs[k].type, nat};
+    }
+    if (ok) {
+        sb_printf(&s, "%s AS o0 FROM %s", p->n_group ? gfmt(g, "min(%s)", rk) : "1", b->from);
+        if (p->n_group) sb_printf(&s, " GROUP BY %s", by.p);
+        sb_printf(&s, ") AS %s", t);
+        if (p->n_group) o->ord[0] = (Ord){gfmt(g, "%s.o0", t), false, false, true, false};
+        o->from = s.oom || by.oom ? NULL : gfmt(g, "%s", s.p);
+        o->single = true;
+    }
+    sb_free(&s);
+    sb_free(&by);
+    return ok && o->from ? o : NULL;
+}
+
+/* The order of τ and of TOP ... BY: the keys, then the input's order (a stable sort). NULL
+ * when a key cannot be ordered as the engine orders it. */
+static Ord *sort_order(Gen *g, const SortKey *keys, int n_keys, const Blk *in, int *n_out) {
+    Ord *o = galloc(g, (size_t)(n_keys + in->n_ord + 1) * sizeof *o);
+    if (!o) return NULL;
+    int k = 0;
+    for (int i = 0; i < n_keys; i++) {
+        const Expr *e = keys[i].e;
+        if (e->type == TY_NULL) continue; /* every row ties */
+        bool n;
+        const char *s = expr(g, e, in->cols, &n);
+        if (!s) return NULL;
+        o[k++] = (Ord){s, keys[i].desc, keys[i].nulls_first, false, e->type == TY_TEXT};
+    }
+    for (int j = 0; j < in->n_ord; j++) o[k++] = in->ord[j];
+    *n_out = k;
+    return o;
+}
+
+static Blk *gen_top(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
+    int n_ord;
+    Ord *ord = sort_order(g, p->sort, p->n_sort, in, &n_ord);
+    if (!ord) return NULL;
+    Blk tmp = *in;
+    tmp.ord = ord;
+    tmp.n_ord = n_ord;
+    const char *ot = order_text(g, ord, n_ord, false);
+    if (!ot) return NULL;
+    if (p->n_group == 0) {
+        const char *tail = gfmt(g, "%s%s LIMIT %lld", n_ord ? " ORDER BY " : "", ot, (long long)p->top_n);
+        return tail ? close_blk(g, &tmp, need_in, NULL, tail) : NULL;
+    }
+    StrBuf part;
+    sb_init(&part);
+    for (int k = 0; k < p->n_group; k++) {
+        const char *kx = p->group[k]->type == TY_NULL ? "1" : key_expr(g, p->group[k], in->cols);
+        if (!kx) {
+            sb_free(&part);
+            return NULL;
+        }
+        sb_printf(&part, "%s%s", k ? ", " : "", kx);
+    }
+    const char *rn = part.oom ? NULL : gfmt(g, "ROW_NUMBER() OVER (PARTITION BY %s%s%s) AS rn", part.p,
+                                           n_ord ? " ORDER BY " : "", ot);
+    sb_free(&part);
+    /* the kept rows stay in the order they had: the BY order when there is one */
+    if (!p->n_sort) tmp.ord = in->ord, tmp.n_ord = in->n_ord;
+    Blk *o = rn ? close_blk(g, &tmp, need_in, rn, NULL) : NULL;
+    if (!o) return NULL;
+    const char *alias = strrchr(o->from, ' ') + 1;
+    o->where = gfmt(g, "%s.rn <= %lld", alias, (long long)p->top_n);
+    return g->oom ? NULL : o;
+}
+
+/* The block of p, whose operators above read need (NULL: all) of its columns; NULL when p
+ * cannot be pushed. */
+static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
+    if (g->oom) return NULL;
+    switch (p->kind) {
+    case LP_SCAN: return gen_scan(g, p);
+    case LP_RENAME: case LP_VIEW: {
+        uint8_t *n0 = input_need(g->a, p, 0, need);
+        return n0 ? gen(g, p->in[0], n0) : NULL;
+    }
+    case LP_IJOIN: case LP_JOIN: return gen_join(g, p, need);
+    case LP_ASOF: return gen_asof(g, p, need);
+    case LP_SETOP: case LP_SQL: return NULL;
+    default: break;
+    }
+    /* the unary operators that read their input's columns */
+    uint8_t *n0 = input_need(g->a, p, 0, need);
+    Blk *in = n0 ? gen(g, p->in[0], n0) : NULL;
+    if (!in) return NULL;
+    switch (p->kind) {
+    case LP_SELECT: {
+        const char *pr = expr(g, p->pred, in->cols, NULL);
+        if (!pr) return NULL;
+        Blk *o = new_blk(g, in->n_cols, 0);
+        if (!o) return NULL;
+        *o = *in;
+        o->where = and_sql(g, in->where, pr);
+        return o;
+    }
+    case LP_PROJECT: return gen_distinct(g, in, p->items, p->n_items, need);
+    case LP_DISTINCT: return gen_distinct(g, in, NULL, p->schema.n, need);
+    case LP_SORT: {
+        int n;
+        Ord *ord = sort_order(g, p->sort, p->n_sort, in, &n);
+        if (!ord) return NULL;
+        Blk *o = new_blk(g, in->n_cols, 0);
+        if (!o) return NULL;
+        *o = *in;
+        o->ord = ord;
+        o->n_ord = n;
+        return o;
+    }
+    case LP_TOP: return gen_top(g, p, in, n0);
+    case LP_GROUP: return gen_group(g, p, in, n0);
+    default: return NULL;
+    }
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+
+typedef struct {
+    Arena *a;
+    RewriteLog *log;
+    bool spec_only;     /* the optimizer is off: only the spec's two pushdowns, every column */
+    int rc;
+} Walk;
+
+/* True when p has an operator other than scans and renames (a bare table stays a scan). */
+static bool has_operator(const LPlan *p) {
+    if (p->kind == LP_SCAN) return false;
+    if (p->kind != LP_RENAME && p->kind != LP_VIEW) return true;
+    return has_operator(p->in[0]);
+}
+
+static bool reads_database(const LPlan *p) {
+    if (!p) return false;
+    if (p->kind == LP_SCAN) return p->source && ((const RelDef *)p->source)->db;
+    return reads_database(p->in[0]) || reads_database(p->in[1]);
+}
+
+static bool bare_table(const LPlan *p) {
+    while (p->kind == LP_RENAME || p->kind == LP_VIEW) p = p->in[0];
+    return p->kind == LP_SCAN;
+}
+
+/* "σ π IJOIN" for the log: the operators of a pushed subtree, top-down, each once. */
+static void op_names(const LPlan *p, StrBuf *b) {
+    static const char *const names[] = {
+        [LP_SELECT] = "σ", [LP_PROJECT] = "π", [LP_IJOIN] = "IJOIN", [LP_ASOF] = "ASOF", [LP_JOIN] = "⨝",
+        [LP_DISTINCT] = "δ", [LP_SORT] = "τ", [LP_TOP] = "TOP", [LP_GROUP] = "γ",
+    };
+    if (!p || p->kind == LP_SCAN) return;
+    const char *n = (size_t)p->kind < RX_ARRAY_LEN(names) ? names[p->kind] : NULL;
+    if (n) {
+        size_t len = strlen(n);
+        bool seen = false;
+        for (const char *q = b->p; q && (q = strstr(q, n)) != NULL; q += len)
+            if ((q == b->p || q[-1] == ' ') && (q[len] == ' ' || q[len] == 0)) seen = true;
+        if (!seen) sb_printf(b, "%s%s", b->n ? " " : "", n);
+    }
+    op_names(p->in[0], b);
+    op_names(p->in[1], b);
+}
+
+/* The subtree p as one LP_SQL node, or NULL when it cannot be pushed. */
+/* A generator for p's connection (its first database table's); NULL when there is none to
+ * push to (an SQLite older than 3.30 takes only the spec's pushdowns). */
+static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
+    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version()};
+    const LPlan *q = p;
+    while (q && q->kind != LP_SCAN) q = reads_database(q->in[0]) ? q->in[0] : q->in[1];
+    if (!q) return NULL;
+    const RelDef *conn = ((const RelDef *)q->source)->db;
+    g->pg = db_kind(conn->conn) == DB_POSTGRES;
+    if (!g->pg && !w->spec_only && g->lite_version < 3030000) return NULL;
+    return conn;
+}
+
+static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
+    const uint8_t *want = w->spec_only ? NULL : need;
+    Gen g;
+    const RelDef *conn = start_gen(w, p, &g);
+    if (!conn) return NULL;
+    Blk *b = gen(&g, p, want);
+    if (g.oom) {
+        w->rc = -1;
+        return NULL;
+    }
+    if (!b || g.too_long) return NULL;
+    int n = p->schema.n;
+    uint8_t *fetched = arena_alloc(w->a, (size_t)(n ? n : 1));
+    if (!fetched) {
+        w->rc = -1;
+        return NULL;
+    }
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "SELECT ");
+    int items = 0;
+    for (int i = 0; i < n; i++) {
+        fetched[i] = (!want || want[i]) && b->cols[i].raw;
+        if (want && want[i] && !b->cols[i].raw) {
+            sb_free(&s);
+            return NULL; /* a column read above that the block does not give: not pushed */
+        }
+    }
+    /* a statement selects at least one column */
+    for (int i = 0; i < n && !items; i++) items = fetched[i];
+    for (int i = 0; i < n && !items; i++)
+        if (b->cols[i].raw) fetched[i] = 1, items = 1;
+    if (!items) {
+        sb_free(&s);
+        return NULL;
+    }
+    items = 0;
+    for (int i = 0; i < n; i++)
+        if (fetched[i]) sb_printf(&s, "%s%s", items++ ? ", " : "", b->cols[i].raw);
+    sb_printf(&s, " FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    if (b->n_ord) {
+        sb_puts(&s, " ORDER BY ");
+        order_list(&g, &s, b->ord, b->n_ord, false);
+    }
+    StrBuf num;
+    sb_init(&num);
+    Value *params = NULL;
+    int n_params = 0;
+    if (s.oom || g.oom || number_params(&g, s.p, &num, &params, &n_params) < 0) {
+        sb_free(&s);
+        sb_free(&num);
+        w->rc = -1;
+        return NULL;
+    }
+    sb_free(&s);
+    if (num.n > MAX_SQL_BYTES) {
+        sb_free(&num);
+        return NULL;
+    }
+    DbStatement *st = arena_alloc(w->a, sizeof *st);
+    LPlan *r = arena_alloc(w->a, sizeof *r);
+    const char *sql = arena_strndup(w->a, num.p, num.n);
+    sb_free(&num);
+    if (!st || !r || !sql) {
+        w->rc = -1;
+        return NULL;
+    }
+    st->sql = sql;
+    st->n_params = n_params;
+    st->params = params;
+    st->fetched = want ? fetched : NULL;
+    st->rows_est = -1;
+    r->kind = LP_SQL;
+    r->schema = p->schema;
+    r->span = p->span;
+    r->src = p->src;
+    r->conn_def = (RelDef *)conn;
+    r->stmt = st;
+    r->pushed = p;
+    const char *id, *what, *detail;
+    bool spec = (p->kind == LP_IJOIN || p->kind == LP_ASOF) && bare_table(p->in[0]) && bare_table(p->in[1]);
+    if (spec && p->kind == LP_IJOIN) {
+        id = "PUSH-SQL-001", what = "Interval join pushed down to the database as one JOIN";
+        detail = db_display(conn->conn);
+    } else if (spec) {
+        id = "PUSH-SQL-002", what = "AS-OF join pushed down to the database as one LATERAL join";
+        detail = db_display(conn->conn);
+    } else {
+        StrBuf ops;
+        sb_init(&ops);
+        op_names(p, &ops);
+        id = "PUSH-SQL-003", what = "Subtree pushed down to the database as one statement";
+        detail = arena_printf(w->a, "%s over %d table%s of %s", ops.p ? ops.p : "", g.n_tables,
+                              g.n_tables == 1 ? "" : "s", db_display(conn->conn));
+        sb_free(&ops);
+    }
+    if (!detail || rw_log(w->a, w->log, id, what, detail) < 0) w->rc = -1;
+    return r;
+}
+
+static void conjuncts(Expr *e, Expr **out, int *n) {
+    if (e->kind == EX_BINARY && e->op == OP_AND) {
+        conjuncts(e->args[0], out, n);
+        conjuncts(e->args[1], out, n);
+        return;
+    }
+    out[(*n)++] = e;
+}
+
+static int count_conjuncts(const Expr *e) {
+    return e->kind == EX_BINARY && e->op == OP_AND ? count_conjuncts(e->args[0]) + count_conjuncts(e->args[1]) : 1;
+}
+
+/* σ p over the same input with the conjunction of the m conditions c (which come from p's own
+ * condition); NULL on OOM. */
+static LPlan *select_of(Walk *w, const LPlan *p, Expr **c, int m) {
+    LPlan *s = arena_alloc(w->a, sizeof *s);
+    if (!s) return NULL;
+    *s = *p;
+    s->pred = c[0];
+    for (int i = 1; i < m; i++) {
+        Expr *and_ = arena_alloc(w->a, sizeof *and_);
+        Expr **args = arena_alloc(w->a, 2 * sizeof *args);
+        if (!and_ || !args) return NULL;
+        *and_ = (Expr){.kind = EX_BINARY, .type = TY_BOOL, .op = OP_AND, .span = rx_span_join(s->pred->span, c[i]->span),
+                       .src = c[i]->src, .args = args, .n_args = 2};
+        args[0] = s->pred;
+        args[1] = c[i];
+        s->pred = and_;
+    }
+    return s;
+}
+
+/* A σ whose condition has an SQL equivalent only in part: the conjuncts that have one go down
+ * into the statement with the input, the others stay in a σ above it (σ a ∧ b is σ b (σ a)).
+ * NULL when that does not push either. */
+static LPlan *split_select(Walk *w, LPlan *p, const uint8_t *need) {
+    int n = count_conjuncts(p->pred), n_down = 0, n_up = 0;
+    Expr **all = arena_alloc(w->a, (size_t)n * sizeof *all), **down = arena_alloc(w->a, (size_t)n * sizeof *down),
+         **up = arena_alloc(w->a, (size_t)n * sizeof *up);
+    if (!all || !down || !up) {
+        w->rc = -1;
+        return NULL;
+    }
+    int k = 0;
+    conjuncts(p->pred, all, &k);
+    for (int i = 0; i < n; i++) {
+        LPlan *one = select_of(w, p, &all[i], 1);
+        Gen g;
+        if (!one || !start_gen(w, one, &g)) {
+            if (!one) w->rc = -1;
+            return NULL;
+        }
+        bool pushes = gen(&g, one, NULL) && !g.too_long;
+        if (g.oom) {
+            w->rc = -1;
+            return NULL;
+        }
+        if (pushes) down[n_down++] = all[i];
+        else up[n_up++] = all[i];
+    }
+    if (!n_down || !n_up) return NULL;
+    LPlan *below = select_of(w, p, down, n_down), *above = select_of(w, p, up, n_up);
+    uint8_t *n_below = above ? input_need(w->a, above, 0, need) : NULL;
+    if (!below || !above || !n_below) {
+        w->rc = -1;
+        return NULL;
+    }
+    LPlan *q = try_push(w, below, n_below);
+    if (!q) return NULL;
+    above->in[0] = q;
+    return above;
+}
+
+static LPlan *walk(Walk *w, LPlan *p, const uint8_t *need) {
+    if (!p || w->rc < 0 || !reads_database(p)) return p;
+    bool candidate = w->spec_only ? (p->kind == LP_IJOIN || p->kind == LP_ASOF) && bare_table(p->in[0]) && bare_table(p->in[1])
+                                  : has_operator(p);
+    if (candidate) {
+        LPlan *r = try_push(w, p, need);
+        if (!r && w->rc == 0 && !w->spec_only && p->kind == LP_SELECT) r = split_select(w, p, need);
+        if (r || w->rc < 0) return r ? r : p;
+    }
+    LPlan *in[2] = {p->in[0], p->in[1]};
+    for (int side = 0; side < 2; side++) {
+        if (!p->in[side]) continue;
+        uint8_t *n = input_need(w->a, p, side, need);
+        if (!n) {
+            w->rc = -1;
+            return p;
+        }
+        in[side] = walk(w, p->in[side], n);
+    }
+    if (in[0] == p->in[0] && in[1] == p->in[1]) return p;
+    LPlan *c = arena_alloc(w->a, sizeof *c);
+    if (!c) {
+        w->rc = -1;
+        return p;
+    }
+    *c = *p;
+    c->in[0] = in[0];
+    c->in[1] = in[1];
+    return c;
+}
+
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc) {
+    if (!p || *rc < 0) return p;
+    Walk w = {.a = a, .log = log, .spec_only = spec_only};
+    LPlan *r = walk(&w, p, NULL);
+    if (w.rc < 0) *rc = -1;
+    return r;
+}

@@ -39,13 +39,18 @@ typedef struct {
  *               (equalities as hash keys)
  *   PUSH-SQL-001 an interval join over two tables of one connection runs as one SQL JOIN
  *   PUSH-SQL-002 an AS-OF join over two PostgreSQL tables runs as one LATERAL join (pushsql.c)
- *               (these two apply with the optimizer off too: they are the spec's behaviour) */
+ *               (these two apply with the optimizer off too: they are the spec's behaviour)
+ *   PUSH-SQL-003 any other subtree of σ π ρ δ ⨝ γ τ TOP IJOIN ASOF over tables of one
+ *               connection runs as one statement, as far as it has an exact SQL equivalent,
+ *               fetching only the columns read above */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
 int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail);
 LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
-LPlan *rw_pushsql(Arena *a, LPlan *p, RewriteLog *log, int *rc);
+/* spec_only: the optimizer is off, and only the spec's two pushdowns apply (PUSH-SQL-001 and
+ * -002, over bare tables, every column fetched). */
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc);
 
 #endif

@@ -29,4 +29,4 @@ run -e "Shop := connect('sqlite:shop.db'); query { Shop.bad };"
 run -e "Shop := connect('sqlite:missing.db'); query { Shop.stays };"
 run -e "Shop := connect('mysql://x'); query { Shop.stays };"
 run -e "Shop := connect('sqlite:shop.db'); query { Shop };"
-python3 "$root/tests/diff/pushdown.py" "$RELIX" "$tmp/diff.db" "" 25 | tail -n 2
+python3 "$root/tests/diff/pushdown.py" "$RELIX" "$tmp/diff.db" "" 30 40 | tail -n 4
