@@ -3,28 +3,58 @@
  *
  * It sits at the bottom of the pipeline beside the connectors: exec's scan hands the columns it
  * returns to the operators unchanged. It relies on column.h for storage, number.h and
- * temporal.h for the text forms of values, and base.h for errors at a file position.
+ * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
- * The file is mapped read-only and read in two passes over the mapping:
+ * The file is mapped read-only, for the TEXT slices that point into it, for errors, which quote
+ * its lines, and for the header. The rest is cut into chunks of about 4 MB
+ * (CsvOptions.chunk_bytes), each starting just after a newline, which threads take in turn
+ * (CsvOptions.threads, by default one per online processor, never more than there are chunks).
+ * A thread reads its chunk through windows: 256 KB at a time copied with pread into its own
+ * buffer (window_fill), which stays in the core's cache, where a first touch of each mapped
+ * page would cost a page fault (microseconds each on a virtual machine). A record cut by a
+ * window's end is read again from the next window; one longer than a window is read from the
+ * mapping. Two passes read every chunk:
  *
- *   0. Validate UTF-8 over the whole mapping (eight ASCII bytes at a time) and remember the
- *      first bad byte; the pass that reaches the cell holding it reports the error there.
- *   1. Split records and fields, check every record has the header's field count, count rows,
- *      and (without a schema) narrow each column's type by each non-NULL cell: a column is INT,
- *      FLOAT, BOOL, DATE, TIMESTAMP or TIME when every cell is, FLOAT when it mixes INT and
- *      FLOAT, and TEXT for any other mix (a DATE column with one timestamp is TEXT: no silent
- *      coercion). Shapes decide, not values: 99999999999999999999 is an INT cell, so a column
- *      of integers with one past 64 bits is an error there rather than FLOAT or TEXT. The
- *      detection reads every row, not a sample.
- *   2. Split again, now knowing the row count and the types, and convert each cell straight
- *      into its typed column. A cell with the shape of its column's type that is not a valid
- *      value (2026-02-30), or, under a schema, any cell that does not parse, is an RX_EVALUE
- *      error at that cell.
+ *   1. csv_open: each chunk on its own validates its UTF-8, splits records and fields, checks
+ *      every record has the header's field count, counts rows and escaped bytes, notes which
+ *      columns have NULL cells, and (without a schema) narrows each column's kind by each
+ *      non-NULL cell: a column is INT, FLOAT, BOOL, DATE, TIMESTAMP or TIME when every cell is,
+ *      FLOAT when it mixes INT and FLOAT, and TEXT for any other mix (a DATE column with one
+ *      timestamp is TEXT: no silent coercion). Shapes decide, not values: 99999999999999999999
+ *      is an INT cell, so a column of integers with one past 64 bits is an error there rather
+ *      than FLOAT or TEXT. The detection reads every row, not a sample. The kinds of the
+ *      chunks combine in file order into the column's type; the combination is a join (NULL
+ *      below everything, INT below FLOAT, TEXT above all), so the type does not depend on
+ *      where the chunks fall.
+ *
+ *      A chunk's start is a guess: the newline before it may sit inside a quoted field. The
+ *      chunks are verified in file order once all are scanned: chunk k is right when chunk
+ *      k-1, itself right, ended exactly where k starts (a chunk reads on past its end to
+ *      finish the record it is in); otherwise k is scanned again from where k-1 ended, on the
+ *      calling thread. So a file of multi-line quoted fields costs at most one more scan of
+ *      the chunks that guessed wrong. The error reported is the first of the first right
+ *      chunk that has one: the earliest in the file, whatever the threads' timing.
+ *   2. csv_load: the chunks again, now knowing every chunk's first row and the types, each
+ *      converting its cells straight into the typed columns at its own rows. A cell with the
+ *      shape of its column's type that is not a valid value (2026-02-30), or, under a schema,
+ *      any cell that does not parse, is an RX_EVALUE error at that cell; again the first
+ *      chunk in file order with an error is the one reported.
  *
  * Storage: an unquoted TEXT cell, and a quoted one without "" escapes, is a slice into the
  * mapping, which a StrHeap (heap_from_map) keeps alive for as long as any column uses it. A
- * quoted cell with escapes is unescaped into one malloc'd heap that pass 1 sizes exactly, so it
- * never grows and slices into it stay valid as they are written.
+ * quoted cell with escapes is unescaped into a malloc'd heap that the load makes for its chunk,
+ * sized by pass 1 for the escaped cells of every column there, so it never grows and slices
+ * into it stay valid as they are written. TEXT columns
+ * with few distinct values get a dictionary (column.h: codes in order of first appearance):
+ * each chunk collects its own distinct values in order, and they merge in chunk order, which
+ * is the order of first appearance in the file. NULL cells clear their bit in a validity
+ * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
+ * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
+ *
+ * Memory: the passes read through windows, so the file's pages enter the process only where
+ * TEXT values are read afterwards (through their slices); a load holds the column data and a
+ * window per thread. Column arrays of several megabytes ask for transparent huge pages, which
+ * cuts their page faults 512-fold.
  *
  * Decisions where RFC 4180 leaves room:
  *   - Records end at \n or \r\n; a lone \r inside an unquoted field is data. A final record
@@ -43,25 +73,49 @@
  *     schema also names the columns, each header name must equal the schema's name (a file
  *     whose columns are in another order is an error, not a silent mismatch).
  *
- * Speed (an optimisation, not needed for correctness): field scanning is a table lookup per
- * byte and memchr for quotes; integers, plain decimals, and ISO dates and timestamps in their
- * common forms take inline fast paths that decide only values they are sure of and hand
- * everything else to number.c and temporal.c, so both paths agree. Line numbers are never
- * tracked while scanning: an error computes its line by counting newlines up to its offset.
+ * Speed (optimisations, not needed for correctness): fields are found 64 bytes at a time (SSE2
+ * where there is one) as a bit mask of delimiters and newlines, walked with count-trailing-
+ * zeros; quoted fields take memchr; UTF-8 is checked 64 bytes at a time while ASCII, just
+ * ahead of the scan. Integers read eight digits at a time (fewer too, from a window, whose
+ * buffer may be read past a field); plain decimals, decimals with a small exponent, and ISO
+ * dates and timestamps in their common forms take inline fast paths that decide only values
+ * they are sure of (a float only when one IEEE multiplication or division of exact operands
+ * gives it, so correctly rounded) and hand everything else to number.c and temporal.c, so both
+ * paths agree. Line numbers are never tracked while scanning: an error computes its line by
+ * counting newlines up to its offset, and only for the error reported (Pending).
  */
 #include "io/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "types/number.h"
 #include "types/temporal.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RX_LE 1
+#else
+#define RX_LE 0
+#endif
+
+enum {
+    CHUNK_BYTES = 4 << 20,      /* the default chunk size */
+    MAX_CHUNKS = 65536,
+    MAX_CHUNK_CELLS = 1 << 18,  /* chunks x columns: bounds the per-chunk state */
+    MAX_THREADS = 64,
+};
 
 void csv_options_default(CsvOptions *o) {
     memset(o, 0, sizeof *o);
@@ -71,17 +125,34 @@ void csv_options_default(CsvOptions *o) {
 
 /* ---- scanning ------------------------------------------------------------------------------- */
 
+/* An error found by a chunk's scan, kept without its line number (which costs a count of the
+ * newlines before it) until it is the one reported: the first in the file. */
+typedef struct {
+    RxErrCode code;      /* RX_OK: none yet */
+    const char *at;      /* NULL: no file position (out of memory) */
+    size_t caret;
+    const char *rec;     /* not NULL: the message follows "line N ", N being rec's line */
+    char msg[800];
+} Pending;
+
+/* What every scan of one file shares (read-only while threads run; each thread works on a
+ * copy that records its errors in its own Pending). The copy may be a view: a window of the
+ * file copied into a buffer, whose end is then the window's, and whose pointers become the
+ * mapping's by adding to_map (error positions, TEXT slices). */
 typedef struct {
     const char *path;
     const char *base;       /* the mapping */
     const char *data;       /* after a UTF-8 byte order mark */
-    const char *end;
-    const char *bad_utf8;   /* first byte of invalid UTF-8, or end */
+    const char *end;        /* of the file, or of the view */
+    uintptr_t to_map;       /* 0, or what turns a pointer into the view into one into the file */
+    bool whole;             /* end is the end of the file (or, in pass 2, of verified records) */
+    bool pad;               /* a view: 64 readable bytes follow end */
     char delim;
     const char *null_text;
     size_t null_len;
     uint8_t stop[256];      /* 1 for the delimiter and '\n' */
     RxError *err;
+    Pending *pend;          /* not NULL: errors are recorded here, for report() */
 } Reader;
 
 /* One field: its content s[0..n) (between the quotes when quoted, "" still doubled) and its
@@ -93,19 +164,17 @@ typedef struct {
     int quoted;
 } Field;
 
-enum { F_MORE = 0, F_LAST = 1 };  /* the field ended at a delimiter / ended its record */
+/* The field ended at a delimiter / ended its record / ran into the end of a view that is not
+ * the whole file (so it may go on: the record is read again from a later window). */
+enum { F_MORE = 0, F_LAST = 1, F_CUT = 2 };
 
-static int fail_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+static inline const char *in_map(const Reader *r, const char *p) {
+    return (const char *)((uintptr_t)p + r->to_map);
+}
 
 /* Records an error at byte at of the file: line counted from the start (quoted newlines
  * count, they are physical lines), column in characters from the line start. */
-static int fail_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *fmt, ...) {
-    char msg[800];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+static int error_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *msg) {
     uint32_t line = 1;
     const char *ls = r->data, *q = r->base;
     while (q < at) {
@@ -125,6 +194,50 @@ static int fail_at(Reader *r, RxErrCode code, const char *at, size_t caret, cons
                             (uint32_t)caret, "%s", msg);
 }
 
+/* Pending errors keep only the first. */
+static bool pend_first(Reader *r, RxErrCode code, const char *at, size_t caret) {
+    Pending *p = r->pend;
+    if (p->code != RX_OK) return false;
+    p->code = code;
+    p->at = at ? in_map(r, at) : NULL;
+    p->caret = caret;
+    p->rec = NULL;
+    return true;
+}
+
+/* An error at byte at: reported now, or recorded in r->pend. Returns -1. */
+static int fail_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int fail_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *fmt, ...) {
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    if (r->pend) {
+        if (pend_first(r, code, at, caret)) vsnprintf(r->pend->msg, sizeof r->pend->msg, fmt, ap);
+        va_end(ap);
+        return -1;
+    }
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return error_at(r, code, at, caret, msg);
+}
+
+/* An error without a file position (out of memory). */
+static int fail_nopos(Reader *r, RxErrCode code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail_nopos(Reader *r, RxErrCode code, const char *fmt, ...) {
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (r->pend) {
+        if (pend_first(r, code, NULL, 0)) snprintf(r->pend->msg, sizeof r->pend->msg, "%s", msg);
+        return -1;
+    }
+    return rx_error(r->err, code, NULL, rx_span(0, 0), "%s", msg);
+}
+
 static uint32_t line_of(const Reader *r, const char *at) {
     uint32_t line = 1;
     for (const char *q = r->base; q < at;) {
@@ -136,18 +249,32 @@ static uint32_t line_of(const Reader *r, const char *at) {
     return line;
 }
 
-/* The quoted field at p (*p is '"'): the cold path of scan_field, with its errors. */
+/* Reports pending error p through r (which reports rather than records). Returns -1. */
+static int report(Reader *r, const Pending *p) {
+    if (!p->at) return rx_error(r->err, p->code, NULL, rx_span(0, 0), "%s", p->msg);
+    if (!p->rec) return error_at(r, p->code, p->at, p->caret, p->msg);
+    char msg[840];
+    snprintf(msg, sizeof msg, "line %u %s", line_of(r, p->rec), p->msg);
+    return error_at(r, p->code, p->at, p->caret, msg);
+}
+
+/* The quoted field at *pp (**pp is '"'), advancing *pp past its delimiter or line end; F_MORE,
+ * F_LAST, F_CUT, or -1 with the error recorded (an unterminated quote, text after a closing
+ * quote). */
 static __attribute__((noinline)) int scan_quoted(Reader *r, const char **pp, Field *f) {
     const char *p = *pp, *end = r->end;
     const char *q = p + 1;
     int quoted = 1;
     const char *close;
+    f->start = p;
     for (;;) {
         close = memchr(q, '"', (size_t)(end - q));
+        if (!close && !r->whole) return F_CUT;
         if (!close)
             return fail_at(r, RX_ECSV, p, 1,
                            "unterminated quoted field: no closing '\"' before the end of the "
                            "file");
+        if (close + 1 == end && !r->whole) return F_CUT;
         if (close + 1 < end && close[1] == '"') {
             quoted = 2;
             q = close + 2;
@@ -172,6 +299,7 @@ static __attribute__((noinline)) int scan_quoted(Reader *r, const char **pp, Fie
         *pp = q + 1;
         return F_LAST;
     }
+    if (*q == '\r' && q + 1 == end && !r->whole) return F_CUT;
     if (*q == '\r' && (q + 1 == end || q[1] == '\n')) {
         *pp = q + 1 == end ? end : q + 2;
         return F_LAST;
@@ -181,56 +309,120 @@ static __attribute__((noinline)) int scan_quoted(Reader *r, const char **pp, Fie
                    "written \"\")");
 }
 
-/* Splits the field at *pp and advances *pp past its delimiter or line end. Returns F_MORE,
- * F_LAST, or -1 with the error recorded (an unterminated quote, text after a closing quote).
- * At the end of the input it returns an empty last field. */
-static inline __attribute__((always_inline)) int scan_field(Reader *r, const char **pp,
-                                                            Field *f) {
-    const char *p = *pp, *end = r->end;
-    f->start = p;
-    if (p < end && *p == '"') return scan_quoted(r, pp, f);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* An optimisation: eight bytes at a time, finding the first delimiter or '\n' with the
-     * has-zero-byte trick (exact for the lowest matching byte, which is the one taken). */
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    const uint64_t dmask = ones * (unsigned char)r->delim, nmask = ones * '\n';
-    while (end - p >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t x = w ^ dmask, y = w ^ nmask;
-        uint64_t hit = (((x - ones) & ~x) | ((y - ones) & ~y)) & highs;
-        if (hit) {
-            p += __builtin_ctzll(hit) >> 3;
-            goto found;
-        }
-        p += 8;
-    }
-#endif
-    {
-        const uint8_t *stop = r->stop;
-        while (p < end && !stop[(unsigned char)*p]) p++;
-    }
-    goto found;
-found:
-    f->s = f->start;
+/* The unquoted field from p up to q (the delimiter, '\n' or end), advancing *pp. */
+static inline int end_plain(const Reader *r, const char **pp, const char *q, Field *f) {
+    const char *p = *pp;
+    if (q == r->end && !r->whole) return F_CUT;
+    f->start = f->s = p;
     f->quoted = 0;
-    f->end = p;
-    size_t n = (size_t)(p - f->start);
-    if (p < end && *p == r->delim) {
+    f->end = q;
+    size_t n = (size_t)(q - p);
+    if (q < r->end && *q == r->delim) {
         f->n = n;
-        *pp = p + 1;
+        *pp = q + 1;
         return F_MORE;
     }
-    if (n && f->s[n - 1] == '\r') n--;
+    if (n && p[n - 1] == '\r') n--;
     f->n = n;
-    *pp = p < end ? p + 1 : p;
+    *pp = q < r->end ? q + 1 : q;
     return F_LAST;
 }
 
-/* Offset of the first invalid UTF-8 byte in [p, end), or end. */
+/* Splits the field at *pp and advances *pp past its delimiter or line end. Returns F_MORE,
+ * F_LAST, or -1 with the error recorded. At the end of the input it returns an empty last
+ * field. The header's scanner; records use scan_plain's block masks. */
+static int scan_field(Reader *r, const char **pp, Field *f) {
+    const char *p = *pp, *end = r->end;
+    if (p < end && *p == '"') return scan_quoted(r, pp, f);
+    while (p < end && !r->stop[(unsigned char)*p]) p++;
+    return end_plain(r, pp, p, f);
+}
+
+/* ---- block scanning (an optimisation: 64 bytes at a time) ----------------------------------- */
+
+/* Bit i set when blk[i] is the delimiter or '\n', for the 64-byte aligned block at blk; bits at
+ * and past the end of the file are clear. An aligned block never crosses a page and the
+ * mapping covers whole pages, so reading a block that holds the last byte is safe. */
+static inline uint64_t block_mask(const Reader *r, const char *blk) {
+    uint64_t m = 0;
+#if defined(__SSE2__)
+    const __m128i d = _mm_set1_epi8(r->delim), nl = _mm_set1_epi8('\n');
+    for (int i = 0; i < 4; i++) {
+        __m128i x = _mm_load_si128((const __m128i *)(const void *)(blk + 16 * i));
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(x, d), _mm_cmpeq_epi8(x, nl));
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(hit) << (16 * i);
+    }
+#elif RX_LE
+    /* Eight bytes at a time: 0x80 in each byte equal to the delimiter or '\n' (exact: no
+     * borrows between bytes), then one bit per such byte. */
+    const uint64_t ones = UINT64_C(0x0101010101010101), l7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+    const uint64_t dm = ones * (unsigned char)r->delim, nm = ones * '\n';
+    for (int i = 0; i < 8; i++) {
+        uint64_t w;
+        memcpy(&w, blk + 8 * i, 8);
+        uint64_t x = w ^ dm, y = w ^ nm;
+        uint64_t t = ~(((x & l7) + l7) | x | l7) | ~(((y & l7) + l7) | y | l7);
+        while (t) {
+            m |= UINT64_C(1) << (8 * i + (__builtin_ctzll(t) >> 3));
+            t &= t - 1;
+        }
+    }
+#else
+    for (int i = 0; i < 64; i++) m |= (uint64_t)r->stop[(unsigned char)blk[i]] << i;
+#endif
+    if (r->end - blk < 64) m &= (UINT64_C(1) << (r->end - blk)) - 1;
+    return m;
+}
+
+/* A position in the file's 64-byte blocks: the block at blk and its mask. */
+typedef struct {
+    uintptr_t blk;  /* 0 before the first use */
+    uint64_t mask;
+} Cursor;
+
+/* The first delimiter or '\n' at or after p, or the end of the file. */
+static inline const char *next_stop(const Reader *r, Cursor *c, const char *p) {
+    const char *end = r->end;
+    if (p >= end) return end;
+    uintptr_t off = (uintptr_t)p - c->blk;
+    if (off >= 64) {
+        c->blk = (uintptr_t)p & ~(uintptr_t)63;
+        c->mask = block_mask(r, (const char *)c->blk);
+        off = (uintptr_t)p - c->blk;
+    }
+    uint64_t m = c->mask >> off;
+    if (m) return p + __builtin_ctzll(m);
+    for (;;) {
+        c->blk += 64;
+        if (c->blk >= (uintptr_t)end) return end;
+        c->mask = block_mask(r, (const char *)c->blk);
+        if (c->mask) return (const char *)c->blk + __builtin_ctzll(c->mask);
+    }
+}
+
+/* scan_field for a record: the same fields, found through c. */
+static inline __attribute__((always_inline)) int scan_fast(Reader *r, Cursor *c,
+                                                           const char **pp, Field *f) {
+    const char *p = *pp;
+    if (p < r->end && *p == '"') return scan_quoted(r, pp, f);
+    return end_plain(r, pp, next_stop(r, c, p), f);
+}
+
+/* ---- UTF-8 ---------------------------------------------------------------------------------- */
+
+/* Offset of the first invalid UTF-8 byte in [p, end), or end. p must start a character. */
 static const char *find_bad_utf8(const char *p, const char *end) {
     const unsigned char *u = (const unsigned char *)p, *e = (const unsigned char *)end;
     while (u < e) {
+#if defined(__SSE2__)
+        while (e - u >= 64) {
+            const __m128i *v = (const __m128i *)(const void *)u;
+            __m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                                     _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+            if (_mm_movemask_epi8(x)) break;
+            u += 64;
+        }
+#endif
         while (e - u >= 8) {
             uint64_t w;
             memcpy(&w, u, 8);
@@ -249,6 +441,49 @@ static const char *find_bad_utf8(const char *p, const char *end) {
     return end;
 }
 
+/* How far a scan has checked UTF-8: [from, chk) is checked and bad is the first invalid byte
+ * in it (end when none). A field ending past watch = min(chk, bad) needs utf8_reached, which
+ * checks on in windows of about 64 KB ending after a newline (a character boundary however the
+ * bytes before it decode), just ahead of the scan that then reads them from the cache. In a
+ * view that is not the whole file, checking stops at its last newline. */
+typedef struct {
+    const char *bad, *chk, *watch, *end;
+    bool whole;
+} Utf8Scan;
+
+enum { UTF8_WINDOW = 64 << 10 };
+
+static void utf8_init(Utf8Scan *u, const Reader *r, const char *from) {
+    u->bad = u->end = r->end;
+    u->chk = u->watch = from;
+    u->whole = r->whole;
+}
+
+/* True when the field ending at fend (a character boundary) holds or follows the first
+ * invalid byte. */
+static bool utf8_reached(Utf8Scan *u, const char *fend) {
+    if (fend > u->chk) {
+        if (u->bad == u->end) {
+            const char *to = u->end, *nl = NULL;
+            size_t rest = (size_t)(to - fend);
+            if (rest > UTF8_WINDOW) nl = memchr(fend + UTF8_WINDOW, '\n', rest - UTF8_WINDOW);
+            if (nl) {
+                to = nl + 1;
+            } else if (!u->whole) {
+                while (to > fend && to[-1] != '\n') to--;
+                if (to < fend) to = fend;
+            }
+            const char *b = find_bad_utf8(u->chk, to);
+            if (b < to) u->bad = b;
+            u->chk = to > fend ? to : fend;
+        } else {
+            u->chk = fend;
+        }
+        u->watch = u->bad < u->chk ? u->bad : u->chk;
+    }
+    return fend > u->bad;
+}
+
 static bool is_null(const Reader *r, const Field *f) {
     if (f->n == 0) return true;
     return !f->quoted && r->null_len && f->n == r->null_len &&
@@ -264,7 +499,7 @@ static int quote_len(const Field *f) {
     return (int)n;
 }
 
-/* ---- fast paths (an optimisation: each decides only what it is sure of) ----------------------- */
+/* ---- fast paths (an optimisation: each decides only what it is sure of) --------------------- */
 
 static inline bool is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
@@ -276,71 +511,203 @@ static bool all_digits(const char *s, size_t n) {
     return true;
 }
 
+static inline uint64_t load64(const char *s) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    return w;
+}
+
+static inline uint32_t load32(const char *s) {
+    uint32_t w;
+    memcpy(&w, s, 4);
+    return w;
+}
+
+#if RX_LE
+/* True when the eight bytes of w are ASCII digits (exact: the high nibble test has no carries,
+ * and when every high nibble is 3 adding 6 carries out of no byte). */
+static inline bool eight_digits(uint64_t w) {
+    return ((w & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+            (((w + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) ==
+           UINT64_C(0x3333333333333333);
+}
+
+/* The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte):
+ * pairs, then quadruples, then the whole, by multiplications that keep the lanes apart. */
+static inline uint32_t parse_eight(uint64_t w) {
+    w -= UINT64_C(0x3030303030303030);
+    w = w * 10 + (w >> 8);
+    w = (((w & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
+         (((w >> 16) & UINT64_C(0x000000FF000000FF)) * (1 + (UINT64_C(10000) << 32)))) >> 32;
+    return (uint32_t)w;
+}
+
+/* How many ASCII digits w starts with (in its lowest bytes), 0..8: exact for the first byte
+ * that is not one, as a carry out of that byte can only change the bytes after it. */
+static inline int lead_digits(uint64_t w) {
+    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), th = UINT64_C(0x3030303030303030);
+    uint64_t nd = ((w & hi) ^ th) | (((w + UINT64_C(0x0606060606060606)) & hi) ^ th);
+    return nd ? __builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* The value of the first k (1..8) ASCII digits of w: shifted to the top, zeros below. */
+static inline uint32_t parse_digits(uint64_t w, int k) {
+    if (k < 8) w = (w << (8 * (8 - k))) | (UINT64_C(0x3030303030303030) >> (8 * k));
+    return parse_eight(w);
+}
+#endif
+
+/* Appends the digits from p (up to e) to *m, counting them in *count; returns the first byte
+ * that is not a digit (or e), or NULL when there would be more than limit digits (limit <= 19
+ * keeps *m below 2^64). pad: the 8 bytes from any p up to e may be read (a view's buffer),
+ * so digits go eight at a time however few there are. */
+static inline const char *eat_digits(const char *p, const char *e, uint64_t *m, int *count,
+                                     int limit, bool pad) {
+    uint64_t v = *m;
+    int k = *count;
+#if RX_LE
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
+    while (e - p >= 8) {
+        uint64_t w = load64(p);
+        if (!eight_digits(w)) break;
+        if (k + 8 > limit) return NULL;
+        v = v * 100000000 + parse_eight(w);
+        p += 8;
+        k += 8;
+    }
+    if (pad && p < e) {
+        /* fewer than eight digits left (or a non-digit among the next eight) */
+        uint64_t w = load64(p);
+        int d = lead_digits(w);
+        if (d > e - p) d = (int)(e - p);
+        if (k + d > limit) return NULL;
+        if (d) v = v * p10[d] + parse_digits(w, d);
+        *m = v;
+        *count = k + d;
+        return p + d;
+    }
+    while (e - p >= 8) {
+        uint64_t w = load64(p);
+        if (!eight_digits(w)) break;
+        if (k + 8 > limit) return NULL;
+        v = v * 100000000 + parse_eight(w);
+        p += 8;
+        k += 8;
+    }
+#endif
+    for (; p < e; p++) {
+        unsigned d = (unsigned)(unsigned char)*p - '0';
+        if (d > 9) break;
+        if (k == limit) return NULL;
+        v = v * 10 + d;
+        k++;
+    }
+    *m = v;
+    *count = k;
+    return p;
+}
+
+/* The first byte from p (up to e) that is not a digit; pad as for eat_digits. */
+static inline const char *skip_digits(const char *p, const char *e, bool pad) {
+#if RX_LE
+    if (pad) {
+        for (;;) {
+            int d = lead_digits(load64(p));
+            if (d > e - p) d = (int)(e - p);
+            p += d;
+            if (d < 8) return p;
+        }
+    }
+#endif
+    (void)pad;
+    while (p < e && is_digit(*p)) p++;
+    return p;
+}
+
 /* -?[0-9]{1,18}: always a valid INT. */
-static inline bool fast_int(const char *s, size_t n, int64_t *out) {
-    size_t i = 0;
-    bool neg = false;
-    if (n && s[0] == '-') {
-        neg = true;
-        i = 1;
-    }
-    if (n - i == 0 || n - i > 18) return false;
-    int64_t v = 0;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9) return false;
-        v = v * 10 + (int64_t)d;
-    }
-    *out = neg ? -v : v;
+static inline __attribute__((always_inline)) bool fast_int(const char *s, size_t n, bool pad,
+                                                           int64_t *out) {
+    const char *e = s + n;
+    bool neg = n && s[0] == '-';
+    const char *p = s + neg;
+    uint64_t m = 0;
+    int k = 0;
+    const char *q = eat_digits(p, e, &m, &k, 18, pad);
+    if (q != e || k == 0) return false;
+    *out = neg ? -(int64_t)m : (int64_t)m;
     return true;
 }
 
-/* -?[0-9]+(\.[0-9]+)? of at most 30 bytes: an INT or FLOAT cell (with a finite value), so a
+/* -?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?: an INT or FLOAT cell (num_shape_float holds), so a
  * FLOAT column stays FLOAT. */
-static inline bool fast_decimal_shape(const char *s, size_t n) {
-    size_t i = 0;
-    if (n > 30) return false;
-    if (i < n && s[i] == '-') i++;
-    size_t d0 = i;
-    while (i < n && is_digit(s[i])) i++;
-    if (i == d0) return false;
-    if (i == n) return true;
-    if (s[i] != '.') return false;
-    size_t f0 = ++i;
-    while (i < n && is_digit(s[i])) i++;
-    return i == n && i > f0;
+static inline bool fast_decimal_shape(const char *s, size_t n, bool pad) {
+    const char *e = s + n, *p = s + (n && s[0] == '-');
+    const char *q = skip_digits(p, e, pad);
+    if (q == p) return false;
+    if (q == e) return true;
+    if (*q == '.') {
+        p = q + 1;
+        q = skip_digits(p, e, pad);
+        if (q == p) return false;
+        if (q == e) return true;
+    }
+    if ((*q | 0x20) != 'e') return false;
+    q++;
+    if (q < e && (*q == '+' || *q == '-')) q++;
+    p = q;
+    q = skip_digits(p, e, pad);
+    return q == e && q > p;
 }
 
-/* Clinger's fast path: -?digits[.digits] whose digits form an integer m < 2^53 with at most
- * 22 fraction digits; then m / 10^k is one correctly rounded IEEE division, the exact result. */
-static inline bool fast_float(const char *s, size_t n, double *out) {
+/* Clinger's fast path: -?digits[.digits][e[+-]digits] whose digits form an integer m < 2^53
+ * and whose decimal exponent k (the exponent less the fraction digits) has |k| <= 22; then m
+ * and 10^|k| are exact doubles and m * 10^k or m / 10^-k is one correctly rounded IEEE
+ * operation: the value strtod gives. Needs arithmetic in double precision (FLT_EVAL_METHOD 0);
+ * elsewhere everything goes to strtod. */
+static inline bool fast_float(const char *s, size_t n, bool pad, double *out) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    size_t i = 0;
-    bool neg = false;
-    if (n && s[0] == '-') {
-        neg = true;
-        i = 1;
-    }
+    const char *e = s + n;
+    bool neg = n && s[0] == '-';
+    const char *p = s + neg;
     uint64_t m = 0;
-    int digits = 0, frac = 0;
-    size_t d0 = i;
-    for (; i < n && is_digit(s[i]); i++, digits++) m = m * 10 + (uint64_t)(s[i] - '0');
-    if (i == d0 || digits > 19) return false;
-    if (i < n) {
-        if (s[i] != '.') return false;
-        size_t f0 = ++i;
-        for (; i < n && is_digit(s[i]); i++, digits++, frac++) {
-            if (digits >= 19) return false;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-        }
-        if (i != n || i == f0) return false;
+    int digits = 0;
+    const char *q = eat_digits(p, e, &m, &digits, 19, pad);
+    if (!q || q == p) return false;
+    int k = 0;
+    if (q < e && *q == '.') {
+        const char *f0 = q + 1;
+        int before = digits;
+        q = eat_digits(f0, e, &m, &digits, 19, pad);
+        if (!q || q == f0) return false;
+        k = before - digits;
     }
-    if (m >= (UINT64_C(1) << 53) || frac > 22) return false;
-    double v = (double)m / pow10[frac];
+    if (q < e) {
+        if ((*q | 0x20) != 'e') return false;
+        q++;
+        bool eneg = q < e && *q == '-';
+        if (q < e && (*q == '+' || *q == '-')) q++;
+        if (q == e || e - q > 3) return false;
+        int x = 0;
+        for (; q < e; q++) {
+            unsigned d = (unsigned)(unsigned char)*q - '0';
+            if (d > 9) return false;
+            x = x * 10 + (int)d;
+        }
+        k += eneg ? -x : x;
+    }
+    if (m >= (UINT64_C(1) << 53) || k < -22 || k > 22) return false;
+    double v = (double)m;
+    v = k < 0 ? v / pow10[-k] : v * pow10[k];
     *out = neg ? -v : v;
     return true;
+#else
+    (void)s, (void)n, (void)pad, (void)out;
+    return false;
+#endif
 }
 
 static inline int days_in_month(int y, int m) {
@@ -365,20 +732,25 @@ static inline bool fast_date(const char *s, size_t n, int *y, int *m, int *d) {
 /* The last date a column read, so that rows of one day (the common case in time series)
  * skip the date's checks and calendar arithmetic. An optimisation. */
 typedef struct {
-    char key[10];
+    uint64_t key8;       /* the date's 10 bytes, as 8 + 2 */
+    uint16_t key2;
     bool ok;
     int32_t days;
 } DateCache;
 
 static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_t *days) {
     if (n < 10) return false;
-    if (dc->ok && memcmp(s, dc->key, 10) == 0) {
+    uint64_t k8 = load64(s);
+    uint16_t k2;
+    memcpy(&k2, s + 8, 2);
+    if (dc->ok && k8 == dc->key8 && k2 == dc->key2) {
         *days = dc->days;
         return true;
     }
     int y, m, d;
     if (!fast_date(s, n, &y, &m, &d)) return false;
-    memcpy(dc->key, s, 10);
+    dc->key8 = k8;
+    dc->key2 = k2;
     dc->ok = true;
     dc->days = (int32_t)tm_days_from_civil(y, m, d);
     *days = dc->days;
@@ -387,12 +759,26 @@ static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_
 
 /* HH:MM:SS[.f{1,6}] with valid fields; *us set. */
 static inline bool fast_time(const char *s, size_t n, int64_t *us) {
-    if (n < 8 || s[2] != ':' || s[5] != ':') return false;
+    if (n < 8) return false;
+    int h, mi, sec;
+#if RX_LE
+    /* the eight bytes at once: ':' at 2 and 5, digits elsewhere */
+    const uint64_t colons = UINT64_C(0x00003A00003A0000), zeros = UINT64_C(0x0000300000300000);
+    const uint64_t digits = UINT64_C(0xFFFF00FFFF00FFFF);
+    uint64_t w = load64(s);
+    if ((w & ~digits) != colons || !eight_digits((w & digits) | zeros)) return false;
+    uint64_t d = w - UINT64_C(0x3030303030303030);
+    h = (int)(d & 0xFF) * 10 + (int)(d >> 8 & 0xFF);
+    mi = (int)(d >> 24 & 0xFF) * 10 + (int)(d >> 32 & 0xFF);
+    sec = (int)(d >> 48 & 0xFF) * 10 + (int)(d >> 56 & 0xFF);
+#else
+    if (s[2] != ':' || s[5] != ':') return false;
     unsigned bad = 0;
     for (int k = 0; k < 8; k++)
         if (k != 2 && k != 5) bad |= (unsigned)(unsigned char)s[k] - '0' > 9;
     if (bad) return false;
-    int h = dig2(s), mi = dig2(s + 3), sec = dig2(s + 6);
+    h = dig2(s), mi = dig2(s + 3), sec = dig2(s + 6);
+#endif
     if (h > 23 || mi > 59 || sec > 59) return false;
     int64_t f = 0;
     if (n > 8) {
@@ -436,7 +822,7 @@ static inline bool is_bool(const char *s, size_t n, uint8_t *out) {
 static RxType classify(const char *s, size_t n) {
     int64_t i;
     uint8_t b;
-    if (fast_int(s, n, &i)) return TY_INT;
+    if (fast_int(s, n, false, &i)) return TY_INT;
     /* An integer too large for 64 bits still has the INT shape: in an INT column it is an
      * error at its cell, never a silent FLOAT that loses digits or a TEXT column. */
     if (num_shape_int(s, n)) return TY_INT;
@@ -448,44 +834,158 @@ static RxType classify(const char *s, size_t n) {
     return TY_TEXT;
 }
 
+/* The join of two kinds: TY_NULL is below every kind, INT below FLOAT, TEXT above all. */
 static inline RxType combine(RxType col, RxType cell) {
     if (col == TY_NULL || col == cell) return cell;
+    if (cell == TY_NULL) return col;
     if ((col == TY_INT && cell == TY_FLOAT) || (col == TY_FLOAT && cell == TY_INT))
         return TY_FLOAT;
     return TY_TEXT;
 }
 
-/* Narrows *kind by one cell. The switch is the fast path for a cell of the column's current
- * kind; everything else goes through classify. */
-static inline void detect_cell(const Reader *r, RxType *kind, DateCache *dc, const Field *f) {
-    if (*kind == TY_TEXT || is_null(r, f)) return;
+/* Narrows *kind by one non-NULL cell. The switch is the fast path for a cell of the column's
+ * current kind; everything else goes through classify. */
+static inline void detect_cell(RxType *kind, DateCache *dc, const Field *f, bool pad) {
     const char *s = f->s;
     size_t n = f->n;
     int64_t i;
     int32_t days;
     uint8_t b;
     switch (*kind) {
-    case TY_INT: if (fast_int(s, n, &i)) return; break;
-    case TY_FLOAT: if (fast_decimal_shape(s, n)) return; break;
+    case TY_TEXT: return;
+    case TY_INT: if (fast_int(s, n, pad, &i)) return; break;
+    case TY_FLOAT: if (fast_decimal_shape(s, n, pad)) return; break;
     case TY_BOOL: if (is_bool(s, n, &b)) return; break;
     case TY_DATE: if (n == 10 && fast_date_days(dc, s, n, &days)) return; break;
     case TY_TIMESTAMP: if (fast_timestamp(dc, s, n, &i)) return; break;
     case TY_TIME: if (fast_time(s, n, &i)) return; break;
-    case TY_NULL: case TY_TEXT: case TY_DURATION: break;
+    case TY_NULL: case TY_DURATION: break;
     }
     *kind = combine(*kind, classify(s, n));
 }
 
+/* ---- dictionaries --------------------------------------------------------------------------- */
+
+/* A distinct string: its hash and, when at most 16 bytes long, its bytes as two words (the
+ * first and last eight, or four, overlapping), which with the length decide equality. */
+typedef struct {
+    uint64_t h, a, b;
+    RxStr s;
+} DictEnt;
+
+/* Distinct strings in order of first appearance, found by open addressing. */
+typedef struct {
+    uint32_t *slots;    /* entry index + 1; 0 when empty */
+    uint32_t mask;      /* slots - 1 */
+    DictEnt *ents;
+    uint32_t n, cap, max;
+    bool over;          /* more than max distinct values (or out of memory): no dictionary */
+} Dict;
+
+static inline void dict_key(DictEnt *k, const char *p, size_t n) {
+    uint64_t a = 0, b = 0;
+    if (n >= 8 && n <= 16) {
+        a = load64(p);
+        b = load64(p + n - 8);
+    } else if (n >= 4 && n < 8) {
+        a = (uint64_t)load32(p) | (uint64_t)load32(p + n - 4) << 32;
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++) a |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    }
+    k->a = a;
+    k->b = b;
+    k->h = n > 16 ? rx_hash_bytes(p, n)
+                  : rx_hash64(a ^ (b * UINT64_C(0x9E3779B97F4A7C15)) ^ ((uint64_t)n << 56));
+    k->s.ptr = p;
+    k->s.len = n;
+}
+
+/* Whether entry x holds the string of key k, whose bytes are at kb. */
+static inline bool dict_eq(const DictEnt *x, const DictEnt *k, const char *kb) {
+    if (x->h != k->h || x->s.len != k->s.len) return false;
+    if (k->s.len <= 16) return x->a == k->a && x->b == k->b;
+    return memcmp(x->s.ptr, kb, k->s.len) == 0;
+}
+
+static void dict_free(Dict *d) {
+    free(d->slots);
+    free(d->ents);
+    d->slots = NULL;
+    d->ents = NULL;
+}
+
+static bool dict_grow_slots(Dict *d, uint32_t n_slots) {
+    uint32_t *s = calloc(n_slots, sizeof *s);
+    if (!s) return false;
+    for (uint32_t i = 0; i < d->n; i++) {
+        uint32_t j = (uint32_t)d->ents[i].h & (n_slots - 1);
+        while (s[j]) j = (j + 1) & (n_slots - 1);
+        s[j] = i + 1;
+    }
+    free(d->slots);
+    d->slots = s;
+    d->mask = n_slots - 1;
+    return true;
+}
+
+static uint32_t dict_add(Dict *d, const DictEnt *k, uint32_t j);
+
+/* The index of k's string (its bytes at kb) in d, adding k after the others when new;
+ * UINT32_MAX once d has more than d->max strings (d->over, and d keeps no more). */
+static inline uint32_t dict_put(Dict *d, const DictEnt *k, const char *kb) {
+    if (d->over || !d->slots) return dict_add(d, k, 0);
+    uint32_t j = (uint32_t)k->h & d->mask;
+    for (;;) {
+        uint32_t e = d->slots[j];
+        if (!e) return dict_add(d, k, j);
+        if (dict_eq(&d->ents[e - 1], k, kb)) return e - 1;
+        j = (j + 1) & d->mask;
+    }
+}
+
+/* dict_put for a string not in d, whose empty slot is j (any j before the first). */
+static __attribute__((noinline)) uint32_t dict_add(Dict *d, const DictEnt *k, uint32_t j) {
+    if (d->over) return UINT32_MAX;
+    if (!d->slots) {
+        if (!dict_grow_slots(d, 16)) goto over;
+        j = (uint32_t)k->h & d->mask;
+    }
+    if (d->n == d->max) goto over;
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 8;
+        DictEnt *e = realloc(d->ents, (size_t)cap * sizeof *e);
+        if (!e) goto over;
+        d->ents = e;
+        d->cap = cap;
+    }
+    d->ents[d->n] = *k;
+    d->slots[j] = ++d->n;
+    if ((size_t)d->n * 2 > (size_t)d->mask + 1 && !dict_grow_slots(d, (d->mask + 1) * 2))
+        goto over;
+    return d->n - 1;
+over:
+    d->over = true;
+    dict_free(d);
+    return UINT32_MAX;
+}
+
 /* ---- conversion ----------------------------------------------------------------------------- */
 
+/* One column over one chunk in pass 2. */
 typedef struct {
     Column *col;
+    RxType type;         /* col's, and its data: read for every cell */
+    void *data;
     const char *name;
-    bool sorted;         /* non-decreasing with no NULL so far */
-    bool uses_esc;       /* TEXT: some cell is in the escape heap */
+    bool sorted;         /* non-decreasing with no NULL within the chunk */
+    bool have;           /* first/last hold a value */
+    bool uses_esc;       /* TEXT: some cell is in the chunk's escape heap */
     DateCache dc;
-    int64_t last_i;
-    double last_f;
+    int64_t first_i, last_i;
+    double first_f, last_f;
+    uint32_t *codes;     /* TEXT with a dictionary: the column's codes (local index + 1) */
+    Dict dict;           /* ... and this chunk's distinct values */
+    atomic_bool *no_dict;  /* set by any chunk over its limit: the column gets none */
 } ColState;
 
 /* The error for a cell that is not a valid value of its column's type. For temporal types the
@@ -507,26 +1007,58 @@ static int fail_value(Reader *r, const ColState *cs, const Field *f, const char 
                    (int)k, cell, (size_t)quote_len(f) < f->n ? "..." : "", cs->name, why);
 }
 
-static inline void track_i(ColState *cs, size_t row, int64_t v) {
-    if (row && v < cs->last_i) cs->sorted = false;
+static inline void track_i(ColState *cs, int64_t v) {
+    if (!cs->have) {
+        cs->have = true;
+        cs->first_i = v;
+    } else if (v < cs->last_i) {
+        cs->sorted = false;
+    }
     cs->last_i = v;
 }
 
-/* Stores field f at row of cs's column. esc is the heap for unescaped quoted text. */
+static inline void track_f(ColState *cs, double v) {
+    if (!cs->have) {
+        cs->have = true;
+        cs->first_f = v;
+    } else if (!(v >= cs->last_f)) {
+        cs->sorted = false;
+    }
+    cs->last_f = v;
+}
+
+/* Gives the TEXT value v at row its dictionary code; its bytes are read at `bytes` (the view:
+ * v points into the mapping). */
+static inline void text_code(ColState *cs, size_t row, const char *bytes, const RxStr *v) {
+    if (atomic_load_explicit(cs->no_dict, memory_order_relaxed)) {
+        cs->codes = NULL;
+        return;
+    }
+    DictEnt k;
+    dict_key(&k, bytes, v->len);
+    k.s = *v;
+    uint32_t code = dict_put(&cs->dict, &k, bytes);
+    if (code == UINT32_MAX) {
+        atomic_store_explicit(cs->no_dict, true, memory_order_relaxed);
+        cs->codes = NULL;
+        return;
+    }
+    cs->codes[row] = code + 1;
+}
+
+/* Stores field f at row of cs's column. esc is the chunk's heap for unescaped quoted text. */
 static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, StrHeap *esc) {
-    Column *c = cs->col;
     const char *s = f->s;
     size_t n = f->n;
     const char *why = NULL;
-    if (c->type == TY_TEXT) {
-        RxStr *dst = col_str(c) + row;
+    if (cs->type == TY_TEXT) {
+        RxStr *dst = (RxStr *)cs->data + row;
         if (n == 0 && f->quoted) {
-            dst->ptr = s;
+            dst->ptr = in_map(r, s);
             dst->len = 0;
-            return 0;
-        }
-        if (is_null(r, f)) goto null;
-        if (f->quoted == 2) {
+        } else if (is_null(r, f)) {
+            goto null;
+        } else if (f->quoted == 2) {
             /* esc was sized in pass 1 for every escaped cell, so it never grows here. */
             char *o = esc->data + esc->len;
             size_t k = 0;
@@ -538,96 +1070,114 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
             dst->ptr = o;
             dst->len = k;
             cs->uses_esc = true;
-            return 0;
+        } else {
+            dst->ptr = in_map(r, s);
+            dst->len = n;
         }
-        dst->ptr = s;
-        dst->len = n;
+        if (cs->codes) text_code(cs, row, f->quoted == 2 ? dst->ptr : s, dst);
         return 0;
     }
     if (is_null(r, f)) goto null;
-    switch (c->type) {
+    switch (cs->type) {
     case TY_INT: {
         int64_t v;
-        if (!fast_int(s, n, &v)) {
+        if (!fast_int(s, n, r->pad, &v)) {
             int rc = num_parse_int(s, n, &v);
             if (rc) return fail_value(r, cs, f, rc == -2 ? "out of range for a 64-bit INT"
                                                          : "not an integer");
         }
-        col_i64(c)[row] = v;
-        track_i(cs, row, v);
+        ((int64_t *)cs->data)[row] = v;
+        track_i(cs, v);
         return 0;
     }
     case TY_FLOAT: {
         double v;
-        if (!fast_float(s, n, &v)) {
+        if (!fast_float(s, n, r->pad, &v)) {
             int rc = num_parse_float(s, n, &v);
             if (rc) return fail_value(r, cs, f, rc == -2 ? "out of range" : "not a number");
         }
-        col_f64(c)[row] = v;
-        if (row && !(v >= cs->last_f)) cs->sorted = false;
-        cs->last_f = v;
+        ((double *)cs->data)[row] = v;
+        track_f(cs, v);
         return 0;
     }
     case TY_BOOL: {
         uint8_t v;
         if (!is_bool(s, n, &v)) return fail_value(r, cs, f, "expected true or false");
-        col_u8(c)[row] = v;
+        ((uint8_t *)cs->data)[row] = v;
         return 0;
     }
     case TY_DATE: {
         int32_t v;
         if (!(n == 10 && fast_date_days(&cs->dc, s, n, &v)) && tm_parse_date(s, n, &v, &why))
             return fail_value(r, cs, f, why);
-        col_i32(c)[row] = v;
-        track_i(cs, row, v);
+        ((int32_t *)cs->data)[row] = v;
+        track_i(cs, v);
         return 0;
     }
     case TY_TIMESTAMP: {
         int64_t v;
         if (!fast_timestamp(&cs->dc, s, n, &v) && tm_parse_timestamp(s, n, &v, &why))
             return fail_value(r, cs, f, why);
-        col_i64(c)[row] = v;
-        track_i(cs, row, v);
+        ((int64_t *)cs->data)[row] = v;
+        track_i(cs, v);
         return 0;
     }
     case TY_TIME: {
         int64_t v;
         if (!fast_time(s, n, &v) && tm_parse_time(s, n, &v, &why))
             return fail_value(r, cs, f, why);
-        col_i64(c)[row] = v;
-        track_i(cs, row, v);
+        ((int64_t *)cs->data)[row] = v;
+        track_i(cs, v);
         return 0;
     }
     case TY_DURATION: {
         RxDuration v;
         if (tm_parse_duration(s, n, &v, &why)) return fail_value(r, cs, f, why);
-        col_dur(c)[row] = v;
+        ((RxDuration *)cs->data)[row] = v;
         return 0;
     }
     case TY_TEXT: case TY_NULL: break;
     }
     return fail_value(r, cs, f, "unsupported column type");
 null:
-    memset((char *)c->data + row * type_width(c->type), 0, type_width(c->type));
+    memset((char *)cs->data + row * type_width(cs->type), 0, type_width(cs->type));
     cs->sorted = false;
-    if (col_set_null(c, row) < 0)
-        return rx_error(r->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'",
-                        r->path);
+    if (cs->codes) cs->codes[row] = 0;
+    /* Pass 1 saw this NULL, so the bitmap exists; two chunks may share its word. */
+    if (!cs->col->valid)
+        return fail_nopos(r, RX_EIO, "'%s' changed while it was read", r->path);
+    __atomic_fetch_and(&cs->col->valid[row >> 6], ~(UINT64_C(1) << (row & 63)), __ATOMIC_RELAXED);
     return 0;
 }
 
 /* ---- the reader ----------------------------------------------------------------------------- */
 
+/* A run of whole records, [start, stop) once verified. */
+typedef struct {
+    const char *start;   /* the first record: a guess until verify_chunks */
+    const char *lim;     /* the next chunk's start: the records beginning before it are ours */
+    const char *stop;    /* just after the last record */
+    size_t row0, rows;
+    size_t esc;          /* bytes of quoted cells with "" escapes, in every column */
+    bool scanned, failed, row_limit;
+    Pending *err;        /* the first error (malloc'd); NULL with failed when out of memory */
+} Chunk;
+
 typedef struct {
     Reader r;
     StrHeap *map;        /* the mapping; NULL for an empty file */
-    StrHeap *esc;
     int n_cols;
     char **names;        /* malloc'd, n_cols */
     RxType *types;       /* n_cols */
-    ColState *cs;        /* n_cols */
+    uint8_t *may_null;   /* n_cols: pass 1 saw a NULL cell */
     Field *fields;       /* the header's fields (growable scratch) */
     size_t cap_fields;
+    int fd;              /* the file, open for pread; -1 when not open */
+    size_t window;       /* bytes: WINDOW, or the chunk or the file when smaller (at least 64) */
+    Chunk *chunks;
+    int n_chunks, threads;
+    RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
+    uint8_t *ck_nulls;
 } Load;
 
 static void load_free(Load *L) {
@@ -635,12 +1185,14 @@ static void load_free(Load *L) {
         for (int j = 0; j < L->n_cols; j++) free(L->names[j]);
     free(L->names);
     free(L->types);
-    if (L->cs)
-        for (int j = 0; j < L->n_cols; j++) col_release(L->cs[j].col);
-    free(L->cs);
+    free(L->may_null);
     free(L->fields);
-    heap_release(L->esc);
+    for (int k = 0; k < L->n_chunks; k++) free(L->chunks[k].err);
+    free(L->chunks);
+    free(L->ck_kinds);
+    free(L->ck_nulls);
     heap_release(L->map);
+    if (L->fd >= 0) close(L->fd);
 }
 
 static int oom(Load *L) {
@@ -648,10 +1200,95 @@ static int oom(Load *L) {
                     L->r.path);
 }
 
+static Pending *pending_dup(const Pending *p) {
+    Pending *d = malloc(sizeof *d);
+    if (d) *d = *p;
+    return d;
+}
+
+/* Column arrays are written once, front to back: transparent huge pages (where the system
+ * gives them on request) take one page fault per 2 MB instead of one per 4 KB. */
+static void advise_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (getenv("XNOHUGE")) return;
+    if (n < 2 * huge) return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + n) & ~(huge - 1);
+    if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+    (void)p, (void)n;
+#endif
+}
+
+/* ---- chunks on threads ---------------------------------------------------------------------- */
+
+/* A worker thread's scratch: its pending error and its window of the file (window_fill). */
+typedef struct Worker {
+    Pending pend;
+    char *win;           /* 64-byte aligned, window + 64 bytes; NULL until needed */
+} Worker;
+
+enum {
+    WINDOW = 256 << 10,       /* fits a core's cache along with what is parsed from it */
+    WINDOW_OVER = 4 << 10,    /* how far pass 1 reads past a chunk's end at first */
+};
+
+/* Chunks 0..n-1 handed out in order to the threads that ask; with skip_after_failure a chunk
+ * after one that failed is not started (its error could not be the first). The outcome never
+ * depends on which thread ran what. */
+typedef struct Jobs Jobs;
+struct Jobs {
+    void (*run)(Jobs *j, int k, struct Worker *w);
+    void *ctx;
+    int n;
+    bool skip_after_failure;
+    atomic_int next;
+    atomic_int first_failed;
+};
+
+static void *jobs_main(void *arg) {
+    Jobs *j = arg;
+    Worker w = {.win = NULL};
+    for (;;) {
+        int k = atomic_fetch_add(&j->next, 1);
+        if (k >= j->n) break;
+        if (j->skip_after_failure && k > atomic_load(&j->first_failed)) continue;
+        w.pend.code = RX_OK;
+        j->run(j, k, &w);
+    }
+    free(w.win);
+    return NULL;
+}
+
+static void jobs_failed(Jobs *j, int k) {
+    int cur = atomic_load(&j->first_failed);
+    while (k < cur && !atomic_compare_exchange_weak(&j->first_failed, &cur, k)) {
+    }
+}
+
+/* Runs j on up to `threads` threads, this one included; fewer when threads cannot start. */
+static void run_jobs(int threads, Jobs *j) {
+    atomic_init(&j->next, 0);
+    atomic_init(&j->first_failed, j->n);
+    if (threads > j->n) threads = j->n;
+    pthread_t th[MAX_THREADS];
+    int started = 0;
+    for (int i = 1; i < threads; i++) {
+        if (pthread_create(&th[started], NULL, jobs_main, j) != 0) break;
+        started++;
+    }
+    jobs_main(j);
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+}
+
+/* ---- the header ----------------------------------------------------------------------------- */
+
 /* Splits the first record into L->fields; returns the field count or -1. A data record's
  * UTF-8 is left to pass 1, which reports it with its column's name. */
 static int split_first(Load *L, const char **pp, bool is_header) {
     Reader *r = &L->r;
+    Utf8Scan u;
+    utf8_init(&u, r, *pp);
     int n = 0;
     for (;;) {
         if ((size_t)n == L->cap_fields) {
@@ -664,10 +1301,9 @@ static int split_first(Load *L, const char **pp, bool is_header) {
         Field *f = &L->fields[n];
         int k = scan_field(r, pp, f);
         if (k < 0) return -1;
-        if (is_header && f->end > r->bad_utf8)
+        if (is_header && utf8_reached(&u, f->end))
             return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
-                           "invalid UTF-8 in the header (byte 0x%02X)",
-                           (unsigned char)*r->bad_utf8);
+                           "invalid UTF-8 in the header (byte 0x%02X)", (unsigned char)*u.bad);
         n++;
         if (n > 1000000)
             return fail_at(r, RX_ELIMIT, f->start, 1, "more than 1000000 columns");
@@ -706,8 +1342,8 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
     L->n_cols = n_cols;
     L->names = calloc((size_t)n_cols + 1, sizeof *L->names);
     L->types = calloc((size_t)n_cols + 1, sizeof *L->types);
-    L->cs = calloc((size_t)n_cols + 1, sizeof *L->cs);
-    if (!L->names || !L->types || !L->cs) return oom(L);
+    L->may_null = calloc((size_t)n_cols + 1, sizeof *L->may_null);
+    if (!L->names || !L->types || !L->may_null) return oom(L);
     for (int j = 0; j < n_cols; j++) {
         if (opt->header) {
             L->names[j] = unescape_dup(&L->fields[j]);
@@ -755,66 +1391,444 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
     return 0;
 }
 
-/* Pass 1: checks the structure from p on, counts rows and escaped bytes, detects types. */
-static int pass1(Load *L, const char *p, bool detect, size_t *out_rows, size_t *out_esc) {
-    Reader *r = &L->r;
-    const int n_cols = L->n_cols;
-    RxType *kinds = L->types;
-    ColState *cs = L->cs;
-    size_t rows = 0, esc = 0;
-    const char *end = r->end;
-    while (p < end) {
-        const char *rec = p, *extra = NULL, *last_end = p;
-        int j = 0;
-        for (;;) {
-            Field f;
-            int k = scan_field(r, &p, &f);
-            if (k < 0) return -1;
-            if (f.end > r->bad_utf8)
-                return fail_at(r, RX_ECSV, f.start, (size_t)(f.end - f.start),
-                               "invalid UTF-8 (byte 0x%02X) in column '%s'",
-                               (unsigned char)*r->bad_utf8,
-                               j < n_cols ? L->names[j] : "(extra field)");
-            if (j < n_cols) {
-                if (f.quoted == 2) esc += f.n;
-                if (detect) detect_cell(r, &kinds[j], &cs[j].dc, &f);
-            } else if (!extra) {
-                extra = f.start;
-            }
-            last_end = f.end;
-            j++;
-            if (k == F_LAST) break;
-        }
-        if (j != n_cols) {
-            const char *at = extra ? extra : last_end;
-            return fail_at(r, RX_ECSV, at, extra ? (size_t)(last_end - extra) : 1,
-                           "line %u has %d field%s, the header has %d", line_of(r, rec), j,
-                           j == 1 ? "" : "s", n_cols);
-        }
-        if (++rows > RX_MAX_ROWS)
-            return fail_at(r, RX_ELIMIT, rec, 1, "more than %u rows", (unsigned)RX_MAX_ROWS);
-        if ((rows & 4095) == 0 && progress_update((uint64_t)(p - r->base), r->err) < 0) return -1;
+/* ---- pass 1 --------------------------------------------------------------------------------- */
+
+/* Cuts the records from p0 on into chunks of about opt->chunk_bytes, each starting just after
+ * a newline (a guess, which verify_chunks checks), and sizes the thread count. */
+static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
+    const char *end = L->r.end;
+    size_t body = (size_t)(end - p0);
+    size_t want = opt->chunk_bytes ? opt->chunk_bytes : CHUNK_BYTES;
+    size_t win = want < body ? want : body;  /* no bigger than the chunk, nor the file */
+    L->window = win < WINDOW ? (win < 64 ? 64 : (win + 63) / 64 * 64) : WINDOW;
+    size_t n = body / want + (body % want != 0);
+    size_t cap = MAX_CHUNK_CELLS / (size_t)(L->n_cols > 0 ? L->n_cols : 1);
+    if (cap > MAX_CHUNKS) cap = MAX_CHUNKS;
+    if (n > cap) n = cap;
+    if (n < 1) n = 1;
+    L->chunks = calloc(n, sizeof *L->chunks);
+    if (!L->chunks) return oom(L);
+    int m = 0;
+    L->chunks[m++].start = p0;
+    const char *nl = NULL;
+    for (size_t k = 1; k < n; k++) {
+        /* body >= n here, so at > p0; (body % n) * k stays below n * n <= 2^32. */
+        const char *at = p0 + body / n * k + (body % n) * k / n;
+        if (nl && nl >= at - 1) continue;  /* the newline found last time is this one too */
+        nl = memchr(at - 1, '\n', (size_t)(end - (at - 1)));
+        if (!nl || nl + 1 >= end) break;
+        L->chunks[m++].start = nl + 1;
     }
-    *out_rows = rows;
-    *out_esc = esc;
+    for (int k = 0; k < m; k++) L->chunks[k].lim = k + 1 < m ? L->chunks[k + 1].start : end;
+    L->n_chunks = m;
+    long t = opt->threads > 0 ? opt->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t < 1) t = 1;
+    if (t > MAX_THREADS) t = MAX_THREADS;
+    if (t > m) t = m;
+    L->threads = (int)t;
+    size_t cells = (size_t)m * (size_t)L->n_cols + 1;
+    L->ck_kinds = malloc(cells * sizeof *L->ck_kinds);
+    L->ck_nulls = malloc(cells);
+    if (!L->ck_kinds || !L->ck_nulls) return oom(L);
     return 0;
 }
 
-/* Pass 2: converts rows [0, n_rows) starting at p into the columns whose ColState has a
- * column to fill (cs->col set); the other fields are only stepped over. */
-static int pass2(Load *L, const char *p, size_t n_rows) {
-    Reader *r = &L->r;
+/* Pass 1's state over one chunk. */
+typedef struct {
+    Load *L;
+    RxType *kinds;       /* n_cols, when detecting */
+    uint8_t *nulls;      /* n_cols */
+    DateCache *dc;       /* n_cols, when detecting */
+    size_t rows, esc, max_rows;
+    bool row_limit;
+} Scan1;
+
+/* Pass 1 over the record at *pp of view v: 1 when scanned (*pp after it), 0 when the view ends
+ * inside it (nothing counted: it is scanned again from a later window), -1 on an error. */
+static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char **pp) {
+    const Load *L = S->L;
     const int n_cols = L->n_cols;
-    ColState *cs = L->cs;
-    for (size_t row = 0; row < n_rows; row++) {
-        if ((row & 4095) == 4095 && progress_update((uint64_t)(p - r->base), r->err) < 0) return -1;
+    const char *p = *pp, *rec = p, *extra = NULL, *last_end = p;
+    size_t esc = 0;
+    int j = 0;
+    for (;;) {
+        Field f;
+        int k = scan_fast(v, cur, &p, &f);
+        if (k < 0) return -1;
+        if (k == F_CUT) return 0;
+        if (f.end > u->watch && utf8_reached(u, f.end))
+            return fail_at(v, RX_ECSV, f.start, (size_t)(f.end - f.start),
+                           "invalid UTF-8 (byte 0x%02X) in column '%s'",
+                           (unsigned char)*u->bad, j < n_cols ? L->names[j] : "(extra field)");
+        if (j < n_cols) {
+            if (f.quoted == 2) esc += f.n;
+            if (is_null(v, &f)) S->nulls[j] = 1;
+            else if (S->kinds) detect_cell(&S->kinds[j], &S->dc[j], &f, v->pad);
+        } else if (!extra) {
+            extra = f.start;
+        }
+        last_end = f.end;
+        j++;
+        if (k == F_LAST) break;
+    }
+    if (j != n_cols) {
+        const char *at = extra ? extra : last_end;
+        fail_at(v, RX_ECSV, at, extra ? (size_t)(last_end - extra) : 1,
+                "has %d field%s, the header has %d", j, j == 1 ? "" : "s", n_cols);
+        v->pend->rec = in_map(v, rec); /* "line N has ...": N is counted if it is reported */
+        return -1;
+    }
+    if (++S->rows > S->max_rows) {
+        S->row_limit = true;
+        return fail_at(v, RX_ELIMIT, rec, 1, "more than %u rows", (unsigned)RX_MAX_ROWS);
+    }
+    S->esc += esc;
+    *pp = p;
+    return 1;
+}
+
+/* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the worker's
+ * buffer with pread (or from the mapping when that fails); whole when they run to the end of
+ * the file, or to the end of verified records (pass 2). -1 when out of memory. */
+static int window_fill(const Load *L, Worker *w, const char *from, size_t len, bool whole,
+                       Reader *v) {
+    if (!w->win && !(w->win = aligned_alloc(64, L->window + 64))) return -1;
+    size_t off = (size_t)(from - L->r.base), done = 0;
+    while (done < len) {
+        ssize_t k = pread(L->fd, w->win + done, len - done, (off_t)(off + done));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    if (done < len) memcpy(w->win + done, from + done, len - done);
+    memset(w->win + len, 0, 64); /* block_mask reads the rest of the last 64-byte block */
+    *v = L->r;
+    v->end = w->win + len;
+    v->to_map = (uintptr_t)from - (uintptr_t)w->win;
+    v->whole = whole;
+    v->pad = true;
+    v->pend = &w->pend;
+    return 0;
+}
+
+/* Pass 1 over chunk k from its start: checks the structure, counts rows (failing past
+ * max_rows) and escaped bytes, notes NULLs and (when detecting) the kinds. The chunk is read
+ * in windows of the file; a record longer than a window is read from the mapping. */
+static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
+    Chunk *c = &L->chunks[k];
+    const int n_cols = L->n_cols;
+    Scan1 S = {L, NULL, L->ck_nulls + (size_t)k * (size_t)n_cols, NULL, 0, 0, max_rows, false};
+    memset(S.nulls, 0, (size_t)n_cols);
+    free(c->err);
+    c->err = NULL;
+    c->scanned = true;
+    c->failed = c->row_limit = false;
+    c->rows = c->esc = 0;
+    Reader m = L->r;
+    m.pend = &w->pend;
+    int rc = 0;
+    if (detect) {
+        S.kinds = L->ck_kinds + (size_t)k * (size_t)n_cols;
+        for (int j = 0; j < n_cols; j++) S.kinds[j] = TY_NULL;
+        if (!(S.dc = calloc((size_t)n_cols + 1, sizeof *S.dc)))
+            return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+    }
+    const char *pos = c->start, *lim = c->lim, *end = L->r.end;
+    bool full = false; /* the next window is a whole WINDOW even past lim */
+    while (pos < lim) {
+        size_t len = (size_t)(end - pos) < L->window ? (size_t)(end - pos) : L->window;
+        size_t most = len;
+        size_t over = L->window < WINDOW_OVER ? L->window : WINDOW_OVER;
+        if (!full && (size_t)(lim - pos) + over < len) len = (size_t)(lim - pos) + over;
+        Reader v;
+        if (window_fill(L, w, pos, len, pos + len == end, &v) < 0) {
+            rc = fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+            break;
+        }
+        const char *p = w->win, *vlim = (size_t)(lim - pos) < len ? w->win + (lim - pos) : v.end;
+        Cursor cur = {0, 0};
+        Utf8Scan u;
+        utf8_init(&u, &v, p);
+        while (p < vlim && (rc = scan_record(&S, &v, &cur, &u, &p)) > 0) {
+        }
+        if (rc < 0) break;
+        const char *next = in_map(&v, p);
+        /* Progress and Ctrl-C (the hook is a no-op on a worker thread: the thread that runs
+         * the query also takes chunks, and reports how far it got). */
+        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0) {
+            rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+            break;
+        }
+        if (next > pos) {
+            pos = next;
+            full = false;
+        } else if (len < most) {
+            full = true; /* the record goes on past the short window: try a whole one */
+        } else {
+            /* a record longer than a window */
+            Cursor mc = {0, 0};
+            Utf8Scan mu;
+            utf8_init(&mu, &m, pos);
+            if ((rc = scan_record(&S, &m, &mc, &mu, &pos)) < 0) break;
+        }
+        rc = 0;
+    }
+    c->stop = pos;
+    c->rows = S.rows;
+    c->esc = S.esc;
+    c->row_limit = S.row_limit;
+    free(S.dc);
+    return rc < 0 ? -1 : 0;
+}
+
+static void chunk_failed(Chunk *c, const Pending *e) {
+    c->failed = true;
+    c->err = pending_dup(e);
+}
+
+typedef struct {
+    Load *L;
+    bool detect;
+} Pass1;
+
+static void pass1_job(Jobs *j, int k, Worker *w) {
+    Pass1 *P = j->ctx;
+    if (scan_chunk(P->L, k, P->detect, RX_MAX_ROWS, w) < 0)
+        chunk_failed(&P->L->chunks[k], &w->pend);
+}
+
+/* Checks the chunks in file order (each must start where the one before it stopped; one that
+ * does not is scanned again from there), reports the first error, gives each chunk its first
+ * row, and combines the chunks' kinds and NULLs into the columns'. */
+static int verify_chunks(Load *L, bool detect, size_t *out_rows) {
+    const int n_cols = L->n_cols;
+    size_t rows = 0;
+    const char *at = L->chunks[0].start;
+    Worker w = {.win = NULL};
+    for (int k = 0; k < L->n_chunks; k++) {
+        Chunk *c = &L->chunks[k];
+        if (!c->scanned || c->start != at || c->row_limit || RX_MAX_ROWS - rows < c->rows) {
+            c->start = at;
+            w.pend.code = RX_OK;
+            if (scan_chunk(L, k, detect, RX_MAX_ROWS - rows, &w) < 0) chunk_failed(c, &w.pend);
+        }
+        if (c->failed) {
+            free(w.win);
+            if (!c->err) return oom(L);
+            return report(&L->r, c->err);
+        }
+        c->row0 = rows;
+        rows += c->rows;
+        at = c->stop;
+        const RxType *kinds = L->ck_kinds + (size_t)k * (size_t)n_cols;
+        const uint8_t *nulls = L->ck_nulls + (size_t)k * (size_t)n_cols;
         for (int j = 0; j < n_cols; j++) {
-            Field f;
-            scan_field(r, &p, &f); /* cannot fail: pass 1 checked the same bytes */
-            if (cs[j].col && convert(r, &cs[j], row, &f, L->esc) < 0) return -1;
+            if (detect) L->types[j] = combine(L->types[j], kinds[j]);
+            L->may_null[j] |= nulls[j];
         }
     }
+    free(w.win);
+    *out_rows = rows;
     return 0;
+}
+
+/* ---- pass 2 --------------------------------------------------------------------------------- */
+
+typedef struct {
+    Load *L;
+    const int *slot;     /* n_cols: the column's index among those loading, or -1 */
+    int n_load;
+    ColState *cs;        /* n_chunks x n_load */
+    Pending **errs;      /* n_chunks: each chunk's first error */
+    uint8_t *failed;
+    StrHeap **esc;       /* n_chunks: the heap for the chunk's unescaped cells, or NULL */
+} Pass2;
+
+/* Pass 2 over the record at *pp of view v (row `row`): 1 when converted (*pp after it), 0 when
+ * the view ends inside it (its cells are converted again from a later window, which writes
+ * the same values; only the escape heap is rolled back), -1 on an error. */
+static int convert_record(const Load *L, Reader *v, Cursor *cur, const char **pp, size_t row,
+                          const int *slot, ColState *cs, StrHeap *esc) {
+    const int n_cols = L->n_cols;
+    const char *p = *pp;
+    size_t esc_len = esc ? esc->len : 0;
+    for (int j = 0; j < n_cols; j++) {
+        Field f;
+        int k = scan_fast(v, cur, &p, &f);
+        if (k < 0) return -1;
+        if (k == F_CUT) {
+            if (esc) esc->len = esc_len;
+            return 0;
+        }
+        /* Pass 1 checked these bytes; they differ only when the file changed since. */
+        if ((k == F_LAST) != (j == n_cols - 1))
+            return fail_at(v, RX_EIO, f.start, 1, "'%s' changed while it was read", v->path);
+        int s = slot[j];
+        if (s >= 0 && convert(v, &cs[s], row, &f, esc) < 0) return -1;
+    }
+    *pp = p;
+    return 1;
+}
+
+/* Pass 2 over one verified chunk: converts its cells of the loading columns, reading it in
+ * windows (the last ends at the chunk's end, a record boundary) or, for a record longer than
+ * a window, from the mapping. */
+static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs, StrHeap *esc,
+                         Worker *w) {
+    Reader m = L->r;
+    m.pend = &w->pend;
+    const char *pos = ch->start;
+    size_t row = ch->row0, last = ch->row0 + ch->rows;
+    while (row < last) {
+        size_t len = (size_t)(ch->stop - pos) < L->window ? (size_t)(ch->stop - pos) : L->window;
+        Reader v;
+        if (window_fill(L, w, pos, len, pos + len == ch->stop, &v) < 0)
+            return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+        const char *p = w->win;
+        Cursor cur = {0, 0};
+        int rc = 1;
+        while (row < last &&
+               (rc = convert_record(L, &v, &cur, &p, row, slot, cs, esc)) > 0)
+            row++;
+        if (rc < 0) return -1;
+        const char *next = in_map(&v, p);
+        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0)
+            return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+        if (next == pos && row < last) {
+            /* a record longer than a window */
+            Cursor mc = {0, 0};
+            if (convert_record(L, &m, &mc, &next, row, slot, cs, esc) < 0) return -1;
+            row++;
+        }
+        pos = next;
+    }
+    return 0;
+}
+
+static void pass2_job(Jobs *j, int k, Worker *w) {
+    Pass2 *P = j->ctx;
+    Load *L = P->L;
+    if (convert_chunk(L, &L->chunks[k], P->slot, P->cs + (size_t)k * (size_t)P->n_load,
+                      P->esc[k], w) < 0) {
+        P->failed[k] = 1;
+        P->errs[k] = pending_dup(&w->pend);
+        jobs_failed(j, k);
+    }
+}
+
+/* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones. */
+typedef struct {
+    Load *L;
+    int n_load;
+    uint32_t **codes;    /* n_load: the column's codes, or NULL */
+    uint32_t **maps;     /* n_chunks x n_load: local code -> merged index */
+} Remap;
+
+static void remap_job(Jobs *j, int k, Worker *w) {
+    (void)w;
+    Remap *R = j->ctx;
+    const Chunk *ch = &R->L->chunks[k];
+    for (int s = 0; s < R->n_load; s++) {
+        const uint32_t *map = R->maps[(size_t)k * (size_t)R->n_load + (size_t)s];
+        if (!map) continue;
+        uint32_t *c = R->codes[s] + ch->row0;
+        for (size_t i = 0; i < ch->rows; i++) c[i] = map[c[i]];
+    }
+}
+
+/* Merges the chunks' dictionaries of every column that has codes, in chunk order (so in order
+ * of first appearance in the file), and gives the column codes and dict; a column with more
+ * distinct values than max gets none. -1 when out of memory. */
+static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, ColState *cs,
+                        atomic_bool *no_dict, uint32_t max) {
+    const int n_ch = L->n_chunks;
+    uint32_t **maps = calloc((size_t)n_ch * (size_t)n_load + 1, sizeof *maps);
+    RxStr **dicts = calloc((size_t)n_load + 1, sizeof *dicts);
+    uint32_t *n_dict = calloc((size_t)n_load + 1, sizeof *n_dict);
+    int rc = -1;
+    bool any = false;
+    if (!maps || !dicts || !n_dict) goto out;
+    for (int s = 0; s < n_load; s++) {
+        if (!codes[s]) continue;
+        if (atomic_load(&no_dict[s])) {
+            free(codes[s]);
+            codes[s] = NULL;
+            continue;
+        }
+        Dict g = {0};
+        g.max = max;
+        for (int k = 0; k < n_ch && !g.over; k++) {
+            const Dict *d = &cs[(size_t)k * (size_t)n_load + (size_t)s].dict;
+            uint32_t *map = malloc(((size_t)d->n + 1) * sizeof *map);
+            if (!map) {
+                dict_free(&g);
+                goto out;
+            }
+            maps[(size_t)k * (size_t)n_load + (size_t)s] = map;
+            map[0] = 0;
+            for (uint32_t i = 0; i < d->n && !g.over; i++)
+                map[i + 1] = dict_put(&g, &d->ents[i], d->ents[i].s.ptr);
+        }
+        RxStr *dict = g.over ? NULL : malloc(((size_t)g.n + 1) * sizeof *dict);
+        if (!dict) {
+            /* more than max distinct values, or no memory for the dictionary (an
+             * optimisation, which the column does without) */
+            for (int k = 0; k < n_ch; k++) {
+                free(maps[(size_t)k * (size_t)n_load + (size_t)s]);
+                maps[(size_t)k * (size_t)n_load + (size_t)s] = NULL;
+            }
+            free(codes[s]);
+            codes[s] = NULL;
+            dict_free(&g);
+            continue;
+        }
+        for (uint32_t i = 0; i < g.n; i++) dict[i] = g.ents[i].s;
+        dicts[s] = dict;
+        n_dict[s] = g.n;
+        dict_free(&g);
+        any = true;
+    }
+    if (any) {
+        Remap R = {L, n_load, codes, maps};
+        Jobs J = {.run = remap_job, .ctx = &R, .n = n_ch};
+        run_jobs(L->threads, &J);
+    }
+    for (int s = 0; s < n_load; s++) {
+        if (!codes[s]) continue;
+        cols[s]->codes = codes[s];
+        cols[s]->dict = dicts[s];
+        cols[s]->n_dict = n_dict[s];
+        codes[s] = NULL;
+        dicts[s] = NULL;
+    }
+    rc = 0;
+out:
+    if (maps)
+        for (size_t i = 0; i < (size_t)n_ch * (size_t)n_load; i++) free(maps[i]);
+    free(maps);
+    if (dicts)
+        for (int s = 0; s < n_load; s++) free(dicts[s]);
+    free(dicts);
+    free(n_dict);
+    return rc;
+}
+
+/* The sorted hint of loaded column s: every chunk sorted, and each chunk's first value not
+ * below the last value of the chunk before it. */
+static bool merged_sorted(const Load *L, const ColState *cs, int n_load, int s, bool is_float) {
+    bool have = false;
+    int64_t li = 0;
+    double lf = 0;
+    for (int k = 0; k < L->n_chunks; k++) {
+        const ColState *x = &cs[(size_t)k * (size_t)n_load + (size_t)s];
+        if (!x->sorted) return false;
+        if (!x->have) continue;
+        if (have && (is_float ? !(x->first_f >= lf) : x->first_i < li)) return false;
+        have = true;
+        li = x->last_i;
+        lf = x->last_f;
+    }
+    return true;
 }
 
 static int map_file(Load *L, const char *path) {
@@ -838,11 +1852,7 @@ static int map_file(Load *L, const char *path) {
     size_t size = (size_t)st.st_size;
     char *base = NULL;
     if (size > 0) {
-        int flags = MAP_PRIVATE;
-#ifdef MAP_POPULATE
-        flags |= MAP_POPULATE; /* an optimisation: fault the pages in ahead of pass 1 */
-#endif
-        void *m = mmap(NULL, size, PROT_READ, flags, fd, 0);
+        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (m == MAP_FAILED) {
             int e = errno;
             close(fd);
@@ -852,6 +1862,10 @@ static int map_file(Load *L, const char *path) {
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot map '%s': %s", path,
                             strerror(e));
         }
+#ifdef MADV_WILLNEED
+        /* An optimisation: start reading the file ahead of the threads that scan it. */
+        madvise(m, size, MADV_WILLNEED);
+#endif
         base = m;
         L->map = heap_from_map(base, size);
         if (!L->map) {
@@ -860,7 +1874,7 @@ static int map_file(Load *L, const char *path) {
             return oom(L);
         }
     }
-    close(fd);
+    L->fd = fd; /* kept for pread: the passes read the file through windows (window_fill) */
     static const char empty[1] = "";
     L->r.base = base ? base : empty;
     L->r.end = L->r.base + size;
@@ -873,7 +1887,6 @@ struct CsvFile {
     Load L;
     char *path;          /* a copy: the reader's messages name it */
     char *null_text;
-    const char *data;    /* the first data record */
     size_t n_rows;
     Table *table;        /* columns not loaded yet are placeholders */
     bool *loaded;
@@ -898,6 +1911,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     *out = NULL;
     CsvFile *cf = calloc(1, sizeof *cf);
     if (!cf) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
+    cf->L.fd = -1;
     cf->path = strdup(path);
     cf->null_text = opt->null_text ? strdup(opt->null_text) : NULL;
     if (!cf->path || (opt->null_text && !cf->null_text)) {
@@ -908,6 +1922,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     Reader *r = &L->r;
     r->path = cf->path;
     r->err = err;
+    r->whole = true;
     unsigned char dl = (unsigned char)opt->delimiter;
     if (dl == 0 || dl == '"' || dl == '\n' || dl == '\r' || dl >= 0x80) {
         csv_close(cf);
@@ -925,7 +1940,6 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     r->null_text = cf->null_text;
     r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
     if (map_file(L, cf->path) < 0) goto fail;
-    r->bad_utf8 = find_bad_utf8(r->data, r->end);
 
     const char *p = r->data;
     if (p == r->end && (opt->header || opt->n_schema == 0)) {
@@ -935,19 +1949,20 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     }
     if (read_header(L, opt, &p) < 0) goto fail;
 
-    size_t n_rows = 0, esc_bytes = 0;
     bool detect = opt->n_schema == 0;
+    size_t n_rows = 0;
+    if (plan_chunks(L, p, opt) < 0) goto fail;
+    Pass1 P = {L, detect};
+    Jobs J = {.run = pass1_job, .ctx = &P, .n = L->n_chunks};
     progress_begin("B", (uint64_t)(r->end - r->base), "reading %s", progress_file_name(cf->path));
-    if (pass1(L, p, detect, &n_rows, &esc_bytes) < 0) goto fail;
+    run_jobs(L->threads, &J);
+    int vrc = verify_chunks(L, detect, &n_rows);
     progress_end();
-    if (esc_bytes) {
-        L->esc = heap_new(esc_bytes);
-        if (!L->esc) {
-            oom(L);
-            goto fail;
-        }
-    }
-    cf->data = p;
+    if (vrc < 0) goto fail;
+    free(L->ck_kinds);
+    free(L->ck_nulls);
+    L->ck_kinds = NULL;
+    L->ck_nulls = NULL;
     cf->n_rows = n_rows;
     cf->table = table_new(L->n_cols, n_rows);
     cf->loaded = calloc((size_t)L->n_cols + 1, sizeof *cf->loaded);
@@ -978,56 +1993,117 @@ Table *csv_table_mut(CsvFile *f) { return f->table; }
 int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     Load *L = &cf->L;
     L->r.err = err;
-    size_t n_rows = cf->n_rows;
-    bool any = false;
-    for (int j = 0; j < L->n_cols; j++) {
-        ColState *cs = &L->cs[j];
-        cs->col = NULL;
-        if (cf->loaded[j] || (want && !want[j])) continue;
-        cs->col = col_new(L->types[j], n_rows);
-        if (!cs->col) {
-            for (int k = 0; k < j; k++) {
-                col_release(L->cs[k].col);
-                L->cs[k].col = NULL;
-            }
-            return oom(L);
-        }
-        cs->name = L->names[j];
-        cs->sorted = true;
-        any = true;
+    const size_t n_rows = cf->n_rows;
+    const int n_cols = L->n_cols, n_ch = L->n_chunks;
+    int n_load = 0;
+    for (int j = 0; j < n_cols; j++)
+        if (!cf->loaded[j] && (!want || want[j])) n_load++;
+    if (!n_load) return 0;
+    int rc = -1;
+    int *slot = malloc((size_t)n_cols * sizeof *slot);
+    int *col_of = malloc((size_t)n_load * sizeof *col_of);
+    Column **cols = calloc((size_t)n_load, sizeof *cols);
+    uint32_t **codes = calloc((size_t)n_load, sizeof *codes);
+    atomic_bool *no_dict = malloc((size_t)n_load * sizeof *no_dict);
+    ColState *cs = calloc((size_t)n_ch * (size_t)n_load, sizeof *cs);
+    Pending **errs = calloc((size_t)n_ch, sizeof *errs);
+    uint8_t *failed = calloc((size_t)n_ch, 1);
+    StrHeap **esc = calloc((size_t)n_ch, sizeof *esc);
+    bool any_text = false;
+    if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc) {
+        oom(L);
+        goto out;
     }
-    if (!any) return 0;
-    progress_begin("B", (uint64_t)(L->r.end - L->r.base), "loading %s", progress_file_name(cf->path));
-    if (pass2(L, cf->data, n_rows) < 0) goto fail;
-    progress_end();
-    for (int j = 0; j < L->n_cols; j++) {
-        ColState *cs = &L->cs[j];
-        Column *c = cs->col;
-        if (!c) continue;
-        if (c->type == TY_TEXT) {
-            if ((L->map && col_add_heap(c, L->map) < 0) || (cs->uses_esc && col_add_heap(c, L->esc) < 0)) {
-                oom(L);
-                goto fail;
-            }
+    const uint32_t max_dict = n_rows / 16 < 65536 ? (uint32_t)(n_rows / 16) : 65536;
+    int s = 0;
+    for (int j = 0; j < n_cols; j++) {
+        slot[j] = -1;
+        if (cf->loaded[j] || (want && !want[j])) continue;
+        slot[j] = s;
+        col_of[s] = j;
+        atomic_init(&no_dict[s], false);
+        Column *c = cols[s] = col_new(L->types[j], n_rows);
+        if (!c) {
+            oom(L);
+            goto out;
+        }
+        any_text |= c->type == TY_TEXT;
+        advise_huge(c->data, type_width(c->type) * n_rows);
+        if (L->may_null[j] && !col_valid(c)) {
+            oom(L);
+            goto out;
         }
         /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
          * which joins and grouping use instead of hashing every row's bytes again. */
-        if (c->type == TY_TEXT && n_rows >= 4096 &&
-            col_build_dict(c, n_rows / 16 < 65536 ? (uint32_t)(n_rows / 16) : 65536) < 0) {
-            oom(L);
-            goto fail;
+        if (c->type == TY_TEXT && n_rows >= 4096) {
+            codes[s] = malloc(n_rows * sizeof *codes[s]);
+            if (!codes[s]) {
+                oom(L);
+                goto out;
+            }
+            advise_huge(codes[s], n_rows * sizeof *codes[s]);
         }
+        s++;
+    }
+    for (int k = 0; k < n_ch; k++) {
+        /* A heap of this load for each chunk with quoted cells with "" escapes, sized by pass 1
+         * for those of every column (those loading can need no more); unused ones go. */
+        if (any_text && L->chunks[k].esc && !(esc[k] = heap_new(L->chunks[k].esc))) {
+            oom(L);
+            goto out;
+        }
+        for (s = 0; s < n_load; s++) {
+            ColState *x = &cs[(size_t)k * (size_t)n_load + (size_t)s];
+            x->col = cols[s];
+            x->type = cols[s]->type;
+            x->data = cols[s]->data;
+            x->name = L->names[col_of[s]];
+            x->sorted = true;
+            x->codes = codes[s];
+            x->dict.max = max_dict;
+            x->no_dict = &no_dict[s];
+        }
+    }
+    Pass2 P = {L, slot, n_load, cs, errs, failed, esc};
+    Jobs J = {.run = pass2_job, .ctx = &P, .n = n_ch, .skip_after_failure = true};
+    progress_begin("B", (uint64_t)(L->r.end - L->r.base), "loading %s", progress_file_name(cf->path));
+    run_jobs(L->threads, &J);
+    progress_end();
+    for (int k = 0; k < n_ch; k++) {
+        if (!failed[k]) continue;
+        if (errs[k]) report(&L->r, errs[k]);
+        else oom(L);
+        goto out;
+    }
+    if (finish_dicts(L, n_load, cols, codes, cs, no_dict, max_dict) < 0) {
+        oom(L);
+        goto out;
+    }
+    for (s = 0; s < n_load; s++) {
+        Column *c = cols[s];
+        if (c->type == TY_TEXT) {
+            bool ok = !L->map || col_add_heap(c, L->map) == 0;
+            for (int k = 0; k < n_ch && ok; k++)
+                if (cs[(size_t)k * (size_t)n_load + (size_t)s].uses_esc)
+                    ok = col_add_heap(c, esc[k]) == 0;
+            if (!ok) {
+                oom(L);
+                goto out;
+            }
+        }
+        if (c->valid) col_compact_validity(c);
         bool orderable = c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_TIMESTAMP ||
                          c->type == TY_DATE || c->type == TY_TIME;
-        c->sorted = orderable && cs->sorted && !c->valid;
-        cs->col = NULL;
+        c->sorted = orderable && !c->valid &&
+                    merged_sorted(L, cs, n_load, s, c->type == TY_FLOAT);
+    }
+    for (s = 0; s < n_load; s++) {
+        int j = col_of[s];
+        Column *c = cols[s];
+        cols[s] = NULL;
         if (table_set(cf->table, j, c, L->names[j]) < 0) {
             oom(L);
-            for (int k = j + 1; k < L->n_cols; k++) {
-                col_release(L->cs[k].col);
-                L->cs[k].col = NULL;
-            }
-            return -1;
+            goto out;
         }
         cf->loaded[j] = true;
     }
@@ -1036,13 +2112,28 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
      * from the file when read: the mapping's pages need not stay resident (memory). */
     if (L->map && L->map->len) madvise(L->map->data, L->map->len, MADV_DONTNEED);
 #endif
-    return 0;
-fail:
-    for (int j = 0; j < L->n_cols; j++) {
-        col_release(L->cs[j].col);
-        L->cs[j].col = NULL;
-    }
-    return -1;
+    rc = 0;
+out:
+    if (cs)
+        for (size_t i = 0; i < (size_t)n_ch * (size_t)n_load; i++) dict_free(&cs[i].dict);
+    if (cols)
+        for (s = 0; s < n_load; s++) col_release(cols[s]);
+    if (codes)
+        for (s = 0; s < n_load; s++) free(codes[s]);
+    if (errs)
+        for (int k = 0; k < n_ch; k++) free(errs[k]);
+    if (esc)
+        for (int k = 0; k < n_ch; k++) heap_release(esc[k]); /* the columns hold their own */
+    free(slot);
+    free(col_of);
+    free(cols);
+    free(codes);
+    free(no_dict);
+    free(cs);
+    free(errs);
+    free(failed);
+    free(esc);
+    return rc;
 }
 
 int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err) {

@@ -3,7 +3,9 @@
  *
  * csv_read turns a file into a Table, detecting column types from the data (DESIGN.md: INT,
  * FLOAT, BOOL, DATE, TIMESTAMP, TIME, TEXT) unless the options give a schema. Errors name the
- * file, line and column of the offending cell and quote its line.
+ * file, line and column of the offending cell and quote its line. Large files are parsed in
+ * chunks on several threads; the result and the error reported (the first in the file) do not
+ * depend on how the work was split.
  *
  * The writers format a result table onto a sink. They never print by themselves: the caller's
  * sink decides where bytes go (stdout in the CLI, a buffer in tests and the embedding API).
@@ -23,6 +25,11 @@ typedef struct {
     int n_schema;            /* 0: detect; otherwise names and types of every column */
     const char *const *schema_names;
     const RxType *schema_types;
+    /* How the reader splits the work (csv.c): the file is cut into chunks of about
+     * chunk_bytes (0: 4 MB) that up to `threads` threads parse (0: one per online
+     * processor). The table and any error are the same for every choice. */
+    size_t chunk_bytes;
+    int threads;
 } CsvOptions;
 
 void csv_options_default(CsvOptions *o);

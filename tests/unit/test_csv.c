@@ -1,10 +1,16 @@
 /*
  * test_csv.c - unit tests of the CSV reader (src/io/csv.c): type detection, NULLs, quoting,
  * line ends, byte order marks, schemas, and every error with its message and position.
- * Each case writes a small file into a temporary directory and reads it back.
+ * Each case writes a small file into a temporary directory and reads it back. The parallel
+ * reader is checked against itself: every file read in chunks of many sizes on several
+ * threads gives the same table (values, NULLs, types, sorted hints, dictionaries) or the same
+ * error as one chunk on one thread; and its number parsers against strtod, strtoll and
+ * temporal.c on millions of random values.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -456,6 +462,476 @@ static void test_error_format(void) {
     sb_free(&b);
 }
 
+/* ---- chunked reading ------------------------------------------------------------------------ */
+
+static uint64_t rng_state;
+static uint64_t rnd(void) {
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+static unsigned rnd_below(unsigned n) { return (unsigned)(rnd() % n); }
+
+/* Everything a reading gives, as text: each column's name, type, sorted hint and dictionary,
+ * and every cell (with its dictionary code), or the error with its position and quoted line. */
+static void dump_table(const Table *t, StrBuf *b) {
+    sb_printf(b, "%zu rows, %d columns\n", t->n_rows, t->n_cols);
+    for (int j = 0; j < t->n_cols; j++) {
+        const Column *c = t->cols[j];
+        sb_printf(b, "%s %s%s%s dict %u\n", t->names[j], type_name(c->type),
+                  c->sorted ? " sorted" : "", c->valid ? " nulls" : "", c->codes ? c->n_dict : 0);
+        for (uint32_t k = 0; c->codes && k < c->n_dict; k++)
+            sb_printf(b, "  %u=%.*s\n", k, (int)c->dict[k].len, c->dict[k].ptr);
+    }
+    for (size_t i = 0; i < t->n_rows; i++) {
+        for (int j = 0; j < t->n_cols; j++) {
+            const Column *c = t->cols[j];
+            if (j) sb_putc(b, '|');
+            if (col_is_null(c, i)) {
+                sb_puts(b, "<NULL>");
+            } else if (c->type == TY_FLOAT) {
+                sb_printf(b, "%a", col_f64(c)[i]); /* exact, and -0 is not 0 */
+            } else {
+                out_value_text(c, i, "", b);
+            }
+            if (c->codes) sb_printf(b, "#%u", c->codes[i]);
+        }
+        sb_putc(b, '\n');
+    }
+}
+
+static void dump_error(const RxError *e, StrBuf *b) {
+    uint32_t line, col;
+    err_pos(e, &line, &col);
+    sb_printf(b, "error %d at %u:%u: %s\n", (int)e->code, line, col, e->msg);
+    if (e->src) sb_printf(b, "  %.*s\n", (int)e->src->len, e->src->text);
+}
+
+/* Reads path with the given chunk size and threads (and schema options from base) into b:
+ * in one step, or (split) in two, every other column first. */
+static void read_dump(const char *path, const CsvOptions *base, size_t chunk, int threads,
+                      bool split, StrBuf *b) {
+    CsvOptions o;
+    if (base) o = *base;
+    else csv_options_default(&o);
+    o.chunk_bytes = chunk;
+    o.threads = threads;
+    RxError e;
+    memset(&e, 0, sizeof e);
+    if (!split) {
+        Table *t = NULL;
+        if (csv_read(path, &o, &t, &e) < 0) dump_error(&e, b);
+        else dump_table(t, b);
+        table_free(t);
+        return;
+    }
+    CsvFile *f = NULL;
+    if (csv_open(path, &o, &f, &e) < 0) {
+        dump_error(&e, b);
+        return;
+    }
+    int n = csv_table(f)->n_cols;
+    uint8_t *want = calloc((size_t)n + 1, 1);
+    int rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        for (int j = 0; j < n; j++) want[j] = (uint8_t)(j % 2 == pass);
+        rc = csv_load(f, want, &e);
+    }
+    free(want);
+    if (rc < 0) dump_error(&e, b);
+    else dump_table(csv_table(f), b);
+    csv_close(f);
+}
+
+/* Reads the file at path as one chunk on one thread, then in chunks of many sizes on one to
+ * four threads (and in two steps): every reading must give the same text. Returns the first
+ * reading in *ref when ref is not NULL (the caller frees it). */
+static void expect_same_chunked(const char *path, const CsvOptions *o, StrBuf *ref, int at) {
+    static const size_t chunks[] = {1, 2, 3, 7, 61, 4093, 65536};
+    struct stat st;
+    /* Big files: chunks of 61 bytes stand for the smallest (a record or less each), and two
+     * thread counts for all. */
+    bool big = stat(path, &st) == 0 && st.st_size > 100000;
+    size_t first = big ? 4 : 0; /* chunks[4] is 61 */
+    StrBuf want;
+    sb_init(&want);
+    read_dump(path, o, SIZE_MAX, 1, false, &want);
+    for (size_t i = first; i < RX_ARRAY_LEN(chunks); i++) {
+        for (int threads = 1; threads <= 4; threads += (threads == 1 ? 1 + big : 2)) {
+            for (int split = 0; split < 2; split++) {
+                StrBuf got;
+                sb_init(&got);
+                read_dump(path, o, chunks[i], threads, split, &got);
+                bool same = got.n == want.n && memcmp(got.p, want.p, want.n) == 0;
+                if (!same)
+                    fprintf(stderr, "line %d: chunks of %zu, %d threads%s differ:\n%.400s\n--- "
+                            "one chunk:\n%.400s\n", at, chunks[i], threads,
+                            split ? ", two steps" : "", got.p, want.p);
+                CHECK(same);
+                sb_free(&got);
+                if (!same) goto out;
+            }
+        }
+    }
+out:
+    if (ref) *ref = want;
+    else sb_free(&want);
+}
+#define EXPECT_SAME_CHUNKED(text) \
+    expect_same_chunked(put_file(text, 0), NULL, NULL, __LINE__)
+
+/* Small files whose every byte is a chunk boundary at chunk size 1. */
+static void test_chunks_small(void) {
+    EXPECT_SAME_CHUNKED("a,b\n1,x\n2,y\n3,z\n");
+    EXPECT_SAME_CHUNKED("q,n\n\"he said \"\"hi\"\"\",1\n\"two\nlines\",2\n\"plain\",3\n\"\"\"\",4\n");
+    /* A newline inside quotes followed by text that would parse as a record of its own. */
+    EXPECT_SAME_CHUNKED("a,b\n1,\"x\n2,y\"\n3,\"\n4,\n5\"\n");
+    EXPECT_SAME_CHUNKED("a,b\r\n1,x\r\n2,\"y\"\r\n3,z");
+    EXPECT_SAME_CHUNKED("\xEF\xBB\xBFid,v\n7,8");
+    EXPECT_SAME_CHUNKED("x\n1\n\n3\n\n");
+    EXPECT_SAME_CHUNKED("a,b,c\n1,,\"\"\n,x,y\n3,\"\",z\n");
+    EXPECT_SAME_CHUNKED("n\n3\n2\n1\n");
+    EXPECT_SAME_CHUNKED("n,f\n1,0.5\n2,0.25\n3,nan\n4,1\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,2026-01-01\n2.5,2026-01-02T00:00:00Z\n");
+    EXPECT_SAME_CHUNKED("a,b\n");
+    /* Errors: the first in the file, whatever the chunks. */
+    EXPECT_SAME_CHUNKED("a,b,c\n1,2,3\n1,2\n1,2,3,4\n");
+    EXPECT_SAME_CHUNKED("a,b\n\"x\ny\",1\n1\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,2\n3,\"abc\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,\"x\"y\n2,\"\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,x\xff\n2\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,\"x\ny\xc3\"\n1,2,3\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,\"x\ny\",\xc3\n1,2,3\n");
+    EXPECT_SAME_CHUNKED("a,b\n1,x\n2,y,\xe2\x82\n");
+    EXPECT_SAME_CHUNKED("a,b\xc3\n1,x\n");
+    EXPECT_SAME_CHUNKED("id,d\n1,2026-02-28\n2,2026-02-30\n3,2026-02-31\n");
+    EXPECT_SAME_CHUNKED("n\n1\n99999999999999999999\n-99999999999999999999\n");
+    CsvOptions o;
+    csv_options_default(&o);
+    o.null_text = "NA";
+    o.delimiter = ';';
+    expect_same_chunked(put_file("n;s\n1;NA\n\"\";\"NA\"\nNA;b\n", 0), &o, NULL, __LINE__);
+    static const char *const names[] = {"id", "when", "v"};
+    static const RxType types[] = {TY_INT, TY_DATE, TY_TEXT};
+    csv_options_default(&o);
+    o.n_schema = 3;
+    o.schema_names = names;
+    o.schema_types = types;
+    expect_same_chunked(put_file("id,when,v\n1,2026-03-01,007\n2,,\nx,2026-03-01,a\n", 0), &o,
+                        NULL, __LINE__);
+    o.header = false;
+    expect_same_chunked(put_file("5,2026-03-02,\"q\"\"\"\n6,,\"a\nb\"\n", 0), &o, NULL, __LINE__);
+}
+
+/* A random cell of a nasty TEXT column: quotes, escapes, delimiters, newlines (\n and \r\n),
+ * empty and NULL, non-ASCII. */
+static void random_text(StrBuf *b) {
+    static const char *const parts[] = {"x", "ab", "a,b", "\"\"", "\n", "\r\n", "é", "日本",
+                                        " ", "NA", "1", "2026-01-01", "\r"};
+    unsigned k = rnd_below(10);
+    if (k == 0) return;                       /* NULL */
+    if (k == 1) {
+        sb_puts(b, "\"\"");                   /* the empty string */
+        return;
+    }
+    if (k < 4) {                              /* unquoted */
+        sb_puts(b, rnd_below(2) ? "plain" : "x\"y");
+        return;
+    }
+    sb_putc(b, '"');
+    for (unsigned n = 1 + rnd_below(5); n > 0; n--)
+        sb_puts(b, parts[rnd_below(RX_ARRAY_LEN(parts))]);
+    sb_putc(b, '"');
+}
+
+/* A random file of `rows` rows: id INT (some NULL), q TEXT (random_text), f FLOAT, d DATE, ts
+ * TIMESTAMP, s TEXT of 20 distinct values (a dictionary), b BOOL; line ends \n and \r\n. Row
+ * bad_date has 2026-02-30 in d, row bad_count an extra field, row bad_utf8 invalid UTF-8 at the
+ * end of q (0: none). */
+static void random_file(StrBuf *b, int rows, int bad_date, int bad_count, int bad_utf8) {
+    sb_puts(b, "id,q,f,d,ts,s,b\n");
+    for (int i = 1; i <= rows; i++) {
+        if (rnd_below(50)) sb_printf(b, "%d", i);
+        sb_putc(b, ',');
+        random_text(b);
+        if (i == bad_utf8) sb_puts(b, "\"\xc3(\"");
+        sb_printf(b, ",%d.%02u,", (int)rnd_below(2000) - 1000, rnd_below(100));
+        if (i == bad_date) sb_puts(b, "2026-02-30");
+        else if (rnd_below(30))
+            sb_printf(b, "2026-%02u-%02u", 1 + rnd_below(12), 1 + rnd_below(28));
+        sb_printf(b, ",2026-01-02T%02u:%02u:%02u.%uZ,S%02u,%s", rnd_below(24), rnd_below(60),
+                  rnd_below(60), rnd_below(10), rnd_below(20), rnd_below(2) ? "true" : "false");
+        if (i == bad_count) sb_puts(b, ",extra");
+        sb_puts(b, rnd_below(3) ? "\n" : "\r\n");
+    }
+}
+
+static void test_chunks_random(void) {
+    rng_state = 42;
+    struct {
+        int rows, bad_date, bad_count, bad_utf8;
+        const char *expect; /* in the one-chunk reading */
+    } cases[] = {
+        {6000, 0, 0, 0, "6000 rows"},
+        {6000, 3000, 0, 0, "invalid DATE '2026-02-30' in column 'd'"},
+        {6000, 5000, 0, 0, "invalid DATE '2026-02-30' in column 'd'"},
+        {6000, 0, 4000, 0, "has 8 fields, the header has 7"},
+        {6000, 0, 5900, 2000, "invalid UTF-8 (byte 0xC3) in column 'q'"},
+        {6000, 100, 0, 5999, "invalid UTF-8 (byte 0xC3) in column 'q'"},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(cases); i++) {
+        StrBuf text, ref;
+        sb_init(&text);
+        random_file(&text, cases[i].rows, cases[i].bad_date, cases[i].bad_count, cases[i].bad_utf8);
+        expect_same_chunked(put_file(text.p, text.n), NULL, &ref, __LINE__);
+        bool found = ref.p && strstr(ref.p, cases[i].expect);
+        if (!found) fprintf(stderr, "case %zu: %.300s\n", i, ref.p);
+        CHECK(found);
+        if (i == 0) {
+            /* the low-cardinality column got a dictionary, the other TEXT column did not */
+            CHECK(strstr(ref.p, "\ns TEXT dict 20\n") != NULL);
+            CHECK(strstr(ref.p, "\nq TEXT nulls dict 0\n") != NULL);
+            CHECK(strstr(ref.p, "\nts TIMESTAMP dict 0\n") != NULL);
+        }
+        sb_free(&ref);
+        sb_free(&text);
+    }
+    /* The second of two bad dates is never reported, on any chunking; a file ending inside
+     * quotes is an error at its opening quote. */
+    StrBuf text;
+    sb_init(&text);
+    random_file(&text, 5000, 1200, 0, 0);
+    sb_puts(&text, "1,\"open\n2,x,1.0,2026-01-01,2026-01-01T00:00:00Z,S1,true\n");
+    StrBuf ref;
+    expect_same_chunked(put_file(text.p, text.n), NULL, &ref, __LINE__);
+    CHECK(strstr(ref.p, "unterminated quoted field") != NULL);
+    sb_free(&ref);
+    sb_free(&text);
+}
+
+/* The sorted hint and the dictionary follow the whole column, not the chunks: a column sorted
+ * within every chunk but not across two is not sorted; distinct values exactly at the limit
+ * (rows / 16) keep the dictionary, one more loses it. */
+static void test_chunks_hints(void) {
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "up,down,k,few,many\n");
+    for (int i = 0; i < 8192; i++)
+        sb_printf(&b, "%d,%d,%d,v%d,w%d\n", i, i < 4096 ? i : i - 4096, i % 7, i % 512, i % 513);
+    StrBuf ref;
+    expect_same_chunked(put_file(b.p, b.n), NULL, &ref, __LINE__);
+    CHECK(strstr(ref.p, "\nup INT sorted dict 0\n") != NULL);
+    CHECK(strstr(ref.p, "\ndown INT dict 0\n") != NULL);
+    CHECK(strstr(ref.p, "\nfew TEXT dict 512\n") != NULL);
+    CHECK(strstr(ref.p, "\nmany TEXT dict 0\n") != NULL);
+    sb_free(&ref);
+    sb_free(&b);
+}
+
+/* A load that fails leaves nothing behind: the next one (of other columns, or the same again)
+ * reads as if it were the first, escaped text included. */
+static void test_load_after_failure(void) {
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "q,n,r\n");
+    for (int i = 0; i < 3000; i++)
+        sb_printf(&b, "\"a \"\"%d\"\"\",%s,\"x\"\"\n\"\n", i, i == 2500 ? "2026-13-01" : "7");
+    const char *path = put_file(b.p, b.n);
+    sb_free(&b);
+    CsvOptions o;
+    csv_options_default(&o);
+    o.chunk_bytes = 4096;
+    RxError e;
+    memset(&e, 0, sizeof e);
+    CsvFile *f = NULL;
+    CHECK(csv_open(path, &o, &f, &e) == 0);
+    if (!f) return;
+    CHECK(csv_table(f)->cols[1]->type == TY_TEXT); /* 2026-13-01 among integers: TEXT */
+    csv_close(f);
+    /* the same with a schema, so that column n fails to load */
+    static const char *const names[] = {"q", "n", "r"};
+    static const RxType types[] = {TY_TEXT, TY_INT, TY_TEXT};
+    o.n_schema = 3;
+    o.schema_names = names;
+    o.schema_types = types;
+    CHECK(csv_open(path, &o, &f, &e) == 0);
+    if (!f) return;
+    uint8_t all[3] = {1, 1, 1}, q_only[3] = {1, 0, 0}, r_only[3] = {0, 0, 1};
+    CHECK(csv_load(f, all, &e) == -1 && e.code == RX_EVALUE);
+    CHECK(strstr(e.msg, "invalid INT '2026-13-01' in column 'n'") != NULL);
+    for (int round = 0; round < 2; round++) {
+        memset(&e, 0, sizeof e);
+        CHECK(csv_load(f, q_only, &e) == 0);
+        memset(&e, 0, sizeof e);
+        CHECK(csv_load(f, r_only, &e) == 0);
+    }
+    const Table *t = csv_table(f);
+    CHECK(t->n_rows == 3000 && !t->cols[1]->codes && t->cols[1]->pruned);
+    CHECK(t->cols[0]->codes == NULL); /* 3000 rows: too few for a dictionary */
+    bool same = true;
+    for (size_t i = 0; i < t->n_rows; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "a \"%zu\"", i);
+        same &= strcmp(text_at(t, 0, i), want) == 0 && strcmp(text_at(t, 2, i), "x\"\n") == 0;
+    }
+    CHECK(same);
+    csv_close(f);
+}
+
+/* ---- number and time parsers against the reference ones ------------------------------------ */
+
+/* Writes a one-column file of the n texts made by gen, reads it back (in chunks on threads, the
+ * default for a file of this size being one chunk, so 1 MB chunks), and returns the table. */
+static Table *load_values(size_t n, void (*gen)(StrBuf *, size_t), StrBuf *text,
+                          size_t **offs) {
+    sb_puts(text, "x\n");
+    *offs = malloc((n + 1) * sizeof **offs);
+    for (size_t i = 0; i < n; i++) {
+        (*offs)[i] = text->n;
+        gen(text, i);
+        sb_putc(text, '\n');
+    }
+    (*offs)[n] = text->n;
+    CsvOptions o;
+    csv_options_default(&o);
+    o.chunk_bytes = 1 << 20;
+    RxError e;
+    Table *t = load_opt(text->p, text->n, &o, &e);
+    if (!t) fprintf(stderr, "load_values: %s\n", e.msg);
+    return t;
+}
+
+static void gen_float(StrBuf *b, size_t i) {
+    char buf[64];
+    uint64_t r = rnd();
+    switch (i % 6) {
+    case 0: case 1: { /* a decimal of 1-19 digits with the point anywhere */
+        int digits = 1 + (int)(r % 19), point = (int)((r >> 8) % (unsigned)(digits + 1));
+        size_t k = 0;
+        if ((r >> 20) & 1) buf[k++] = '-';
+        for (int d = 0; d < digits; d++) {
+            if (d == point && d > 0) buf[k++] = '.';
+            buf[k++] = (char)('0' + rnd_below(10));
+        }
+        buf[k] = 0;
+        sb_puts(b, buf);
+        break;
+    }
+    case 2: /* the same with a small exponent */
+        sb_printf(b, "%u.%0*ue%d", (unsigned)(r % 100000), 1 + (int)((r >> 17) % 4),
+                  (unsigned)((r >> 20) % 1000), (int)((r >> 30) % 61) - 30);
+        break;
+    case 3: { /* any double, shortest-ish and in full */
+        double v;
+        do {
+            uint64_t bits = rnd();
+            memcpy(&v, &bits, 8);
+        } while (!isfinite(v));
+        char t[40];
+        snprintf(t, sizeof t, "%.*g", 1 + (int)(r % 17), v);
+        if (isinf(strtod(t, NULL))) snprintf(t, sizeof t, "%.17g", v); /* 2e+308 overflows */
+        sb_puts(b, t);
+        break;
+    }
+    case 4: /* prices */
+        sb_printf(b, "%u.%02u", (unsigned)(r % 100000), (unsigned)((r >> 20) % 100));
+        break;
+    default: /* a double of moderate size in full */
+        sb_printf(b, "%.17g", (double)(int64_t)(r >> 11) / (double)(1 + (r & 0xFFFFF)));
+        break;
+    }
+}
+
+static void test_floats_vs_strtod(void) {
+    rng_state = 7;
+    const size_t n = 2000000;
+    StrBuf text;
+    sb_init(&text);
+    size_t *offs;
+    Table *t = load_values(n, gen_float, &text, &offs);
+    CHECK(t && t->cols[0]->type == TY_FLOAT && t->n_rows == n);
+    size_t bad = 0;
+    for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
+        char buf[64];
+        size_t len = offs[i + 1] - 1 - offs[i];
+        memcpy(buf, text.p + offs[i], len);
+        buf[len] = 0;
+        double want = strtod(buf, NULL), got = col_f64(t->cols[0])[i];
+        if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
+            fprintf(stderr, "float '%s': got %a, strtod %a\n", buf, got, want);
+    }
+    CHECK(bad == 0);
+    table_free(t);
+    free(offs);
+    sb_free(&text);
+}
+
+static void gen_int(StrBuf *b, size_t i) {
+    uint64_t r = rnd();
+    if (i == 0) sb_puts(b, "9223372036854775807");
+    else if (i == 1) sb_puts(b, "-9223372036854775808");
+    else if (i == 2) sb_puts(b, "-0");
+    else if (i == 3) sb_puts(b, "000000000000000000000012");
+    else sb_printf(b, "%lld", (long long)((int64_t)r >> (r % 64)));
+}
+
+static void test_ints_vs_strtoll(void) {
+    rng_state = 8;
+    const size_t n = 1000000;
+    StrBuf text;
+    sb_init(&text);
+    size_t *offs;
+    Table *t = load_values(n, gen_int, &text, &offs);
+    CHECK(t && t->cols[0]->type == TY_INT && t->n_rows == n);
+    size_t bad = 0;
+    for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
+        long long want = strtoll(text.p + offs[i], NULL, 10);
+        if (col_i64(t->cols[0])[i] != want && bad++ < 5)
+            fprintf(stderr, "int at %zu: got %lld, want %lld\n", i,
+                    (long long)col_i64(t->cols[0])[i], want);
+    }
+    CHECK(bad == 0);
+    table_free(t);
+    free(offs);
+    sb_free(&text);
+}
+
+static void gen_ts(StrBuf *b, size_t i) {
+    uint64_t r = rnd();
+    int y = 1 + (int)(r % 9999), mo = 1 + (int)((r >> 14) % 12), d = 1 + (int)((r >> 18) % 28);
+    sb_printf(b, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, (int)((r >> 23) % 24),
+              (int)((r >> 28) % 60), (int)((r >> 34) % 60));
+    int frac = (int)((r >> 40) % 8); /* 0: none; 7: an offset instead of Z */
+    static const unsigned p10[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    if (frac > 0 && frac < 7) sb_printf(b, ".%0*u", frac, (unsigned)((r >> 43) % p10[frac]));
+    sb_puts(b, frac == 7 ? "+05:30" : (i % 5 == 0 ? "z" : "Z"));
+}
+
+static void test_timestamps_vs_temporal(void) {
+    rng_state = 9;
+    const size_t n = 500000;
+    StrBuf text;
+    sb_init(&text);
+    size_t *offs;
+    Table *t = load_values(n, gen_ts, &text, &offs);
+    CHECK(t && t->cols[0]->type == TY_TIMESTAMP && t->n_rows == n);
+    size_t bad = 0;
+    for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
+        int64_t want = 0;
+        const char *why;
+        size_t len = offs[i + 1] - 1 - offs[i];
+        int rc = tm_parse_timestamp(text.p + offs[i], len, &want, &why);
+        if ((rc != 0 || col_i64(t->cols[0])[i] != want) && bad++ < 5)
+            fprintf(stderr, "timestamp '%.*s': got %lld, want %lld\n", (int)len,
+                    text.p + offs[i], (long long)col_i64(t->cols[0])[i], (long long)want);
+    }
+    CHECK(bad == 0);
+    table_free(t);
+    free(offs);
+    sb_free(&text);
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/rx_csv_XXXXXX");
     if (!mkdtemp(dir)) {
@@ -471,6 +947,13 @@ int main(void) {
     test_schema();
     test_roundtrip();
     test_error_format();
+    test_chunks_small();
+    test_chunks_random();
+    test_chunks_hints();
+    test_load_after_failure();
+    test_floats_vs_strtod();
+    test_ints_vs_strtoll();
+    test_timestamps_vs_temporal();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/f%d.csv", dir, i);
