@@ -44,7 +44,6 @@ int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log,
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
 int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail);
-LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 LPlan *rw_pushsql(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 
