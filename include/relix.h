@@ -85,7 +85,10 @@ int rx_result_cols(const RxResult *r);
 const char *rx_result_colname(const RxResult *r, int col);
 RxColType rx_result_coltype(const RxResult *r, int col);
 int rx_result_is_null(const RxResult *r, size_t row, int col);
-/* INT, and TIMESTAMP/TIME as microseconds, DATE as days, BOOL as 0/1. */
+/* INT, and TIMESTAMP/TIME as microseconds, DATE as days, BOOL as 0/1, a DURATION's
+ * microseconds (without its months). A FLOAT is truncated toward zero and clamped to the int64
+ * range: 1e300 and Infinity give INT64_MAX, -1e300 and -Infinity INT64_MIN, NaN 0. NULL, TEXT,
+ * an out-of-range row or column: 0. */
 int64_t rx_result_int(const RxResult *r, size_t row, int col);
 double rx_result_float(const RxResult *r, size_t row, int col);
 /* Any value as the text the table format prints (NULL as "NULL"); valid until the callback

@@ -17,7 +17,7 @@ case "${1:-build}" in
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
     want_cmd python3 python3; want_cmd sqlite3 sqlite3
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
-    want_cmd diff diffutils
+    want_cmd diff diffutils; want_cmd strace strace
     # 410-report renders the HTML report headless and looks at the screenshot
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -3,8 +3,9 @@
  *
  * Inline tables are converted to columns when their statement is registered (DESIGN.md's
  * inference: every non-empty cell an integer gives INT, every one numeric FLOAT, otherwise
- * TEXT; a quoted cell is TEXT; a column with no value at all is TEXT, as in CSV files). CSV sources are read on first use through io/csv.c, once per
- * session, with the options of their statement.
+ * TEXT; a quoted cell is TEXT; a column with no value at all is TEXT, as in CSV files; a
+ * number that does not fit its type is an error). CSV sources are read on first use through
+ * io/csv.c, once per session, with the options of their statement.
  */
 #include "analysis/analysis.h"
 
@@ -196,6 +197,14 @@ static int add_def(Catalog *c, RelDef *d, RxError *err) {
 
 /* ---- inline tables -------------------------------------------------------------------------- */
 
+/* A number cell's text for a message, in buf: as written when short, else its ends and its
+ * length (400 digits are not worth quoting whole). */
+static const char *cell_quote(const Cell *cell, char buf[80]) {
+    if (cell->len <= 40) snprintf(buf, 80, "%.*s", (int)cell->len, cell->text);
+    else snprintf(buf, 80, "%.12s…%s (%zu characters)", cell->text, cell->text + cell->len - 12, cell->len);
+    return buf;
+}
+
 static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
     const Stmt *st = d->stmt;
     const RxSource *src = d->src;
@@ -214,9 +223,11 @@ static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
     if (!t) return rx_error(err, RX_ENOMEM, NULL, st->span, "out of memory");
     for (int j = 0; j < nc; j++) {
         /* Infer the type: INT if every non-empty cell is an integer, FLOAT if every one is
-         * numeric, TEXT otherwise. */
+         * numeric, TEXT otherwise. A number too large for its type (an integer past 64 bits in
+         * a FLOAT column, 1e999) still has a number's shape: it is an error at the cell, as in
+         * the CSV reader, not a reason to read the column as TEXT. */
         bool all_int = true, all_num = true;
-        const Cell *overflow = NULL;
+        const Cell *overflow = NULL, *out_of_range = NULL;
         for (size_t i = 0; i < nr; i++) {
             const Cell *cell = &st->cells[i * (size_t)nc + (size_t)j];
             if (!cell->text || cell->null_word) continue;
@@ -229,7 +240,9 @@ static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
             int rc = num_parse_int(cell->text, cell->len, &iv);
             if (rc == -2 && !overflow) overflow = cell;
             if (rc != 0) all_int = false;
-            if (rc != 0 && num_parse_float(cell->text, cell->len, &fv) != 0) all_num = false;
+            int frc = rc != 0 ? num_parse_float(cell->text, cell->len, &fv) : 0;
+            if (frc == -2 && !out_of_range) out_of_range = cell;
+            if (frc == -1) all_num = false;
         }
         bool any = false;
         for (size_t i = 0; i < nr && !any; i++) {
@@ -238,11 +251,17 @@ static int build_inline_table(Catalog *c, RelDef *d, RxError *err) {
         }
         /* A column with no value at all is TEXT, as the CSV reader decides too. */
         RxType ty = !any ? TY_TEXT : all_int ? TY_INT : all_num ? TY_FLOAT : TY_TEXT;
+        char quoted[80];
         if (ty == TY_FLOAT && overflow) {
             table_free(t);
-            return rx_error(err, RX_EVALUE, src, overflow->span,
-                            "integer %.*s does not fit in 64 bits", (int)overflow->len,
-                            overflow->text);
+            return rx_error(err, RX_EVALUE, src, overflow->span, "integer %s does not fit in 64 bits",
+                            cell_quote(overflow, quoted));
+        }
+        if (ty == TY_FLOAT && out_of_range) {
+            table_free(t);
+            return rx_error(err, RX_EVALUE, src, out_of_range->span,
+                            "number %s is out of range (a FLOAT holds up to about 1.8e308)",
+                            cell_quote(out_of_range, quoted));
         }
         Column *col = col_new(ty, nr);
         if (!col) {

@@ -85,10 +85,24 @@ static int schema_copy(Sema *s, const Schema *in, Schema *out) {
     return 0;
 }
 
-static bool name_taken(const Schema *sc, int upto, const char *name) {
-    for (int i = 0; i < upto; i++)
-        if (strcmp(sc->cols[i].name, name) == 0) return true;
+/* The display names of a schema being built, as an open-addressing hash set (a power of two
+ * slots, at most half full): a join of many inputs that share names, T × T × … × T, would
+ * otherwise compare every candidate suffix with every column. */
+typedef struct {
+    const char **slot;
+    size_t mask;
+} NameSet;
+
+static bool nameset_has(const NameSet *ns, const char *name, size_t len) {
+    for (size_t i = rx_hash_bytes(name, len) & ns->mask; ns->slot[i]; i = (i + 1) & ns->mask)
+        if (strcmp(ns->slot[i], name) == 0) return true;
     return false;
+}
+
+static void nameset_add(NameSet *ns, const char *name) {
+    size_t i = rx_hash_bytes(name, strlen(name)) & ns->mask;
+    while (ns->slot[i]) i = (i + 1) & ns->mask;
+    ns->slot[i] = name;
 }
 
 /* Left columns, then right columns with _r, _r2 ... where a name is taken. */
@@ -97,19 +111,35 @@ static int schema_join(Sema *s, const Schema *l, const Schema *r, Schema *out) {
     out->cols = alloc(s, (size_t)(out->n ? out->n : 1) * sizeof *out->cols);
     if (!out->cols) return -1;
     memcpy(out->cols, l->cols, (size_t)l->n * sizeof *out->cols);
-    for (int i = 0; i < r->n; i++) {
+    NameSet ns = {0};
+    size_t cap = 16;
+    while (cap < 2 * (size_t)out->n) cap *= 2;
+    ns.slot = calloc(cap, sizeof *ns.slot);
+    ns.mask = cap - 1;
+    if (!ns.slot) return rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    for (int i = 0; i < l->n; i++) nameset_add(&ns, l->cols[i].name);
+    StrBuf cand;
+    sb_init(&cand);
+    int rc = 0;
+    for (int i = 0; i < r->n && rc == 0; i++) {
         ColInfo ci = r->cols[i];
-        int at = l->n + i;
-        if (name_taken(out, at, ci.name)) {
-            const char *cand = arena_printf(s->a, "%s_r", ci.name);
-            for (int k = 2; name_taken(out, at, cand); k++)
-                cand = arena_printf(s->a, "%s_r%d", ci.name, k);
+        if (nameset_has(&ns, ci.name, strlen(ci.name))) {
+            for (int k = 1; k == 1 || nameset_has(&ns, cand.p, cand.n); k++) {
+                cand.n = 0;
+                if (k == 1) sb_printf(&cand, "%s_r", ci.name);
+                else sb_printf(&cand, "%s_r%d", ci.name, k);
+                if (cand.oom) break;
+            }
             if (!ci.base) ci.base = ci.name;
-            ci.name = cand;
+            ci.name = cand.oom ? NULL : arena_strndup(s->a, cand.p, cand.n);
+            if (!ci.name) rc = rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
         }
-        out->cols[at] = ci;
+        out->cols[l->n + i] = ci;
+        if (rc == 0) nameset_add(&ns, ci.name);
     }
-    return 0;
+    sb_free(&cand);
+    free(ns.slot);
+    return rc;
 }
 
 static const char *schema_list(Sema *s, const Schema *sc) {
@@ -573,12 +603,29 @@ static Expr *make_not(Sema *s, RxSpan span, Expr *a) {
     return e;
 }
 
+/* The ∨ of terms[0..n), as a balanced tree: an IN list of any length is then only log n deep
+ * for the stages that walk expressions recursively (∨ is associative and commutative in
+ * three-valued logic, so the shape does not change the value). Reuses terms. */
+static Expr *or_balanced(Sema *s, RxSpan span, Expr **terms, size_t n) {
+    while (n > 1) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i += 2) {
+            terms[k] = i + 1 < n ? make_binary(s, OP_OR, TY_BOOL, span, terms[i], terms[i + 1]) : terms[i];
+            if (!terms[k++]) return NULL;
+        }
+        n = k;
+    }
+    return terms[0];
+}
+
 /* x IN (a, b) is x = a ∨ x = b; x BETWEEN lo AND hi is x >= lo ∧ x <= hi (SQL's NULL rules
  * follow from the rewriting). */
 static Expr *sema_in_between(Sema *s, const AstNode *n, const Schema *sc) {
     Expr *x = sema_expr(s, n->a, sc);
     if (!x) return NULL;
     Expr *r = NULL;
+    Expr **terms = NULL;
+    if (n->kind == AST_IN && !(terms = alloc(s, n->items.n * sizeof *terms))) return NULL;
     for (size_t i = 0; i < n->items.n; i++) {
         const AstNode *it = n->items.items[i];
         Expr *v = sema_expr(s, it, sc);
@@ -589,14 +636,14 @@ static Expr *sema_in_between(Sema *s, const AstNode *n, const Schema *sc) {
             return NULL;
         }
         if (n->kind == AST_IN) {
-            Expr *eq = make_binary(s, OP_EQ, TY_BOOL, n->span, x, v);
-            r = r ? make_binary(s, OP_OR, TY_BOOL, n->span, r, eq) : eq;
-        } else {
-            Expr *c = make_binary(s, i == 0 ? OP_GE : OP_LE, TY_BOOL, n->span, x, v);
-            r = r ? make_binary(s, OP_AND, TY_BOOL, n->span, r, c) : c;
+            if (!(terms[i] = make_binary(s, OP_EQ, TY_BOOL, n->span, x, v))) return NULL;
+            continue;
         }
+        Expr *c = make_binary(s, i == 0 ? OP_GE : OP_LE, TY_BOOL, n->span, x, v);
+        r = r ? make_binary(s, OP_AND, TY_BOOL, n->span, r, c) : c;
         if (!r) return NULL;
     }
+    if (n->kind == AST_IN && !(r = or_balanced(s, n->span, terms, n->items.n))) return NULL;
     return n->negated ? make_not(s, n->span, r) : r;
 }
 
@@ -1598,6 +1645,17 @@ static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref) {
         rx_error(s->err, RX_ENAME, s->src, ref->name_span, "view '%s' refers to itself (%s)",
                  d->name, b.p ? b.p : d->name);
         sb_free(&b);
+        return NULL;
+    }
+    if (s->view_stack.n >= PARSE_MAX_REL_DEPTH) {
+        /* Each view adds at least a rename to the plan, so this bounds the recursion through
+         * views before the plan's depth is checked (rewrite/inline.c). Reported at the
+         * outermost view, where the chain starts. */
+        const RelDef *top = s->view_stack.items[0];
+        const RelDef *second = s->view_stack.items[1];
+        rx_error(s->err, RX_ELIMIT, top->src, top->stmt->name_span,
+                 "views nested too deeply: '%s' uses '%s', which uses … '%s': more than %d views, "
+                 "each using the next", top->name, second->name, d->name, PARSE_MAX_REL_DEPTH);
         return NULL;
     }
     d->state = 1;

@@ -159,6 +159,21 @@ void *rx_malloc(size_t bytes);
 void *rx_calloc(size_t n, size_t size);
 void *rx_realloc(void *p, size_t bytes);
 
+/* ---- threads -------------------------------------------------------------------------------- */
+
+/* How many threads an operator may use, process-wide (threads.c): the join kernels and the
+ * large gathers run two halves at once only when this is more than 1, and with 1 never start a
+ * thread. Results do not depend on it (tests/cases/032-determinism). The first call settles
+ * the default: the RELIX_THREADS environment variable when it is a whole number of 1 or more,
+ * else the number of online CPUs. Safe to call from any thread. */
+int rx_threads(void);
+/* Sets it (n >= 1; 0 goes back to the default). The CLI's --threads. */
+void rx_set_threads(int n);
+/* n parsed from text as a thread count (a whole number from 1 to RX_MAX_THREADS); 0 ok, -1 not
+ * one. For RELIX_THREADS and --threads alike. */
+int rx_parse_threads(const char *text, int *n);
+#define RX_MAX_THREADS 1024
+
 /* ---- utf-8 ---------------------------------------------------------------------------------- */
 
 /* Number of code points in s[0..n) (invalid bytes count one each). */

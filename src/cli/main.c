@@ -17,6 +17,7 @@
 
 #include "relix.h"
 
+#include "base/base.h"
 #include "cli/cli.h"
 
 static const char usage_text[] =
@@ -42,6 +43,9 @@ static const char usage_text[] =
     "                         interval and AS-OF join\n"
     "      --no-progress      never show the progress line of long steps (shown on a\n"
     "                         terminal after a second; RELIX_PROGRESS=0 does the same)\n"
+    "      --threads N        run at most N threads (N >= 1; default: the RELIX_THREADS\n"
+    "                         environment variable, else the number of online CPUs); 1\n"
+    "                         never starts a thread. Results are the same for every N\n"
     "      --timing           print load, analysis, run and join times to standard error\n"
     "      --count            print only each result's row count (for benchmarks)\n"
     "      --ijoin-algo ALGO  auto (default), nested-loop or fast: force the interval join's\n"
@@ -262,6 +266,7 @@ int main(int argc, char **argv) {
     int ijoin_algo = 0, asof_algo = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     long long mem_limit = default_memory_limit();
+    int threads = 0; /* 0: RELIX_THREADS, else the CPUs (rx_set_threads) */
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
@@ -331,6 +336,10 @@ int main(int argc, char **argv) {
             NEXT_VALUE();
             mem_limit = parse_size(val);
             if (mem_limit < 0) return usage_error("--memory-limit takes a size like 512M or 8G, not '%s'", val);
+        } else if (strcmp(a, "--threads") == 0) {
+            NEXT_VALUE();
+            if (rx_parse_threads(val, &threads) < 0)
+                return usage_error("--threads takes a whole number from 1 to 1024, not '%s'", val);
         } else if (strcmp(a, "--no-optimize") == 0) {
             optimize = false;
         } else if (strcmp(a, "--no-hashjoin") == 0) {
@@ -346,7 +355,11 @@ int main(int argc, char **argv) {
 #undef NEXT_VALUE
     }
     if (file && eval_text) return usage_error("give either a script file or -e, not both%s", "");
+    const char *env_threads = getenv("RELIX_THREADS");
+    if (threads == 0 && env_threads && *env_threads && rx_parse_threads(env_threads, &threads) < 0)
+        return usage_error("RELIX_THREADS must be a whole number from 1 to 1024, not '%s'", env_threads);
     apply_memory_limit(mem_limit);
+    rx_set_threads(threads);
     RxSession *s = rx_open();
     if (!s) {
         fprintf(stderr, "relix: out of memory\n");

@@ -170,7 +170,7 @@ static void *xmalloc(size_t n, size_t size) {
 /* Runs f(a) and f(b), on two threads when par; inline when a thread cannot start. */
 static void run_two(void *(*f)(void *), void *a, void *b, bool par) {
     pthread_t t;
-    if (par && pthread_create(&t, NULL, f, b) == 0) {
+    if (par && rx_threads() > 1 && pthread_create(&t, NULL, f, b) == 0) {
         f(a);
         pthread_join(t, NULL);
         return;

@@ -328,7 +328,7 @@ static int gather_columns(Column **out, const Column **src, const uint32_t **idx
         }
         if ((src[c]->valid || any_none) && !col_valid(out[c])) goto oom;
     }
-    if (n >= PARALLEL_GATHER_ROWS) {
+    if (n >= PARALLEL_GATHER_ROWS && rx_threads() > 1) {
         size_t mid = (n / 2) & ~(size_t)63;
         GatherJob a = {out, src, idx, n_cols, 0, mid}, b = {out, src, idx, n_cols, mid, n};
         pthread_t t;

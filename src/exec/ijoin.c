@@ -233,7 +233,7 @@ static void *task_main(void *p) {
 
 static int run_two(Task *a, Task *b, bool threaded) {
     pthread_t th;
-    threaded = threaded && pthread_create(&th, NULL, task_main, b) == 0;
+    threaded = threaded && rx_threads() > 1 && pthread_create(&th, NULL, task_main, b) == 0;
     a->rc = a->fn(a->arg);
     if (threaded) pthread_join(th, NULL);
     else b->rc = b->fn(b->arg);

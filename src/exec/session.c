@@ -10,6 +10,7 @@
  * next. Each query's plan, rewrites and result live only for its callback.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,7 +345,15 @@ int64_t rx_result_int(const RxResult *r, size_t row, int col) {
     case TY_INT: case TY_TIMESTAMP: case TY_TIME: return v.v.i;
     case TY_DATE: return v.v.date;
     case TY_BOOL: return v.v.b;
-    case TY_FLOAT: return (int64_t)v.v.f;
+    case TY_FLOAT: {
+        /* Converting a double outside the int64 range (or NaN) is undefined in C: clamp, and
+         * give NaN as 0 (relix.h). */
+        double f = v.v.f;
+        if (isnan(f)) return 0;
+        if (f >= 9223372036854775808.0) return INT64_MAX;
+        if (f < -9223372036854775808.0) return INT64_MIN;
+        return (int64_t)f;
+    }
     case TY_DURATION: return v.v.d.us;
     default: return 0;
     }

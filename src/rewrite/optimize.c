@@ -237,7 +237,23 @@ static LPlan *select_over(Opt *o, LPlan *p, Expr **conj, int n, const LPlan *ori
     return s;
 }
 
-/* Tries to move the conjuncts into p; what stays is returned in *rest. */
+static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest);
+
+/* The conjuncts moved as far into p as they go, the rest in a selection over it. p is already
+ * optimized and the conjuncts folded and split, so this is optimize()'s σ case without
+ * optimizing p again: a conjunct costs one step per level it moves down, where optimizing
+ * every subtree it passes anew would cost time and copies cubic in the depth of a chain of
+ * views with a σ each. */
+static LPlan *sink(Opt *o, LPlan *p, Expr **conj, int n) {
+    if (n == 0) return p;
+    LPlan *tmpl = select_over(o, p, conj, n, NULL);
+    Conj in = {.items = conj, .n = n, .cap = n}, rest = {0};
+    LPlan *below = push_into(o, p, &in, &rest);
+    if (rest.n == 0) return below;
+    return select_over(o, below, rest.items, rest.n, tmpl);
+}
+
+/* Tries to move the conjuncts into p (already optimized); what stays is returned in *rest. */
 static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
     switch (p->kind) {
     case LP_RENAME: {
@@ -245,7 +261,7 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
         if (!c) return p;
         for (int i = 0; i < in->n; i++)
             note(o, "PUSH-001", "Selection pushed below a rename", text_of(o, in->items[i]));
-        c->in[0] = optimize(o, select_over(o, p->in[0], in->items, in->n, NULL));
+        c->in[0] = sink(o, p->in[0], in->items, in->n);
         return c;
     }
     case LP_PROJECT: {
@@ -265,7 +281,7 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
         if (down.n == 0) return p;
         LPlan *c = copy_plan(o, p);
         if (!c) return p;
-        c->in[0] = optimize(o, select_over(o, p->in[0], down.items, down.n, NULL));
+        c->in[0] = sink(o, p->in[0], down.items, down.n);
         return c;
     }
     case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
@@ -282,7 +298,7 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
             if (!c) return p;
             for (int i = 0; i < in->n; i++)
                 note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, in->items[i]));
-            c->in[1] = optimize(o, select_over(o, p->in[1], in->items, in->n, NULL));
+            c->in[1] = sink(o, p->in[1], in->items, in->n);
             return c;
         }
         Conj left = {0}, right = {0}, both = {0};
@@ -316,8 +332,8 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
             note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, left.items[i]));
         for (int i = 0; i < right.n; i++)
             note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, right.items[i]));
-        if (left.n) c->in[0] = optimize(o, select_over(o, p->in[0], left.items, left.n, NULL));
-        if (right.n) c->in[1] = optimize(o, select_over(o, p->in[1], right.items, right.n, NULL));
+        if (left.n) c->in[0] = sink(o, p->in[0], left.items, left.n);
+        if (right.n) c->in[1] = sink(o, p->in[1], right.items, right.n);
         if (both.n) {
             int cap = c->n_keys + both.n;
             int *lk = nalloc(o, (size_t)cap * sizeof *lk), *rk = nalloc(o, (size_t)cap * sizeof *rk);

@@ -47,7 +47,6 @@ int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log,
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
 int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const char *detail);
-LPlan *rw_inline(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 /* spec_only: the optimizer is off, and only the spec's two pushdowns apply (PUSH-SQL-001 and
  * -002, over bare tables, every column fetched). */

@@ -59,6 +59,10 @@ static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
         snprintf(buf, cap, "end of input");
     } else if (t->kind == TK_TABLE) {
         snprintf(buf, cap, "an inline table");
+    } else if (t->kind == TK_STRING) {
+        size_t n = tok_len(t);
+        if (n > 40) snprintf(buf, cap, "the string %.*s…'", 38, tok_text(p, t));
+        else snprintf(buf, cap, "the string %.*s", (int)n, tok_text(p, t));
     } else {
         size_t n = tok_len(t);
         if (n > 40) n = 40;
@@ -109,9 +113,11 @@ static int expect(Parser *p, TokKind k, const char *context) {
     return expected(p, what);
 }
 
-static int enter(Parser *p) {
+/* One more level of nesting, opened by token `at` (Lua's enterlevel): the parser recurses per
+ * level, so the levels are bounded. */
+static int enter(Parser *p, const Token *at) {
     if (++p->depth > PARSE_MAX_DEPTH)
-        return rx_error(p->err, RX_ELIMIT, p->src, peek(p)->span,
+        return rx_error(p->err, RX_ELIMIT, p->src, at->span,
                         "expression nested too deeply (more than %d levels)", PARSE_MAX_DEPTH);
     return 0;
 }
@@ -222,7 +228,9 @@ static bool continues_scalar(TokKind k) {
     }
 }
 
-/* call = name '(' [ expr { ',' expr } ] ')' */
+static AstNode *parse_call_args(Parser *p, AstNode *n, const Token *nt, const Token *open);
+
+/* call = name '(' [ '*' | 'DISTINCT' expr | expr { ',' expr } ] ')' */
 static AstNode *parse_call(Parser *p) {
     const Token *nt = advance(p);
     AstNode *n = node(p, AST_CALL, nt->span);
@@ -230,7 +238,16 @@ static AstNode *parse_call(Parser *p) {
     n->name = name_text(p, nt);
     n->name_span = nt->span;
     const Token *open = advance(p); /* '(' */
-    if (peek_kind(p) == TK_STAR && peek_at(p, 1)->kind == TK_RPAREN) {
+    if (enter(p, open) < 0) return NULL;
+    AstNode *r = parse_call_args(p, n, nt, open);
+    leave(p);
+    return r;
+}
+
+/* The arguments of call n after its '(' (open), through the closing ')'. */
+static AstNode *parse_call_args(Parser *p, AstNode *n, const Token *nt, const Token *open) {
+    if (peek_kind(p) == TK_STAR && (peek_at(p, 1)->kind == TK_RPAREN || word_is(p, nt, "count"))) {
+        /* count(*: only ')' may follow the star */
         advance(p);
         n->star = true;
     } else if (at_word(p, "DISTINCT") && peek_at(p, 1)->kind != TK_RPAREN && peek_at(p, 1)->kind != TK_COMMA) {
@@ -254,13 +271,36 @@ static AstNode *parse_call(Parser *p) {
 
 static bool at_case_start(Parser *p) { return word_is(p, peek_at(p, 1), "WHEN"); }
 
+/* CASE followed by what shows a CASE without WHEN rather than a column named case: a literal,
+ * THEN, ELSE or END, or a value followed by one of those words. */
+static bool case_without_when(Parser *p) {
+    const Token *n = peek_at(p, 1), *n2 = peek_at(p, 2);
+    if (n->kind == TK_INT || n->kind == TK_FLOAT || n->kind == TK_STRING) return true;
+    if (word_is(p, n, "THEN") || word_is(p, n, "ELSE") || word_is(p, n, "END")) return true;
+    return is_name(n) && (word_is(p, n2, "THEN") || word_is(p, n2, "ELSE") || word_is(p, n2, "END"));
+}
+
 /* case = 'CASE' 'WHEN' expr 'THEN' expr { 'WHEN' expr 'THEN' expr } [ 'ELSE' expr ] 'END' */
+static AstNode *parse_case_body(Parser *p, const Token *kw, AstNode *n);
+
 static AstNode *parse_case(Parser *p) {
     const Token *kw = advance(p);
     AstNode *n = node(p, AST_CASE, kw->span);
     if (!n) return NULL;
+    if (enter(p, kw) < 0) return NULL;
+    AstNode *r = parse_case_body(p, kw, n);
+    leave(p);
+    return r;
+}
+
+/* What follows CASE, through END. */
+static AstNode *parse_case_body(Parser *p, const Token *kw, AstNode *n) {
     while (at_word(p, "WHEN")) {
         advance(p);
+        if (at_word(p, "THEN")) {
+            expected(p, "a condition after WHEN");
+            return NULL;
+        }
         AstNode *c = parse_expr(p);
         if (!c) return NULL;
         if (!at_word(p, "THEN")) {
@@ -275,6 +315,10 @@ static AstNode *parse_case(Parser *p) {
     }
     if (at_word(p, "ELSE")) {
         advance(p);
+        if (at_word(p, "END")) {
+            expected(p, "a value after ELSE");
+            return NULL;
+        }
         n->a = parse_expr(p);
         if (!n->a) return NULL;
     }
@@ -311,6 +355,11 @@ static AstNode *parse_primary(Parser *p) {
     }
     case TK_FLOAT: {
         advance(p);
+        if (peek_kind(p) == TK_DOT && peek(p)->span.start == t->span.end) {
+            rx_error(p->err, RX_ESYNTAX, p->src, rx_span_join(t->span, peek_at(p, 1)->span),
+                     "a number has one decimal point at most");
+            return NULL;
+        }
         AstNode *n = node(p, AST_FLOAT, t->span);
         if (!n) return NULL;
         if (num_parse_float(tok_text(p, t), tok_len(t), &n->fval) != 0) {
@@ -329,7 +378,7 @@ static AstNode *parse_primary(Parser *p) {
     }
     case TK_LPAREN: {
         advance(p);
-        if (enter(p) < 0) return NULL;
+        if (enter(p, t) < 0) return NULL;
         AstNode *e = parse_expr(p);
         leave(p);
         if (!e) return NULL;
@@ -361,7 +410,22 @@ static AstNode *parse_primary(Parser *p) {
                 return n;
             }
         }
+        RxType ty;
+        if (t->kind == TK_IDENT && type_from_name(tok_text(p, t), tok_len(t), &ty) == 0 &&
+            (ty == TY_TIMESTAMP || ty == TY_DATE || ty == TY_TIME || ty == TY_DURATION) &&
+            (peek_at(p, 1)->kind == TK_INT || peek_at(p, 1)->kind == TK_FLOAT)) {
+            syntax_error(p, peek_at(p, 1), "%s takes its value as a string, as in %s", type_name(ty),
+                         ty == TY_TIMESTAMP ? "TIMESTAMP '2026-01-01T10:00:00Z'"
+                         : ty == TY_DATE    ? "DATE '2026-01-01'"
+                         : ty == TY_TIME    ? "TIME '10:00:00'"
+                                            : "DURATION 'PT5M'");
+            return NULL;
+        }
         if (t->kind == TK_IDENT && word_is(p, t, "CASE") && at_case_start(p)) return parse_case(p);
+        if (t->kind == TK_IDENT && word_is(p, t, "CASE") && case_without_when(p)) {
+            syntax_error(p, peek_at(p, 1), "WHEN expected after CASE: CASE WHEN condition THEN value … END");
+            return NULL;
+        }
         if (peek_at(p, 1)->kind == TK_LPAREN) {
             if (t->kind == TK_IDENT && syntax_is_function(tok_text(p, t), tok_len(t)))
                 return parse_call(p);
@@ -388,6 +452,10 @@ static AstNode *parse_primary(Parser *p) {
             n->name = name_text(p, c);
             n->name_span = c->span;
             n->span = rx_span_join(t->span, c->span);
+            if (peek_kind(p) == TK_DOT) {
+                syntax_error(p, peek(p), "a column is named by at most two parts, Relation.column");
+                return NULL;
+            }
         } else {
             n->name = name_text(p, t);
             n->name_span = t->span;
@@ -405,7 +473,7 @@ static AstNode *parse_unary(Parser *p) {
     const Token *t = peek(p);
     if (t->kind == TK_MINUS || t->kind == TK_DIFF || t->kind == TK_PLUS) {
         advance(p);
-        if (enter(p) < 0) return NULL;
+        if (enter(p, t) < 0) return NULL;
         AstNode *e = parse_unary(p);
         leave(p);
         if (!e) return NULL;
@@ -479,13 +547,30 @@ static int cmp_op(TokKind k) {
     }
 }
 
+/* A literal or a '(': what cannot follow an operand whose name is a keyword. */
+static bool starts_value(const Token *t) {
+    return t->kind == TK_INT || t->kind == TK_FLOAT || t->kind == TK_STRING || t->kind == TK_LPAREN;
+}
+
 /* cmp = add [ cmpop add | IS [NOT] NULL | [NOT] IN '(' expr { ',' expr } ')'
  *           | [NOT] BETWEEN add AND add ] */
 static AstNode *parse_cmp(Parser *p) {
     AstNode *l = parse_add(p);
     if (!l) return NULL;
     bool neg = at_word(p, "NOT") && (word_is(p, peek_at(p, 1), "IN") || word_is(p, peek_at(p, 1), "BETWEEN"));
+    if (!neg && at_word(p, "NOT") && starts_value(peek_at(p, 1))) {
+        /* not a relation named NOT: a value or a group follows */
+        advance(p);
+        char found[64];
+        describe(p, peek(p), found, sizeof found);
+        syntax_error(p, peek(p), "IN or BETWEEN expected after NOT, found %s", found);
+        return NULL;
+    }
     if (neg) advance(p);
+    if (at_word(p, "IN") && starts_value(peek_at(p, 1)) && peek_at(p, 1)->kind != TK_LPAREN) {
+        syntax_error(p, peek_at(p, 1), "'(' expected after IN: x IN (v, …)");
+        return NULL;
+    }
     if (at_word(p, "IN") && peek_at(p, 1)->kind == TK_LPAREN) {
         advance(p);
         const Token *open = advance(p);
@@ -493,6 +578,7 @@ static AstNode *parse_cmp(Parser *p) {
         if (!n) return NULL;
         n->a = l;
         n->negated = neg;
+        if (enter(p, open) < 0) return NULL;
         for (;;) {
             AstNode *e = parse_expr(p);
             if (!e) return NULL;
@@ -500,6 +586,7 @@ static AstNode *parse_cmp(Parser *p) {
             if (peek_kind(p) != TK_COMMA) break;
             advance(p);
         }
+        leave(p);
         RxSpan close = peek(p)->span;
         if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
         n->span = rx_span_join(l->span, close);
@@ -564,7 +651,7 @@ static AstNode *parse_not(Parser *p) {
     const Token *t = peek(p);
     if (t->kind == TK_NOT || word_is(p, t, "NOT")) {
         advance(p);
-        if (enter(p) < 0) return NULL;
+        if (enter(p, t) < 0) return NULL;
         AstNode *e = parse_not(p);
         leave(p);
         if (!e) return NULL;
@@ -589,13 +676,11 @@ static AstNode *parse_and(Parser *p) {
 
 /* expr = and { ( '∨' | OR ) and } */
 static AstNode *parse_expr(Parser *p) {
-    if (enter(p) < 0) return NULL;
     AstNode *l = parse_and(p);
     while (l && (peek_kind(p) == TK_OR || at_word(p, "OR"))) {
         advance(p);
         l = binary(p, OP_OR, l, parse_and(p));
     }
-    leave(p);
     return l;
 }
 
@@ -609,7 +694,7 @@ static AstNode *parse_operand(Parser *p) {
     const Token *t = peek(p);
     if (t->kind == TK_LPAREN) {
         advance(p);
-        if (enter(p) < 0) return NULL;
+        if (enter(p, t) < 0) return NULL;
         AstNode *r = parse_rel(p);
         leave(p);
         if (!r) return NULL;
@@ -625,6 +710,11 @@ static AstNode *parse_operand(Parser *p) {
     if (!n) return NULL;
     n->name = name_text(p, t);
     n->name_span = t->span;
+    if (peek_kind(p) == TK_DOT && !is_name(peek_at(p, 1))) {
+        advance(p);
+        expected(p, "a table name after '.' (Connection.table)");
+        return NULL;
+    }
     if (peek_kind(p) == TK_DOT && is_name(peek_at(p, 1))) {
         /* Conn.table: a table of a database connection */
         advance(p);
@@ -641,8 +731,58 @@ static AstNode *parse_operand(Parser *p) {
         n->alias = name_text(p, al);
         n->alias_span = al->span;
         n->span = rx_span_join(t->span, al->span);
+        const Token *more = peek(p);
+        if (is_name(more) && !is_rel_binop_word(p, more)) {
+            syntax_error(p, more, "a relation takes one alias: '%.*s' follows the alias '%.*s'",
+                         (int)tok_len(more), tok_text(p, more), (int)tok_len(al), tok_text(p, al));
+            return NULL;
+        }
     }
     return n;
+}
+
+static bool starts_operand(Parser *p);
+
+/* The index of the '(' that the ')' at token i closes, or SIZE_MAX. */
+static size_t group_start(Parser *p, size_t i) {
+    int depth = 0;
+    for (size_t k = i + 1; k-- > 0;) {
+        if (p->t[k].kind == TK_RPAREN) depth++;
+        else if (p->t[k].kind == TK_LPAREN && --depth == 0) return k;
+    }
+    return SIZE_MAX;
+}
+
+/* A token after which an operand must follow: a scalar operator (words included). */
+static bool wants_operand(Parser *p, const Token *t) {
+    switch (t->kind) {
+    case TK_PLUS: case TK_MINUS: case TK_DIFF: case TK_STAR: case TK_SLASH: case TK_PERCENT:
+    case TK_CONCAT: case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GT: case TK_GE:
+    case TK_AND: case TK_OR: case TK_NOT:
+        return true;
+    default:
+        return word_is(p, t, "AND") || word_is(p, t, "OR") || word_is(p, t, "NOT");
+    }
+}
+
+/* An operator's operand is missing, and the last condition, item or key it parsed (from token
+ * `from` on) ends with a parenthesized group: σ (T) reads (T) as the condition, π a + (T) as
+ * the right side of '+'. That group was meant as the operand, and the error says what is
+ * missing: `what` when the group is the whole condition or item, else that the scalar operator
+ * before it has no right side (op names the relational operator). Returns -1 with that error,
+ * 0 when it does not apply. */
+static int operand_taken(Parser *p, size_t from, const char *op, const char *what) {
+    if (starts_operand(p) || p->pos <= from || p->t[p->pos - 1].kind != TK_RPAREN) return 0;
+    size_t g = group_start(p, p->pos - 1);
+    if (g == SIZE_MAX || g < from) return 0;
+    RxSpan span = rx_span_join(p->t[g].span, p->t[p->pos - 1].span);
+    if (g == from) return rx_error(p->err, RX_ESYNTAX, p->src, span, "%s", what);
+    const Token *before = &p->t[g - 1];
+    if (!wants_operand(p, before)) return 0;
+    uint32_t glen = span.end - span.start;
+    return rx_error(p->err, RX_ESYNTAX, p->src, span, "'%.*s' has no right side: %.*s%s is the operand of %s",
+                    (int)tok_len(before), tok_text(p, before), (int)(glen > 40 ? 40 : glen),
+                    p->src->text + span.start, glen > 40 ? "…" : "", op);
 }
 
 static bool is_word_tok(Parser *p, TokKind k, const char *word) {
@@ -671,9 +811,11 @@ static AstNode *parse_item(Parser *p) {
     return it;
 }
 
-/* sort_item = expr [ ASC | DESC ] [ NULLS ( FIRST | LAST ) ] */
-static int parse_sort_items(Parser *p, PtrVec *out) {
+/* sort_item = expr [ ASC | DESC ] [ NULLS ( FIRST | LAST ) ]; *last is the index of the last
+ * item's first token. */
+static int parse_sort_items(Parser *p, PtrVec *out, size_t *last) {
     for (;;) {
+        *last = p->pos;
         AstNode *e = parse_expr(p);
         if (!e) return -1;
         AstNode *it = node(p, AST_ITEM, e->span);
@@ -685,6 +827,8 @@ static int parse_sort_items(Parser *p, PtrVec *out) {
             it->span = rx_span_join(it->span, advance(p)->span);
             it->desc = true;
         }
+        if ((at_word(p, "ASC") || at_word(p, "DESC")) && peek_at(p, 1)->kind != TK_DOT)
+            return syntax_error(p, peek(p), "a sort key takes ASC or DESC once");
         if (at_word(p, "NULLS")) {
             advance(p);
             if (at_word(p, "FIRST")) it->nulls = 1;
@@ -698,18 +842,42 @@ static int parse_sort_items(Parser *p, PtrVec *out) {
     }
 }
 
+/* TOP followed by what cannot be a row count, nor continue a relation named TOP: '(' (TOP (R)),
+ * a fraction, a sign. True after recording the error. */
+static bool top_count_missing(Parser *p) {
+    const Token *n = peek_at(p, 1);
+    const Token *after = peek_at(p, 2);
+    if (n->kind == TK_FLOAT) {
+        syntax_error(p, n, "TOP takes a whole number of rows, found '%.*s'", (int)tok_len(n), tok_text(p, n));
+        return true;
+    }
+    if ((n->kind == TK_MINUS || n->kind == TK_DIFF) && (after->kind == TK_INT || after->kind == TK_FLOAT)) {
+        RxSpan sp = rx_span_join(n->span, after->span);
+        rx_error(p->err, RX_ESYNTAX, p->src, sp, "TOP takes a row count of 0 or more, found '%.*s'",
+                 (int)(sp.end - sp.start > 40 ? 40 : sp.end - sp.start), p->src->text + sp.start);
+        return true;
+    }
+    if (n->kind == TK_LPAREN) {
+        syntax_error(p, n, "a row count expected after TOP, found '(': TOP n (R)");
+        return true;
+    }
+    return false;
+}
+
 /* rel_unary = ( 'σ' | SIGMA ) expr operand
  *           | ( 'π' | PI ) item { ',' item } operand
  *           | ( 'ρ' | RHO ) ( name | name '→' name { ',' name '→' name } ) operand
  *           | operand */
 static AstNode *parse_rel_unary(Parser *p) {
     const Token *t = peek(p);
-    if (enter(p) < 0) return NULL;
     AstNode *result = NULL;
     if (is_word_tok(p, TK_SIGMA, "SIGMA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
         advance(p);
+        size_t from = p->pos;
         AstNode *cond = parse_expr(p);
         if (!cond) goto out;
+        if (operand_taken(p, from, "σ", "a condition expected before the operand of σ: σ condition (R)") < 0)
+            goto out;
         AstNode *in = parse_operand(p);
         if (!in) goto out;
         result = node(p, AST_SELECT, rx_span_join(t->span, in->span));
@@ -721,7 +889,9 @@ static AstNode *parse_rel_unary(Parser *p) {
         advance(p);
         result = node(p, AST_PROJECT, t->span);
         if (!result) goto out;
+        size_t from = p->pos;
         for (;;) {
+            from = p->pos;
             AstNode *it = parse_item(p);
             if (!it) {
                 result = NULL;
@@ -730,6 +900,12 @@ static AstNode *parse_rel_unary(Parser *p) {
             ptrvec_push(p->a, &result->items, it);
             if (peek_kind(p) != TK_COMMA) break;
             advance(p);
+        }
+        if (operand_taken(p, from, "π", result->items.n > 1
+                ? "an item expected after ',': π item, … (R) has no ',' before the operand"
+                : "an item expected before the operand of π: π item, … (R)") < 0) {
+            result = NULL;
+            goto out;
         }
         AstNode *in = parse_operand(p);
         if (!in) {
@@ -786,6 +962,11 @@ static AstNode *parse_rel_unary(Parser *p) {
             }
         } else {
             advance(p);
+            if (is_name(peek(p)) && peek_at(p, 1)->kind == TK_LPAREN) {
+                syntax_error(p, peek(p), "'→' expected between the old and the new column name "
+                             "(ρ a → b (R)); a relation is renamed with one name (ρ Name (R))");
+                goto out;
+            }
             result = node(p, AST_RENAME, t->span);
             if (!result) goto out;
             result->name = name_text(p, nt);
@@ -807,7 +988,14 @@ static AstNode *parse_rel_unary(Parser *p) {
     } else if (is_word_tok(p, TK_TAU, "TAU") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
         advance(p);
         result = node(p, AST_SORT, t->span);
-        if (!result || parse_sort_items(p, &result->items) < 0) {
+        size_t from;
+        if (!result || parse_sort_items(p, &result->items, &from) < 0) {
+            result = NULL;
+            goto out;
+        }
+        if (operand_taken(p, from, "τ", result->items.n > 1
+                ? "a sort key expected after ',': τ key, … (R) has no ',' before the operand"
+                : "a sort key expected before the operand of τ: τ key [ASC|DESC], … (R)") < 0) {
             result = NULL;
             goto out;
         }
@@ -818,6 +1006,8 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
+    } else if (at_word(p, "TOP") && top_count_missing(p)) {
+        goto out;
     } else if (at_word(p, "TOP") && peek_at(p, 1)->kind == TK_INT) {
         advance(p);
         const Token *nt = advance(p);
@@ -828,9 +1018,12 @@ static AstNode *parse_rel_unary(Parser *p) {
             result = NULL;
             goto out;
         }
+        size_t from = p->pos;
+        const char *missing = NULL;
         if (at_word(p, "PER")) {
             advance(p);
             for (;;) {
+                from = p->pos;
                 AstNode *k = parse_expr(p);
                 if (!k) {
                     result = NULL;
@@ -840,13 +1033,23 @@ static AstNode *parse_rel_unary(Parser *p) {
                 if (peek_kind(p) != TK_COMMA) break;
                 advance(p);
             }
+            missing = result->items.n > 1
+                ? "a key expected after ',': TOP n PER key, … (R) has no ',' before the operand"
+                : "a key expected after PER: TOP n PER key, … (R)";
         }
         if (at_word(p, "BY")) {
             advance(p);
-            if (parse_sort_items(p, &result->items2) < 0) {
+            if (parse_sort_items(p, &result->items2, &from) < 0) {
                 result = NULL;
                 goto out;
             }
+            missing = result->items2.n > 1
+                ? "a sort key expected after ',': TOP n BY key, … (R) has no ',' before the operand"
+                : "a sort key expected after BY: TOP n BY key [ASC|DESC], … (R)";
+        }
+        if (missing && operand_taken(p, from, "TOP", missing) < 0) {
+            result = NULL;
+            goto out;
         }
         AstNode *in = parse_operand(p);
         if (!in) {
@@ -860,7 +1063,10 @@ static AstNode *parse_rel_unary(Parser *p) {
         result = node(p, AST_GROUP, t->span);
         if (!result) goto out;
         PtrVec first = {0};
+        size_t from = p->pos;
+        const char *missing = NULL;
         for (;;) {
+            from = p->pos;
             AstNode *it = parse_item(p);
             if (!it) {
                 result = NULL;
@@ -874,6 +1080,7 @@ static AstNode *parse_rel_unary(Parser *p) {
             advance(p);
             result->items = first;
             for (;;) {
+                from = p->pos;
                 AstNode *it = parse_item(p);
                 if (!it) {
                     result = NULL;
@@ -883,8 +1090,18 @@ static AstNode *parse_rel_unary(Parser *p) {
                 if (peek_kind(p) != TK_COMMA) break;
                 advance(p);
             }
+            missing = result->items2.n > 1
+                ? "an aggregate expected after ',': γ keys; aggregate, … (R) has no ',' before the operand"
+                : "an aggregate expected after ';': γ keys; aggregate → name, … (R)";
         } else {
             result->items2 = first;
+            missing = first.n > 1
+                ? "an aggregate expected after ',': γ aggregate, … (R) has no ',' before the operand"
+                : "an aggregate expected before the operand of γ: γ [keys;] aggregate → name, … (R)";
+        }
+        if (operand_taken(p, from, "γ", missing) < 0) {
+            result = NULL;
+            goto out;
         }
         AstNode *in = parse_operand(p);
         if (!in) {
@@ -897,7 +1114,6 @@ static AstNode *parse_rel_unary(Parser *p) {
         result = parse_operand(p);
     }
 out:
-    leave(p);
     return result;
 }
 
@@ -970,10 +1186,24 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     }
     n->cond = parse_expr(p);
     if (!n->cond) return NULL;
+    if (n->cond->kind == AST_COLREF && !starts_operand(p) && !at_word(p, "WITHIN") && !at_word(p, "TIES")) {
+        syntax_error(p, &(Token){TK_IDENT, n->cond->span},
+                     "a condition expected before the right operand of ASOF: L ASOF [INNER] condition R");
+        return NULL;
+    }
     if (at_word(p, "WITHIN")) {
         advance(p);
         n->within = parse_add(p);
         if (!n->within) return NULL;
+        if (n->within->kind == AST_COLREF && !starts_operand(p) && !at_word(p, "TIES")) {
+            syntax_error(p, &(Token){TK_IDENT, n->within->span},
+                         "a bound expected after WITHIN, before the right operand: WITHIN DURATION 'PT5M' R");
+            return NULL;
+        }
+    }
+    if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST"))) {
+        syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST) or TIES (LAST)");
+        return NULL;
     }
     if (at_word(p, "TIES") && peek_at(p, 1)->kind == TK_LPAREN) {
         advance(p);
@@ -1030,16 +1260,34 @@ static int set_op_at(Parser *p, const Token *t) {
     return -1;
 }
 
+/* Runs before the depth check, on a condition that may be a chain of any length: it loops down
+ * left operands (the chain) and recurses only into right ones, which nest through parentheses
+ * and precedence levels, both bounded. */
 static bool has_comparison(const AstNode *n) {
-    if (!n) return false;
-    switch (n->kind) {
-    case AST_BINARY:
-        if (n->op >= OP_EQ && n->op <= OP_GE) return true;
-        return has_comparison(n->a) || has_comparison(n->b);
-    case AST_UNARY: return has_comparison(n->a);
-    case AST_ISNULL: case AST_IN: case AST_BETWEEN: return true;
-    default: return false;
+    for (; n; n = n->a) {
+        switch (n->kind) {
+        case AST_BINARY:
+            if (n->op >= OP_EQ && n->op <= OP_GE) return true;
+            if (has_comparison(n->b)) return true;
+            break;
+        case AST_UNARY: break;
+        case AST_ISNULL: case AST_IN: case AST_BETWEEN: return true;
+        default: return false;
+        }
     }
+    return false;
+}
+
+/* True if a comparison stands outside parentheses between token `from` and byte offset `end`. */
+static bool comparison_before(Parser *p, size_t from, uint32_t end) {
+    int depth = 0;
+    for (size_t i = from; i < p->n && p->t[i].span.start < end; i++) {
+        TokKind k = p->t[i].kind;
+        if (k == TK_LPAREN) depth++;
+        else if (k == TK_RPAREN) depth--;
+        else if (depth == 0 && k >= TK_EQ && k <= TK_GE) return true;
+    }
+    return false;
 }
 
 static bool starts_operand(Parser *p) {
@@ -1056,24 +1304,46 @@ static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) 
     if (!n) return NULL;
     n->a = left;
     n->join_kind = kind;
-    if (kind != JOIN_CROSS) {
-        size_t save = p->pos;
-        int depth = p->depth;
-        RxError *real = p->err, scratch;
-        rx_error_clear(&scratch);
-        p->err = &scratch;
-        AstNode *cond = parse_expr(p);
-        p->err = real;
-        if (cond && has_comparison(cond) && starts_operand(p)) {
-            n->cond = cond;
-        } else if (cond && !has_comparison(cond) && cond->kind != AST_COLREF && starts_operand(p)) {
+    size_t save = p->pos;
+    int depth = p->depth;
+    RxError *real = p->err, scratch;
+    rx_error_clear(&scratch);
+    p->err = &scratch;
+    AstNode *cond = parse_expr(p);
+    p->err = real;
+    bool operand_next = starts_operand(p);
+    if (kind == JOIN_CROSS) {
+        if (cond && has_comparison(cond) && operand_next) {
             syntax_error(p, &(Token){TK_IDENT, cond->span},
-                         "a join condition needs a comparison (for a BOOL column write flag = TRUE)");
+                         "× takes no condition; a join with one is L ⨝ condition R");
             return NULL;
-        } else {
-            p->pos = save;
-            p->depth = depth;
         }
+        p->pos = save;
+        p->depth = depth;
+    } else if (cond && has_comparison(cond) && operand_next) {
+        n->cond = cond;
+    } else if (cond && !has_comparison(cond) && cond->kind != AST_COLREF && operand_next) {
+        syntax_error(p, &(Token){TK_IDENT, cond->span},
+                     "a join condition needs a comparison (for a BOOL column write flag = TRUE)");
+        return NULL;
+    } else if (cond && has_comparison(cond)) {
+        /* a condition with no right operand after it: the operand may have been read as the
+         * last part of the condition, L ⨝ a = (R) */
+        const char *op = arena_printf(p->a, "%.*s", (int)tok_len(kw), tok_text(p, kw));
+        if (operand_taken(p, save, op ? op : "the join",
+                          "the join's right operand expected after its condition") < 0)
+            return NULL;
+        char found[64];
+        describe(p, peek(p), found, sizeof found);
+        syntax_error(p, peek(p), "the join's right operand expected after its condition, found %s", found);
+        return NULL;
+    } else if (!cond && comparison_before(p, save, scratch.span.start)) {
+        /* a condition that does not parse, L ⨝ a = R: its own error is the one to report */
+        *real = scratch;
+        return NULL;
+    } else {
+        p->pos = save;
+        p->depth = depth;
     }
     AstNode *right = parse_rel_unary(p);
     if (!right) return NULL;
@@ -1084,7 +1354,6 @@ static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) 
 
 /* rel = rel_unary { ijoin | asof | join | setop rel_unary } */
 static AstNode *parse_rel(Parser *p) {
-    if (enter(p) < 0) return NULL;
     AstNode *l = parse_rel_unary(p);
     while (l) {
         const Token *t = peek(p);
@@ -1115,7 +1384,6 @@ static AstNode *parse_rel(Parser *p) {
             break;
         }
     }
-    leave(p);
     return l;
 }
 
@@ -1434,6 +1702,129 @@ static Stmt *parse_statement(Parser *p) {
     return st;
 }
 
+/* ---- depth of a statement's tree ---------------------------------------------------------- */
+
+/* The stages after the parser (analysis, rewrites, planning, execution, evaluation) walk the
+ * tree recursively, a stack frame or more per level, and a chain such as a + b + c or
+ * R ∪ S ∪ T is a left-deep tree as deep as it is long, without any nesting. So a statement's
+ * tree is bounded too: no path from its root holds more than PARSE_MAX_EXPR_DEPTH scalar
+ * operators or PARSE_MAX_REL_DEPTH relational ones (an alias counts as a rename). Leaves and
+ * items count nothing. The walk keeps its own stack, so it never recurses. */
+
+typedef struct {
+    const AstNode *n;
+    int rel, expr;        /* operators above n, n excluded */
+    const AstNode *head;  /* the topmost operator of the chain n continues (n itself if none) */
+    const AstNode *up;    /* the head of the chain n's parent belongs to (NULL at the root) */
+} DepthEntry;
+
+static bool is_rel_kind(AstKind k) { return k <= AST_GROUP; }
+
+static bool is_binary_like(const AstNode *n) {
+    return n && n->a && (n->kind == AST_BINARY || n->kind == AST_SETOP || n->kind == AST_JOIN ||
+                         n->kind == AST_IJOIN || n->kind == AST_ASOF);
+}
+
+static int precedence(AstOp op) {
+    switch (op) {
+    case OP_OR: return 1;
+    case OP_AND: return 2;
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 3;
+    case OP_ADD: case OP_SUB: case OP_CONCAT: return 4;
+    case OP_MUL: case OP_DIV: case OP_MOD: return 5;
+    case OP_NEG: case OP_NOT: break;
+    }
+    return 0;
+}
+
+/* True if c, n's left operand, continues n's left-associative chain (a + b + c, R ∪ S ⨝ T:
+ * the parser's loops build these), parentheses or not. */
+static bool continues_chain(const AstNode *n, const AstNode *c) {
+    if (!is_binary_like(n) || !is_binary_like(c) || c != n->a) return false;
+    if (is_rel_kind(n->kind)) return is_rel_kind(c->kind);
+    return c->kind == AST_BINARY && precedence(c->op) == precedence(n->op);
+}
+
+/* Where a tree too deep is reported: at the first operator of the chain that made it so (its
+ * start, whatever its length): the token after the left operand of the chain's lowest link,
+ * past closing parentheses; the node's first token when it is no chain. */
+static RxSpan operator_span(Parser *p, const AstNode *n) {
+    while (continues_chain(n, n->a)) n = n->a;
+    bool binary_like = is_binary_like(n);
+    uint32_t at = binary_like ? n->a->span.end : n->span.start;
+    size_t lo = 0, hi = p->n - 1; /* the first token starting at or after `at` */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->t[mid].span.start < at) lo = mid + 1;
+        else hi = mid;
+    }
+    if (binary_like)
+        while (lo + 1 < p->n && p->t[lo].kind == TK_RPAREN) lo++;
+    return p->t[lo].kind == TK_EOF ? n->span : p->t[lo].span;
+}
+
+static int check_depth(Parser *p, const AstNode *root) {
+    if (!root) return 0;
+    size_t cap = 64, n = 0;
+    DepthEntry *stack = malloc(cap * sizeof *stack);
+    if (!stack) return rx_error(p->err, RX_ENOMEM, NULL, root->span, "out of memory");
+    stack[n++] = (DepthEntry){root, 0, 0, root, NULL};
+    int rc = 0;
+    while (n > 0) {
+        DepthEntry e = stack[--n];
+        const AstNode *x = e.n;
+        if (is_rel_kind(x->kind)) {
+            if (x->kind != AST_REL || x->alias) e.rel++;
+            e.expr = 0;
+        } else if (x->kind != AST_ITEM && (x->a || x->b || x->items.n)) {
+            e.expr++; /* an operator, a call, CASE, IN, BETWEEN; not an item (→ name) */
+        }
+        if (e.rel > PARSE_MAX_REL_DEPTH || e.expr > PARSE_MAX_EXPR_DEPTH) {
+            /* The chain to blame is the one above x: x itself may be a leaf of it. */
+            RxSpan at = operator_span(p, e.up ? e.up : x);
+            if (e.rel > PARSE_MAX_REL_DEPTH)
+                rc = rx_error(p->err, RX_ELIMIT, p->src, at,
+                              "relational expression too deep: more than %d nested operators "
+                              "(each operator of a chain like R ∪ S ∪ T is one level)",
+                              PARSE_MAX_REL_DEPTH);
+            else
+                rc = rx_error(p->err, RX_ELIMIT, p->src, at,
+                              "expression too deep: more than %d nested operators (each "
+                              "operator of a chain like a + b + c is one level)",
+                              PARSE_MAX_EXPR_DEPTH);
+            break;
+        }
+        const AstNode *kids[4] = {x->a, x->b, x->cond, x->within};
+        size_t need = n + 4 + x->items.n + x->items2.n;
+        if (need > cap) {
+            while (cap < need) cap *= 2;
+            DepthEntry *grown = realloc(stack, cap * sizeof *stack);
+            if (!grown) {
+                rc = rx_error(p->err, RX_ENOMEM, NULL, root->span, "out of memory");
+                break;
+            }
+            stack = grown;
+        }
+        for (int i = 0; i < 4; i++)
+            if (kids[i])
+                stack[n++] = (DepthEntry){kids[i], e.rel, e.expr,
+                                          continues_chain(x, kids[i]) ? e.head : kids[i], e.head};
+        for (size_t i = 0; i < x->items.n; i++)
+            stack[n++] = (DepthEntry){x->items.items[i], e.rel, e.expr, x->items.items[i], e.head};
+        for (size_t i = 0; i < x->items2.n; i++)
+            stack[n++] = (DepthEntry){x->items2.items[i], e.rel, e.expr, x->items2.items[i], e.head};
+    }
+    free(stack);
+    return rc;
+}
+
+static int check_statement_depth(Parser *p, const Stmt *st) {
+    if (check_depth(p, st->expr) < 0) return -1;
+    for (int i = 0; i < st->n_options; i++)
+        if (check_depth(p, st->options[i].value) < 0) return -1;
+    return 0;
+}
+
 /* script = { statement } EOF */
 int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err) {
     TokenList tl;
@@ -1441,12 +1832,9 @@ int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err) {
     Parser p = {.a = a, .src = src, .t = tl.toks, .n = tl.n, .err = err};
     PtrVec stmts = {0};
     while (peek_kind(&p) != TK_EOF) {
-        if (peek_kind(&p) == TK_SEMI) {
-            advance(&p);
-            continue;
-        }
+        if (peek_kind(&p) == TK_SEMI) return expected(&p, "a statement");
         Stmt *st = parse_statement(&p);
-        if (!st) return -1;
+        if (!st || check_statement_depth(&p, st) < 0) return -1;
         ptrvec_push(a, &stmts, st);
     }
     if (arena_failed(a)) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");

@@ -185,11 +185,18 @@ typedef struct {
     const RxSource *src;
 } Script;
 
+/* Bounds that keep every recursive stage within the stack (docs/grammar.md, "Limits"): the
+ * nesting of parentheses, calls, CASE, IN lists and prefix operators that the parser itself
+ * recurses on, and the number of scalar and relational operators on one path from the root of
+ * a statement's tree (a chain a + b + c nests nothing but is as deep as it is long). The tree
+ * limits hold in the sanitizer build too, whose stack frames are the largest (tests/cases/303). */
 #define PARSE_MAX_DEPTH 200
+#define PARSE_MAX_EXPR_DEPTH 1000
+#define PARSE_MAX_REL_DEPTH 1000
 
 /* Parses the whole script. The AST lives in arena a and points into src (which must outlive
- * it). -1 with err (RX_ESYNTAX, RX_ELIMIT for nesting deeper than PARSE_MAX_DEPTH) on the first
- * error. */
+ * it). -1 with err (RX_ESYNTAX; RX_ELIMIT for nesting deeper than PARSE_MAX_DEPTH or a tree
+ * deeper than PARSE_MAX_EXPR_DEPTH / PARSE_MAX_REL_DEPTH) on the first error. */
 int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err);
 
 /* True if name is a built-in function (an identifier followed by '(' is then a call). */

@@ -11,6 +11,8 @@ run() { echo "== $1"; "$RELIX" -e "$P$2" 2>&1; echo "exit $?"; }
 raw() { echo "== $1"; "$RELIX" -e "$2" 2>&1; echo "exit $?"; }
 
 # script, statement
+raw 'script: a lone ;' ';'
+raw 'script: ;; after a statement' 'T := { T };;'
 raw 'statement: name without :=' 'T;'
 raw 'statement: = instead of :=' 'T = { T };'
 raw 'statement: nothing after :=' 'T := ;'
@@ -23,6 +25,18 @@ raw 'statement: empty query' 'query { };'
 raw 'statement: view without ;' 'V := { T } query { V };'
 raw 'statement: view without }' 'V := { T ;'
 raw 'statement: unknown word' 'select * from T;'
+raw 'statement: into without csv' "query { T } into 'x.csv';"
+raw 'statement: into json(...)' "query { T } into json('x.json');"
+raw 'statement: into csv() without a path' 'query { T } into csv();'
+raw 'statement: into csv(path) not a string' 'query { T } into csv(out);'
+raw 'statement: into csv without )' "query { T } into csv('x.csv';"
+raw 'statement: into csv(...) without ;' "query { T } into csv('x.csv')"
+# connect(...)
+raw 'connect: no URI' 'C := connect();'
+raw 'connect: URI not a string' 'C := connect(sqlite);'
+raw 'connect: two arguments' "C := connect('sqlite:a.db', 'b');"
+raw 'connect: no )' "C := connect('sqlite:a.db';"
+raw 'connect: no ;' "C := connect('sqlite:a.db')"
 # csv(...)
 raw 'csv: no path' 'X := csv();'
 raw 'csv: path not a string' 'X := csv(data);'
@@ -115,6 +129,9 @@ run 'ρ: nothing to rename' 'query { ρ (T) };'
 run 'ρ: no new name after →' 'query { ρ a → (T) };'
 run 'ρ: new name not a name' 'query { ρ a → 1 (T) };'
 run 'ρ: two names without →' 'query { ρ a b (T) };'
+run 'ρ: trailing comma' 'query { ρ a → x, (T) };'
+run 'ρ: → without the old name' 'query { ρ → x (T) };'
+run 'δ: a number as operand' 'query { δ 1 };'
 run 'δ: no operand' 'query { δ };'
 run 'τ: no sort key' 'query { τ (T) };'
 run 'τ: ASC and DESC' 'query { τ a ASC DESC (T) };'
@@ -134,6 +151,9 @@ run 'join: condition without right operand' 'query { T ⨝ a = 1 };'
 run 'join: condition that does not end' 'query { T ⨝ T.a = (T) };'
 run 'join: × with a condition' 'query { T × T.a = 1 T };'
 run 'join: JOIN JOIN' 'query { T JOIN JOIN T };'
+run 'join: ⟕ without right operand' 'query { T ⟕ };'
+run 'join: ▷ with a condition but no comparison' 'query { T ▷ a + 1 U };'
+run 'join: FJOIN with a condition that does not end' 'query { T FJOIN T.a = };'
 run 'setop: no right operand' 'query { T ∪ };'
 run 'setop: two operators' 'query { T ∪ ∪ T };'
 run 'setop: MINUS without left' 'query { MINUS T };'
@@ -143,6 +163,8 @@ run 'operand: empty ()' 'query { () };'
 run 'operand: two aliases' 'query { T A B };'
 run 'operand: a number' 'query { 1 };'
 run 'operand: unknown relation' 'query { Nope };'
+run 'operand: connection without table name' 'query { T. };'
+run 'operand: alias that is a keyword' 'query { T JOIN };'
 run 'item: → without name' 'query { π a → (T) };'
 run 'item: → a string' "query { π a → 'x' (T) };"
 # ijoin
@@ -161,6 +183,8 @@ run 'ASOF: TIES without (' 'query { T ASOF T.s >= U.s TIES FIRST U };'
 run 'ASOF: TIES (MIDDLE)' 'query { T ASOF T.s >= U.s TIES (MIDDLE) U };'
 run 'ASOF: TIES without )' 'query { T ASOF T.s >= U.s TIES (FIRST U };'
 run 'ASOF: no right operand' 'query { T ASOF T.s >= 1 };'
+run 'ASOF: INNER without condition' 'query { T ASOF INNER U };'
+run 'ASOF: WITHIN after TIES' 'query { T ASOF T.s >= U.s TIES (FIRST) WITHIN 1 U };'
 # expr, and, not, cmp
 run 'expr: or without right side' 'query { σ a = 1 or (T) };'
 run 'and: ∧ without right side' 'query { σ a = 1 ∧ (T) };'
@@ -172,6 +196,8 @@ run 'cmp: IS NOT without NULL' 'query { σ a IS NOT (T) };'
 run 'cmp: IN without (' 'query { σ a IN 1, 2 (T) };'
 run 'cmp: IN ()' 'query { σ a IN () (T) };'
 run 'cmp: IN without )' 'query { σ a IN (1, 2 (T) };'
+run 'cmp: IN with trailing comma' 'query { σ a IN (1, 2,) (T) };'
+run 'cmp: NOT BETWEEN without AND' 'query { σ a NOT BETWEEN 1 (T) };'
 run 'cmp: NOT without IN or BETWEEN' 'query { σ a NOT 1 (T) };'
 run 'cmp: BETWEEN without AND' 'query { σ a BETWEEN 1 (T) };'
 run 'cmp: BETWEEN ... OR' 'query { σ a BETWEEN 1 OR 2 (T) };'
@@ -190,6 +216,9 @@ run 'primary: ELSE without value' 'query { π CASE WHEN a = 1 THEN 2 ELSE END (T
 run 'primary: CASE END' 'query { π CASE END (T) };'
 run 'primary: call without )' 'query { π abs(a (T) };'
 run 'primary: call with trailing comma' 'query { π abs(a,) (T) };'
+run 'primary: unknown function' 'query { π absolute(a) + 1 → x (T) };'
+run 'primary: DATE with a number' 'query { π DATE 2026 → x (T) };'
+run 'primary: CASE WHEN THEN without condition' 'query { π CASE WHEN THEN 1 END (T) };'
 run 'primary: count(* without )' 'query { γ count(* (T) };'
 run 'primary: DISTINCT without argument' 'query { γ count(DISTINCT) (T) };'
 run 'primary: ( expr without )' 'query { π (a + 1 (T) };'

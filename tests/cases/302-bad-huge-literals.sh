@@ -1,7 +1,8 @@
 # Enormous literals: a 1 MB string (in a query and in an inline table cell), 10,000-digit
 # numbers (integer, FLOAT out of range, FLOAT that underflows, 10,000 fraction digits) and
-# the extreme 64-bit integers (the literal -9223372036854775808: tests/fuzz/findings/). Results are documented values; errors quote the literal
-# shortened in the middle (the reason stays at the end) and show a window of the long line.
+# the extreme 64-bit integers, -9223372036854775808 written as a literal included. Results are
+# documented values; errors quote the literal shortened in the middle (the reason stays at the
+# end) and show a window of the long line.
 P='T := [
 | a |
 |---|
@@ -25,5 +26,6 @@ run '10,000-digit FLOAT out of range' "${P}query { π $D.0 → n (T) };"
 run 'FLOAT with 10,000 zeros after the point underflows to 0' "${P}query { π 0.${Z}1 → n (T) };"
 run 'FLOAT with 10,000 fraction digits rounds' "${P}query { π 1.${Z}1 → n, 2.${D} → m (T) };"
 run 'largest INT, and the smallest as an expression' "${P}query { π 9223372036854775807 → hi, -9223372036854775807 - 1 → lo (T) };"
+run 'smallest INT as a literal, with and without a space after the sign' "${P}query { π -9223372036854775808 → lo, - 9223372036854775808 → lo2, - -9223372036854775807 → hi (T) };"
 run 'one past the largest INT' "${P}query { π 9223372036854775808 → n (T) };"
 run 'one past the smallest INT' "${P}query { π -9223372036854775809 → n (T) };"

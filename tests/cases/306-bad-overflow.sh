@@ -1,7 +1,9 @@
 # Integer overflow: in each arithmetic operator, unary minus, abs, round, conversions, and in
 # sum() per group and overall. An overflow is an error at the operator (exit 1), never a
 # wrapped value; a sum whose partial totals pass 64 bits but whose total fits is that total;
-# INT64_MIN % -1 and the division of INT64_MIN by -1 (a FLOAT) are defined.
+# INT64_MIN % -1 and the division of INT64_MIN by -1 (a FLOAT) are defined. FLOAT arithmetic is
+# IEEE 754's (docs/grammar.md): past about 1.8e308 it gives Infinity, in operators and in sum
+# and avg alike, and Infinity − Infinity is NaN; division by zero is an error for FLOAT too.
 P='T := [
 | a | mn | mx |
 |---|---|---|
@@ -42,3 +44,18 @@ run "γ g; count(v) → n, avg(v) → m (σ g = 'up' ∨ g = 'down' (G))"
 run "γ g; sum(to_duration(d)) → s (σ g = 'up' (D))"
 run "γ g; sum(to_duration(d)) → s (σ g = 'back' (D))"
 run "π DURATION 'PT2562047788H' * 2 → x (T)"
+F='F := [
+| g | f |
+|---|---|
+| a | 1e308 |
+| a | 1e308 |
+| b | -1e308 |
+| b | -1e308 |
+];
+'
+runf() { echo "== $1"; "$RELIX" -e "${F}query { $1 };" 2>&1; echo "exit $?"; }
+runf "π g, f * 10 → x, f + f → y, (f * 10) - (f * 10) → z (F)"
+runf "γ g; sum(f) → s, avg(f) → m, min(f) → lo (F)"
+runf "γ sum(f) → s (F)"
+runf "π f / 0.0 → x (F)"
+runf "π to_int(f * 10) → x (F)"

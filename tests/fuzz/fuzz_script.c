@@ -14,6 +14,7 @@
  * statement that opens a file is `name := csv('path', ...)`) is skipped before rx_exec.
  * tests/fuzz/fuzz_lexer_parser.c covers the syntax of those statements.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,9 +77,15 @@ static int on_result(void *ud, const RxResult *r) {
             (void)rx_result_text(r, row, c);
             if (!rx_result_is_null(r, row, c)) {
                 RxColType ty = rx_result_coltype(r, c);
-                /* rx_result_int on FLOAT is left out: tests/fuzz/findings/session-result-int-float.c */
-                if (ty == RX_TYPE_FLOAT) (void)rx_result_float(r, row, c);
-                else if (ty != RX_TYPE_TEXT && ty != RX_TYPE_DURATION) (void)rx_result_int(r, row, c);
+                int64_t iv = rx_result_int(r, row, c);
+                if (ty == RX_TYPE_FLOAT) {
+                    /* relix.h: truncated toward zero, clamped to the int64 range, NaN 0 */
+                    double f = rx_result_float(r, row, c);
+                    int64_t want = isnan(f) ? 0 : f >= 0x1p63 ? INT64_MAX : f < -0x1p63 ? INT64_MIN : (int64_t)f;
+                    if (iv != want) abort();
+                } else if (ty == RX_TYPE_TEXT && iv != 0) {
+                    abort();
+                }
             }
         }
     (void)rx_result_explain(r);
