@@ -1421,7 +1421,7 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     }
     for (int k = 0; k < m; k++) L->chunks[k].lim = k + 1 < m ? L->chunks[k + 1].start : end;
     L->n_chunks = m;
-    long t = opt->threads > 0 ? opt->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long t = opt->threads > 0 ? opt->threads : rx_threads();
     if (t < 1) t = 1;
     if (t > MAX_THREADS) t = MAX_THREADS;
     if (t > m) t = m;
