@@ -1211,7 +1211,6 @@ static Pending *pending_dup(const Pending *p) {
 static void advise_huge(void *p, size_t n) {
 #ifdef MADV_HUGEPAGE
     const uintptr_t huge = (uintptr_t)2 << 20;
-    if (getenv("XNOHUGE")) return;
     if (n < 2 * huge) return;
     uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), b = ((uintptr_t)p + n) & ~(huge - 1);
     if (b > a) madvise((void *)a, b - a, MADV_HUGEPAGE);
@@ -1238,7 +1237,7 @@ enum {
  * depends on which thread ran what. */
 typedef struct Jobs Jobs;
 struct Jobs {
-    void (*run)(Jobs *j, int k, struct Worker *w);
+    void (*run)(Jobs *j, int k, Worker *w);
     void *ctx;
     int n;
     bool skip_after_failure;
