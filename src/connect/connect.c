@@ -245,6 +245,7 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
         int n_pk = 0;
         char *pk[64] = {0};
         int pk_pos[64] = {0};
+        bool int_pk = false;
         while (sqlite3_step(st) == SQLITE_ROW) {
             const char *name = (const char *)sqlite3_column_text(st, 0);
             const char *decl = (const char *)sqlite3_column_text(st, 1);
@@ -264,6 +265,7 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             if (pkn > 0 && n_pk < 64) {
                 pk[n_pk] = out->names[out->n_cols - 1];
                 pk_pos[n_pk++] = pkn;
+                int_pk = decl && strcasecmp(decl, "INTEGER") == 0; /* the rowid itself */
             }
         }
         sqlite3_finalize(st);
@@ -271,6 +273,7 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "%s has no table '%s'", c->display, table);
             goto out;
         }
+        out->order_int = n_pk == 0 || (n_pk == 1 && int_pk);
         if (n_pk == 0) {
             sb_puts(&order, "rowid");
             if (order_add(out, "rowid") < 0) goto oom;
@@ -326,6 +329,9 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             "ORDER BY array_position(i.indkey::int2[], a.attnum)",
             1, NULL, params, NULL, NULL, 0);
         sb_free(&ident);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+            for (int i = 0; i < out->n_cols; i++)
+                if (strcmp(out->names[i], PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
         if (PQresultStatus(r) == PGRES_TUPLES_OK)
             for (int i = 0; i < PQntuples(r); i++) {
                 if (order.n) sb_puts(&order, ", ");

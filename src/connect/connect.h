@@ -52,6 +52,8 @@ typedef struct {
     int n_order;         /* the same as columns: quoted identifiers, or rowid / ctid */
     char **order;
     double rows_est;     /* the table's row count as the database estimates it; < 0 unknown */
+    bool order_int;      /* the order is one integer that is never NULL: SQLite's rowid or an
+                          * INTEGER PRIMARY KEY, a PostgreSQL integer primary key */
 } DbSchema;
 
 /* Appends the table's order as SQL, each item qualified by alias (NULL: none), each followed by

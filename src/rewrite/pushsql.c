@@ -67,6 +67,7 @@ typedef struct {
     bool desc, nulls_first;
     bool plain;         /* a table's own order: written as a scan writes it, no NULLS clause */
     bool text;          /* TEXT: ordered bytewise */
+    bool number;        /* a table's rowid or INT primary key: min() gives its first row */
 } Ord;
 
 typedef struct {
@@ -778,7 +779,7 @@ static Blk *gen_scan(Gen *g, const LPlan *p) {
         b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i]};
     }
     for (int j = 0; j < sc->n_order; j++)
-        b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false};
+        b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false, sc->order_int};
     b->from = gfmt(g, "%s AS %s", name, t);
     b->single = true;
     return g->oom ? NULL : b;
@@ -978,7 +979,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     if (marker) {
         /* l's alias is the name of its subquery: "(SELECT ...) AS tN" */
         const char *alias = strrchr(l->from, ' ') + 1;
-        o->ord[k++] = (Ord){gfmt(g, "CASE WHEN %s.m IS NULL THEN 1 ELSE 0 END", alias), false, false, true, false};
+        o->ord[k++] = (Ord){gfmt(g, "CASE WHEN %s.m IS NULL THEN 1 ELSE 0 END", alias), false, false, true, false, false};
     }
     for (int j = 0; j < l->n_ord; j++) o->ord[k++] = l->ord[j];
     for (int j = 0; j < r->n_ord; j++) o->ord[k++] = r->ord[j];
@@ -1104,13 +1105,15 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
 }
 
 static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
-    /* number the input rows in order: groups come in order of first appearance */
+    /* number the input rows in order: groups come in order of first appearance; an order that
+     * is one number already numbers them (an optimisation: no window, no sort) */
+    bool number = in->n_ord == 1 && in->ord[0].number && !in->ord[0].desc;
     const char *ord = order_text(g, in->ord, in->n_ord, false);
     if (!ord) return NULL;
-    const char *rn = in->n_ord ? gfmt(g, "ROW_NUMBER() OVER (ORDER BY %s) AS rk", ord) : "1 AS rk";
+    const char *rn = number ? NULL : in->n_ord ? gfmt(g, "ROW_NUMBER() OVER (ORDER BY %s) AS rk", ord) : "1 AS rk";
     Blk *b = close_blk(g, in, need_in, rn, NULL);
     if (!b) return NULL;
-    const char *alias = strrchr(b->from, ' ') + 1, *rk = gfmt(g, "%s.rk", alias);
+    const char *alias = strrchr(b->from, ' ') + 1, *rk = gfmt(g, "%s.%s", alias, number ? "o0" : "rk");
     Blk *o = new_blk(g, p->schema.n, p->n_group ? 1 : 0);
     const char *t = new_alias(g);
     if (!o || !t || !rk) return NULL;
@@ -1146,7 +1149,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         sb_printf(&s, "%s AS o0 FROM %s", p->n_group ? gfmt(g, "min(%s)", rk) : "1", b->from);
         if (p->n_group) sb_printf(&s, " GROUP BY %s", by.p);
         sb_printf(&s, ") AS %s", t);
-        if (p->n_group) o->ord[0] = (Ord){gfmt(g, "%s.o0", t), false, false, true, false};
+        if (p->n_group) o->ord[0] = (Ord){gfmt(g, "%s.o0", t), false, false, true, false, true};
         o->from = s.oom || by.oom ? NULL : gfmt(g, "%s", s.p);
         o->single = true;
     }
@@ -1167,7 +1170,7 @@ static Ord *sort_order(Gen *g, const SortKey *keys, int n_keys, const Blk *in, i
         bool n;
         const char *s = expr(g, e, in->cols, &n);
         if (!s) return NULL;
-        o[k++] = (Ord){s, keys[i].desc, keys[i].nulls_first, false, e->type == TY_TEXT};
+        o[k++] = (Ord){s, keys[i].desc, keys[i].nulls_first, false, e->type == TY_TEXT, false};
     }
     for (int j = 0; j < in->n_ord; j++) o[k++] = in->ord[j];
     *n_out = k;
