@@ -130,20 +130,13 @@ static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
     return id;
 }
 
-static int cmp_str(const void *a, const void *b) {
-    const RxStr *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
-    if (c) return c;
-    return x->len < y->len ? -1 : x->len > y->len;
-}
 
 typedef struct {
     RxStr s;
     uint32_t id;
 } RankItem;
 
-static int cmp_rank_item(const void *a, const void *b) { return cmp_str(&((const RankItem *)a)->s, &((const RankItem *)b)->s); }
+static int cmp_rank_item(const void *a, const void *b) { return rx_str_cmp(&((const RankItem *)a)->s, &((const RankItem *)b)->s); }
 
 /* ---- ordered keys --------------------------------------------------------------------------- */
 

@@ -422,13 +422,6 @@ typedef struct {
     double svg_w;         /* the drawing's width: labels stay inside it */
 } Axis;
 
-static int cmp_text(const void *a, const void *b) {
-    const RxStr *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
-    if (c) return c;
-    return x->len < y->len ? -1 : x->len > y->len;
-}
 
 typedef struct {
     RxStr s;
@@ -436,7 +429,7 @@ typedef struct {
 } TextTime;
 
 static int cmp_text_time(const void *a, const void *b) {
-    return cmp_text(&((const TextTime *)a)->s, &((const TextTime *)b)->s);
+    return rx_str_cmp(&((const TextTime *)a)->s, &((const TextTime *)b)->s);
 }
 
 /* TEXT endpoints have an axis only when every value is ISO-8601 text (all dates, or all
@@ -484,7 +477,7 @@ static AxisKind text_axis(const Column *const *cols, int n, const char **why) {
     } else {
         qsort(tt, k, sizeof *tt, cmp_text_time);
         for (size_t i = 1; i < k && kind != AX_NONE; i++)
-            if (cmp_text(&tt[i - 1].s, &tt[i].s) != 0 && tt[i - 1].v >= tt[i].v) {
+            if (rx_str_cmp(&tt[i - 1].s, &tt[i].s) != 0 && tt[i - 1].v >= tt[i].v) {
                 kind = AX_NONE;
                 *why = "the columns are TEXT holding ISO-8601 times whose text order (the join's) "
                        "is not their time order (mixed forms or zone offsets), so no axis can show "

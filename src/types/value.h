@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef enum {
     TY_NULL = 0,
@@ -35,6 +36,16 @@ typedef struct {
     const char *ptr;
     uint64_t len;
 } RxStr;
+
+/* Bytewise order of two strings, a shorter prefix first (TEXT's order everywhere); a qsort
+ * comparator over RxStr. */
+static inline int rx_str_cmp(const void *a, const void *b) {
+    const RxStr *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = n ? memcmp(x->ptr, y->ptr, n) : 0;
+    if (c) return c;
+    return x->len < y->len ? -1 : x->len > y->len;
+}
 
 typedef struct {
     int64_t months;
