@@ -3,6 +3,7 @@
  */
 #include "base/base.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -81,4 +82,16 @@ void *rx_calloc(size_t n, size_t size) {
     return advise_huge(calloc(n ? n : 1, size ? size : 1), n * size);
 }
 
-void *rx_realloc(void *p, size_t bytes) { return advise_huge(realloc(p, bytes ? bytes : 1), bytes); }
+/* A large buffer that grows moves into a fresh advised one: realloc would copy it into memory
+ * that the copy itself touches first, in small pages, before any advice could apply. */
+void *rx_realloc(void *p, size_t bytes) {
+    if (!p) return rx_malloc(bytes);
+    if (bytes < RX_HUGE_MIN) return realloc(p, bytes ? bytes : 1);
+    size_t have = malloc_usable_size(p);
+    if (have >= bytes) return realloc(p, bytes); /* shrinks in place */
+    void *q = rx_malloc(bytes);
+    if (!q) return NULL;
+    memcpy(q, p, have);
+    free(p);
+    return q;
+}

@@ -495,6 +495,8 @@ typedef struct {
     uint32_t *xl, *xr;           /* extra pairs, in any order, merged into the runs at the end */
     size_t n_x, cap_x;
     bool in_order;               /* runs were reserved in increasing left row order */
+    bool lent;                   /* tmp is part of a buffer shared by two halves (see
+                                  * halves_open): it grows into a new buffer, never in place */
     int64_t last_left;
     RxError *err;
 } Out;
@@ -514,8 +516,15 @@ static int tmp_grow(Out *o, size_t add) {
     size_t cap = o->cap_tmp + o->cap_tmp / 2 + 1024;
     if (cap < need || !o->tmp) cap = need > 1024 ? need : 1024;
     if (cap > (size_t)UINT32_MAX) cap = UINT32_MAX;
-    uint32_t *p = o->tmp ? realloc(o->tmp, cap * sizeof *p) : xmalloc(cap, sizeof *p);
+    uint32_t *p;
+    if (o->lent) {
+        /* The other half still writes into the shared buffer: leave it where it is. */
+        if ((p = xmalloc(cap, sizeof *p))) memcpy(p, o->tmp, o->n_tmp * sizeof *p);
+    } else {
+        p = rx_realloc(o->tmp, cap * sizeof *p);
+    }
     if (!p) return oom(o->err);
+    o->lent = false;
     o->tmp = p;
     o->cap_tmp = cap;
     return 0;
@@ -548,10 +557,10 @@ static int extra_push(Out *o, uint32_t gl, uint32_t gr) {
     if (o->n_x == o->cap_x) {
         if (out_limit(o, 1) != 0) return -1;
         size_t cap = o->cap_x ? o->cap_x + o->cap_x / 2 + 1 : 256;
-        uint32_t *a = realloc(o->xl, cap * sizeof *a);
+        uint32_t *a = rx_realloc(o->xl, cap * sizeof *a);
         if (!a) return oom(o->err);
         o->xl = a;
-        uint32_t *b = realloc(o->xr, cap * sizeof *b);
+        uint32_t *b = rx_realloc(o->xr, cap * sizeof *b);
         if (!b) return oom(o->err);
         o->xr = b;
         o->cap_x = cap;
@@ -851,20 +860,83 @@ done:
     return rc;
 }
 
-/* Moves the runs of a second Out (whose left rows all follow o's) to the end of o. */
-static int out_append(Out *o, Out *b, const Sub *L, size_t i0, size_t i1) {
-    if (b->n_tmp == 0) return 0;
-    if (tmp_grow(o, b->n_tmp) != 0) return -1;
-    uint32_t off = (uint32_t)o->n_tmp;
-    memcpy(o->tmp + o->n_tmp, b->tmp, b->n_tmp * sizeof *o->tmp);
-    o->n_tmp += b->n_tmp;
-    for (size_t i = i0; i < i1; i++) {
-        uint32_t gl = gid_of(L, i);
-        if (o->clen[gl]) o->cstart[gl] += off;
-    }
-    if (!b->in_order) o->in_order = false;
-    o->last_left = b->last_left;
+/* The two halves of a probe write into one buffer: o (the first half's rows) from its end, with
+ * room g1, and o2 (the second half's, an Out of its own) from g1 further on, with room g2. When
+ * both guesses hold, closing the gap is one move within memory already touched; a half that
+ * outgrows its share moves to a buffer of its own. (An optimisation: appending a second buffer
+ * cost a fresh buffer for the whole result and a copy of the first half.) *shared is the buffer
+ * while o2 may still write into it. */
+static int halves_open(Out *o, Out *o2, size_t g1, size_t g2, uint32_t **shared,
+                       size_t *shared_cap) {
+    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
+    if (g1 > limit) g1 = limit;
+    if (g2 > limit - g1) g2 = limit - g1;
+    if (tmp_grow(o, g1 + g2) != 0) return -1;
+    *shared = o->tmp;
+    *shared_cap = o->cap_tmp;
+    o2->tmp = o->tmp + o->n_tmp + g1;
+    o2->cap_tmp = o->cap_tmp - o->n_tmp - g1;
+    o2->n_tmp = 0;
+    o2->lent = o->lent = true;
+    o->cap_tmp = o->n_tmp + g1;
     return 0;
+}
+
+/* Moves o2's runs (whose left rows, L's [i0, i1), all follow o's) to the end of o, and ends the
+ * sharing of halves_open. */
+static int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, const Sub *L,
+                        size_t i0, size_t i1) {
+    if (o->tmp == shared) {
+        /* o never moved: all of the shared buffer is o's again. */
+        o->lent = false;
+        o->cap_tmp = shared_cap;
+        shared = NULL;
+    }
+    int rc = 0;
+    if (o2->n_tmp) {
+        if (tmp_grow(o, o2->n_tmp) != 0) {
+            rc = -1;
+        } else {
+            uint32_t off = (uint32_t)o->n_tmp;
+            memmove(o->tmp + o->n_tmp, o2->tmp, o2->n_tmp * sizeof *o->tmp);
+            o->n_tmp += o2->n_tmp;
+            for (size_t i = i0; i < i1; i++) {
+                uint32_t gl = gid_of(L, i);
+                if (o->clen[gl]) o->cstart[gl] += off;
+            }
+            if (!o2->in_order) o->in_order = false;
+            o->last_left = o2->last_left;
+        }
+    }
+    if (!o2->lent) free(o2->tmp);
+    o2->tmp = NULL;
+    o2->n_tmp = o2->cap_tmp = 0;
+    free(shared);
+    return rc;
+}
+
+/* Runs probe over L's rows [0, mid) into o and, when par, [mid, n) into o2 at the same time,
+ * each with room for its sampled share (count estimates a row's pairs), then moves o2's runs
+ * after o's. o2 is set up by the caller; on an error o2 owns nothing. */
+static int probe_halves(Out *o, Out *o2, const Sub *L, size_t (*count)(const void *, size_t),
+                        const void *tab, int (*probe)(void *), void *p1, void *p2, size_t mid,
+                        bool par) {
+    size_t n = L->n, g1 = sampled_room(count, tab, n, 0, mid);
+    if (!par) {
+        size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
+        if (tmp_grow(o, g1 < limit ? g1 : limit) != 0) return -1;
+        return probe(p1);
+    }
+    uint32_t *shared;
+    size_t shared_cap;
+    if (halves_open(o, o2, g1, sampled_room(count, tab, n, mid, n), &shared, &shared_cap) != 0)
+        return -1;
+    Task t1 = {probe, p1, 0}, t2 = {probe, p2, 0};
+    int rc = run_two(&t1, &t2, true);
+    if (rc != 0 && t2.rc && o->err && o->err->code == RX_OK) *o->err = *o2->err;
+    if (rc != 0) o2->n_tmp = 0; /* the result is abandoned: close only frees */
+    if (halves_close(o, o2, shared, shared_cap, L, mid, n) != 0) return -1;
+    return rc;
 }
 
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
@@ -919,14 +991,11 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         qsort(E + st[b], sz, sizeof *E, eq_entry_cmp);
         if (sz > big) big = sz;
     }
-    /* 3. Probe, the two halves of the left rows side by side when large (the second into its
-     *    own buffer, appended after), each with room for its sampled share of the result. */
+    /* 3. Probe, the two halves of the left rows side by side when large (each into its share
+     *    of one buffer, see halves_open), each with room for its sampled share of the result. */
     EqTable tab = {rel, L, E, st, shift, ranged, pair, big};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
-    size_t guess = sampled_room(eq_count, &tab, n, 0, mid);
-    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
     o2.cstart = o->cstart;
     o2.clen = o->clen;
     o2.in_order = true;
@@ -934,20 +1003,10 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     o2.err = &err2;
     o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
     EqProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
-    guess = sampled_room(eq_count, &tab, n, mid, n);
-    if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
-        *o->err = err2;
-        goto done;
-    }
-    Task t1 = {eq_probe, &p1, 0}, t2 = {eq_probe, &p2, 0};
-    if (run_two(&t1, &t2, par) != 0) {
-        if (t2.rc && o->err && o->err->code == RX_OK) *o->err = err2;
-        goto done;
-    }
-    if (out_append(o, &o2, L, mid, n) != 0) goto done;
+    if (probe_halves(o, &o2, L, eq_count, &tab, eq_probe, &p1, &p2, mid, par) != 0) goto done;
     rc = 0;
 done:
-    free(hb); free(st); free(E); free(o2.tmp);
+    free(hb); free(st); free(E);
     return rc;
 }
 
@@ -1319,34 +1378,20 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     for (size_t t = 0; t < m; t++)
         for (size_t bt = (size_t)((flip(X[t]) - x0) >> shift); b <= bt; b++) idx[b] = (uint32_t)t;
     for (; b <= nb; b++) idx[b] = (uint32_t)m;
-    /* 2. Probe the left rows in row order, the two halves side by side when large (the second
-     *    into its own buffer, appended after), each with room for its sampled share. */
+    /* 2. Probe the left rows in row order, the two halves side by side when large (each into
+     *    its share of one buffer, see halves_open), each with room for its sampled share. */
     RangeTable tab = {rel, L, X, Y, G, idx, x0, shift, m, nb, is_long};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
-    size_t guess = sampled_room(range_count, &tab, n, 0, mid);
-    if (tmp_grow(o, guess < limit ? guess : limit) != 0) goto done;
     o2.cstart = o->cstart;
     o2.clen = o->clen;
     o2.in_order = true;
     o2.last_left = o->last_left;
     o2.err = &err2;
     o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
-    guess = sampled_room(range_count, &tab, n, mid, n);
-    if (par && tmp_grow(&o2, guess < limit ? guess : limit) != 0) {
-        *o->err = err2;
-        goto done;
-    }
     RangeProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
-    Task t1 = {range_probe, &p1, 0}, t2 = {range_probe, &p2, 0};
-    if (run_two(&t1, &t2, par) != 0) {
-        if (t2.rc && o->err && o->err->code == RX_OK) *o->err = err2;
+    if (probe_halves(o, &o2, L, range_count, &tab, range_probe, &p1, &p2, mid, par) != 0)
         goto done;
-    }
-    if (out_append(o, &o2, L, mid, n) != 0) goto done;
-    free(o2.tmp);
-    o2.tmp = NULL;
     /* 3. The left rows with long x ranges: the dominance sweep, which is output-sensitive. */
     size_t nl = 0;
     for (size_t i = 0; i < n; i++) nl += is_long[i];
@@ -1365,7 +1410,7 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     rc = 0;
 done:
-    free(px); free(X); free(Y); free(idx); free(G); free(ql); free(is_long); free(o2.tmp);
+    free(px); free(X); free(Y); free(idx); free(G); free(ql); free(is_long);
     return rc;
 }
 

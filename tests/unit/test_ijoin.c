@@ -201,6 +201,46 @@ static void large_cases(void) {
     }
 }
 
+/* Inputs large enough that the probes run in two halves (the engines split from 2 x 65,536 left
+ * rows on), each half with room for its sampled share of one buffer: shares that hold, that
+ * the first half, the second or both outgrow (every row of a block matching many right rows,
+ * away from the sampled rows), for the endpoint and the range engines. */
+static void halves_cases(void) {
+    static const IjRelation rels[] = {IJ_MEETS, IJ_STARTS, IJ_EQUALS, IJ_OVERLAPS,
+                                      IJ_OVERLAPPED_BY, IJ_INTERSECTS};
+    for (size_t k = 0; k < RX_ARRAY_LEN(rels); k++) {
+        for (int shape = 0; shape < 4; shape++) {
+            Rng g = {900u + (uint64_t)k * 7u + (uint64_t)shape};
+            size_t n = 140000, m = 48;
+            Side l, r;
+            gen_side(&g, &l, n, 0, 1, false, false, 0);
+            gen_side(&g, &r, m, 0, 1, false, false, 0);
+            /* Right rows: [10, 20 + j % 7) and a few [40, 50); most left rows match nothing. */
+            for (size_t j = 0; j < m; j++) {
+                r.s[j] = j % 8 == 0 ? 40 : 10;
+                r.e[j] = j % 8 == 0 ? 50 : 20 + (int64_t)(j % 7);
+            }
+            for (size_t i = 0; i < n; i++) {
+                /* shape 0: sparse (the guesses hold); 1: the first half's block is hot; 2: the
+                 * second half's; 3: both. A hot row shares the right rows' start and end. */
+                bool first = i < n / 2, hot = (i / 97) % 3 == 1;
+                bool dense = hot && (shape == 3 || (shape == 1 && first) || (shape == 2 && !first));
+                if (dense) {
+                    l.s[i] = rels[k] == IJ_OVERLAPPED_BY ? 15 : rels[k] == IJ_OVERLAPS ? 5 : 10;
+                    l.e[i] = rels[k] == IJ_MEETS ? 10 : 20 + (int64_t)(i % 9);
+                } else {
+                    l.s[i] = 1000 + (int64_t)(i % 5000);
+                    l.e[i] = l.s[i] + (i % 1000 == 0 ? 0 : 1);
+                    if (i % 1000 == 0) l.s[i] = 40, l.e[i] = rels[k] == IJ_MEETS ? 40 : 50;
+                }
+            }
+            check_case(rels[k], &l, &r, 0, 900u + (uint64_t)k);
+            free_side(&l);
+            free_side(&r);
+        }
+    }
+}
+
 /* One pair of the spec's diagram for each base relation: exactly that relation holds. */
 static void diagram_cases(void) {
     static const struct {
@@ -339,5 +379,6 @@ int main(int argc, char **argv) {
     degenerate_case();
     random_cases(per_relation);
     large_cases();
+    halves_cases();
     return check_report("ijoin");
 }
