@@ -704,6 +704,7 @@ static size_t lower_bound(const int64_t *a, size_t lo, size_t hi, int64_t x) {
 typedef struct {
     int64_t k1, k2;     /* the shared endpoint; the other (0 for MEETS, MET_BY: no range) */
     uint32_t row;       /* input row (global id) */
+    uint32_t bucket;    /* while the table is built */
 } EqEntry;
 
 /* A bucket of more entries than this is sorted by (k1, k2, row) and binary-searched, so that
@@ -939,6 +940,44 @@ static int probe_halves(Out *o, Out *o2, const Sub *L, size_t (*count)(const voi
     return rc;
 }
 
+/* The buckets of a part: 2^EQ_PART_BITS of them (their counters and entries stay in the cache),
+ * at most 2^EQ_PARTS_MAX_BITS parts (the first pass writes to each part's end at once). */
+#define EQ_PART_BITS 12
+#define EQ_PARTS_MAX_BITS 10
+
+/* Lays out the entries of parts [p0, p1): st[b] is bucket b's first entry in E. */
+typedef struct {
+    const EqEntry *P;
+    const size_t *pst;
+    uint32_t *st;
+    EqEntry *E;
+    int lshift;
+    size_t p0, p1;
+} EqBuild;
+
+static int eq_build(void *arg) {
+    EqBuild *b = arg;
+    size_t nbk = (size_t)1 << b->lshift, mask = nbk - 1;
+    uint32_t *cur = malloc(nbk * sizeof *cur);
+    if (!cur) return -1;
+    const EqEntry *P = b->P;
+    for (size_t q = b->p0; q < b->p1; q++) {
+        size_t t0 = b->pst[q], t1 = b->pst[q + 1];
+        uint32_t *st = b->st + (q << b->lshift);
+        memset(cur, 0, nbk * sizeof *cur);
+        for (size_t t = t0; t < t1; t++) cur[P[t].bucket & mask]++;
+        uint32_t run = (uint32_t)t0;
+        for (size_t k = 0; k < nbk; k++) {
+            uint32_t c = cur[k];
+            st[k] = cur[k] = run;
+            run += c;
+        }
+        for (size_t t = t0; t < t1; t++) b->E[cur[P[t].bucket & mask]++] = P[t];
+    }
+    free(cur);
+    return 0;
+}
+
 static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t n = L->n, m = R->n;
     bool ranged = rel != IJ_MEETS && rel != IJ_MET_BY;
@@ -951,6 +990,8 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     int rc = -1;
     uint32_t *hb = xmalloc(m, sizeof *hb), *st = xcalloc(nb + 2, sizeof *st);
     EqEntry *E = xmalloc(m, sizeof *E);
+    EqEntry *P = NULL;    /* the entries by part, in row order within a part */
+    size_t *pst = NULL;   /* part q is P[pst[q], pst[q + 1]) */
     Out o2;
     memset(&o2, 0, sizeof o2);
     RxError err2;
@@ -960,29 +1001,60 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         goto done;
     }
     /* 1. Bucket every right row; a stable counting sort lays the buckets out in row order:
-     *    bucket b is E[st[b], st[b + 1]). Prefetching (an optimisation) hides the random
-     *    accesses to the counters and the entries. */
-    uint32_t *cur = st + 1;
+     *    bucket b is E[st[b], st[b + 1]). Two passes (an optimisation: one pass over all the
+     *    buckets misses the cache on every row once the table outgrows it): the rows are
+     *    first split by the top bits of their bucket into parts of EQ_PART_BUCKETS buckets,
+     *    each of which is then counted and laid out within the cache, the parts of either
+     *    half of the rows side by side. */
+    int lshift = bits > EQ_PART_BITS ? EQ_PART_BITS : bits, pb = bits - lshift;
+    if (pb > EQ_PARTS_MAX_BITS) {
+        pb = EQ_PARTS_MAX_BITS;
+        lshift = bits - pb;
+    }
+    size_t np = (size_t)1 << pb;
+    pst = xcalloc(np + 1, sizeof *pst);
+    P = xmalloc(m, sizeof *P);
+    if (!pst || !P) {
+        oom(o->err);
+        goto done;
+    }
     for (size_t j = 0; j < m; j++) {
         int64_t k1, k2;
         eq_point(rel, R->s[j], R->e[j], &k1, &k2);
         hb[j] = eq_hash(k1, k2, pair, shift);
+        pst[(hb[j] >> lshift) + 1]++;
     }
-    for (size_t j = 0; j < m; j++) {
-        if (j + EQ_AHEAD < m) __builtin_prefetch(&cur[hb[j + EQ_AHEAD] + 1], 1);
-        cur[hb[j] + 1]++;
-    }
-    for (size_t b = 1; b <= nb; b++) cur[b] += cur[b - 1];
-    for (size_t j = 0; j < m; j++) {
-        if (j + EQ_AHEAD < m) __builtin_prefetch(&cur[hb[j + EQ_AHEAD]], 1);
-        if (j + EQ_AHEAD / 2 < m) __builtin_prefetch(&E[cur[hb[j + EQ_AHEAD / 2]]], 1);
-        EqEntry *x = &E[cur[hb[j]]++];
-        eq_point(rel, R->s[j], R->e[j], &x->k1, &x->k2);
-        if (!ranged) x->k2 = 0;
-        x->row = gid_of(R, j);
+    for (size_t q = 0; q < np; q++) pst[q + 1] += pst[q];
+    {
+        size_t *pos = xmalloc(np, sizeof *pos);
+        if (!pos) {
+            oom(o->err);
+            goto done;
+        }
+        memcpy(pos, pst, np * sizeof *pos);
+        for (size_t j = 0; j < m; j++) {
+            if (j + EQ_AHEAD < m) __builtin_prefetch(&P[pos[hb[j + EQ_AHEAD] >> lshift]], 1);
+            EqEntry *x = &P[pos[hb[j] >> lshift]++];
+            eq_point(rel, R->s[j], R->e[j], &x->k1, &x->k2);
+            if (!ranged) x->k2 = 0;
+            x->row = gid_of(R, j);
+            x->bucket = hb[j];
+        }
+        free(pos);
     }
     free(hb);
     hb = NULL;
+    size_t half = 0;
+    while (half < np && pst[half] < m / 2) half++;
+    EqBuild b1 = {P, pst, st, E, lshift, 0, half}, b2 = {P, pst, st, E, lshift, half, np};
+    Task tb1 = {eq_build, &b1, 0}, tb2 = {eq_build, &b2, 0};
+    if (run_two(&tb1, &tb2, m >= 2 * PARALLEL_ROWS) != 0) {
+        oom(o->err);
+        goto done;
+    }
+    st[nb] = st[nb + 1] = (uint32_t)m;
+    free(P);
+    P = NULL;
     /* 2. Large buckets are sorted, so that their left rows binary-search them. */
     size_t big = 0;
     for (size_t b = 0; b < nb; b++) {
@@ -1006,7 +1078,7 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     if (probe_halves(o, &o2, L, eq_count, &tab, eq_probe, &p1, &p2, mid, par) != 0) goto done;
     rc = 0;
 done:
-    free(hb); free(st); free(E);
+    free(hb); free(st); free(E); free(P); free(pst);
     return rc;
 }
 
