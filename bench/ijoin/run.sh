@@ -3,7 +3,7 @@
 #
 #   sh bench/ijoin/run.sh            every workload, DuckDB, bedtools and PostgreSQL
 #   SKIP_PG=1 SKIP_BEDTOOLS=1 sh bench/ijoin/run.sh
-#   WORKLOADS="intersects meets" SKIP_ENGINE=1 sh bench/ijoin/run.sh
+#   WORKLOADS="intersects meets" SKIP_ENGINE=1 ROUNDS=1 sh bench/ijoin/run.sh
 #
 # Installs the peers (bench/install-peers.sh), builds gen and kernel_bench, generates the data
 # once into $DATA (default /tmp/relix_ijoin_bench, about 7 GB: each relation at 1M x 1M and at
@@ -14,6 +14,9 @@
 # and the kernel's peak memory against 2 x (key columns + result); the "engine" rows time the
 # whole engine on loaded columns, all six output columns materialized, against DuckDB
 # materializing the same six; then bedtools and PostgreSQL, and the cost of 1M -> 4M per relation.
+# Timings on a shared machine drift by tens of percent from minute to minute, so the Relix
+# kernel, DuckDB and the Relix engine take turns over ROUNDS rounds (default 3), each round every
+# workload once; every time printed is the median of its rounds' medians.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -23,6 +26,7 @@ contains finishes finished_by equals"
 ALL="$ALL1 $(for w in $ALL1; do printf '%s_4m ' "$w"; done)"
 WORKLOADS=${WORKLOADS:-$ALL}
 CC=${CC:-cc}
+ROUNDS=${ROUNDS:-3}
 
 sh "$here/../install-peers.sh" >&2
 mkdir -p "$DATA"
@@ -37,13 +41,65 @@ if [ ! -f "$DATA/.generated" ] || [ "$here/gen.c" -nt "$DATA/.generated" ]; then
     touch "$DATA/.generated"
 fi
 
-echo "run.sh: relix kernel" >&2
-: > "$DATA/relix.txt"
-for w in $WORKLOADS; do   # one process each: the peak resident set is per process
-    "$DATA/kernel_bench" "$DATA" "$w" >> "$DATA/relix.txt"
-done
-echo "run.sh: duckdb" >&2
-node "$here/duckdb_bench.mjs" "$DATA" $WORKLOADS > "$DATA/duckdb.txt"
+# One round: the kernel, DuckDB and the engine, each over every workload, into *.$1.txt.
+one_round() {
+    echo "run.sh: round $1 of $ROUNDS: relix kernel" >&2
+    : > "$DATA/relix.$1.txt"
+    for w in $WORKLOADS; do   # one process each: the peak resident set is per process
+        "$DATA/kernel_bench" "$DATA" "$w" >> "$DATA/relix.$1.txt"
+    done
+    echo "run.sh: round $1 of $ROUNDS: duckdb" >&2
+    node "$here/duckdb_bench.mjs" "$DATA" $WORKLOADS > "$DATA/duckdb.$1.txt"
+    # The whole engine on loaded columns (relix --timing "run": keys, kernel and every output
+    # column materialized, six of them; compared with DuckDB materializing the same six),
+    # median of 3; its row count must equal the kernel's. engine.txt: name rows seconds.
+    : > "$DATA/engine.$1.txt"
+    if [ -z "${SKIP_ENGINE:-}" ]; then
+        echo "run.sh: round $1 of $ROUNDS: relix engine" >&2
+        for w in $WORKLOADS; do
+            rel=$(echo "${w%_4m}" | tr a-z A-Z)
+            q="L := csv('$DATA/${w}_l.csv'); R := csv('$DATA/${w}_r.csv');
+query { L IJOIN $rel (L.s, L.e, R.s, R.e) R };"
+            runs=""
+            for i in 1 2 3; do
+                out=$("$root/build/relix" --timing --count -e "$q" 2>&1)
+                runs="$runs $(printf '%s\n' "$out" | sed -n 's/^timing: .* run \([0-9.]*\) s.*/\1/p')"
+                rows=$(printf '%s\n' "$out" | sed -n 's/^(\([0-9]*\) rows*)$/\1/p')
+            done
+            echo "$w ${rows:-0} $(printf '%s\n' $runs | sort -g | sed -n 2p)" >> "$DATA/engine.$1.txt"
+        done
+    fi
+}
+[ -n "${SKIP_ENGINE:-}" ] || make -s -C "$root" build/relix
+r=1
+while [ $r -le "$ROUNDS" ]; do one_round $r; r=$((r + 1)); done
+# The median over the rounds of the given fields (counted from the end of the line when
+# negative), per workload; the rest of each line as the first round printed it.
+median_rounds() {   # median_rounds KIND FIELD...
+    kind=$1
+    shift
+    awk -v fields="$*" '
+    { key = $1; if (!(key in line)) { line[key] = $0; order[++n] = key }
+      split(fields, f, " ")
+      for (k in f) { i = f[k] < 0 ? NF + 1 + f[k] : f[k]; vals[key, k] = vals[key, k] " " $i } }
+    END {
+      for (o = 1; o <= n; o++) {
+        key = order[o]; nw = split(line[key], w, " ")
+        split(fields, f, " ")
+        for (k in f) {
+          c = split(vals[key, k], v, " ")
+          for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (v[b] + 0 < v[a] + 0) { t = v[a]; v[a] = v[b]; v[b] = t }
+          i = f[k] < 0 ? nw + 1 + f[k] : f[k]
+          w[i] = v[int((c + 1) / 2)]
+        }
+        out = w[1]; for (i = 2; i <= nw; i++) out = out " " w[i]
+        print out
+      }
+    }' $(r=1; while [ $r -le "$ROUNDS" ]; do printf '%s ' "$DATA/$kind.$r.txt"; r=$((r + 1)); done)
+}
+median_rounds relix -4 -3 > "$DATA/relix.txt"
+median_rounds duckdb 4 5 > "$DATA/duckdb.txt"
+if [ -z "${SKIP_ENGINE:-}" ]; then median_rounds engine 3 > "$DATA/engine.txt"; else : > "$DATA/engine.txt"; fi
 : > "$DATA/peers.txt"
 if [ -z "${SKIP_BEDTOOLS:-}" ] && echo " $WORKLOADS " | grep -q " intersects "; then
     echo "run.sh: bedtools" >&2
@@ -63,27 +119,6 @@ if [ -z "${SKIP_PG:-}" ] && echo " $WORKLOADS " | grep -q " intersects "; then
     echo "run.sh: postgresql (one run, slow)" >&2
     sh "$here/pg_bench.sh" "$DATA" intersects | sed 's/^intersects /intersects:postgres-gist /' \
         >> "$DATA/peers.txt"
-fi
-
-# The whole engine on loaded columns (relix --timing "run": keys, kernel and every output column
-# materialized, six of them; compared with DuckDB materializing the same six), median of 3; its
-# row count must equal the kernel's. engine.txt: name rows seconds.
-if [ -z "${SKIP_ENGINE:-}" ]; then
-    echo "run.sh: relix engine" >&2
-    make -s -C "$root" build/relix
-    : > "$DATA/engine.txt"
-    for w in $WORKLOADS; do
-        rel=$(echo "${w%_4m}" | tr a-z A-Z)
-        q="L := csv('$DATA/${w}_l.csv'); R := csv('$DATA/${w}_r.csv');
-query { L IJOIN $rel (L.s, L.e, R.s, R.e) R };"
-        runs=""
-        for i in 1 2 3; do
-            out=$("$root/build/relix" --timing --count -e "$q" 2>&1)
-            runs="$runs $(printf '%s\n' "$out" | sed -n 's/^timing: .* run \([0-9.]*\) s.*/\1/p')"
-            rows=$(printf '%s\n' "$out" | sed -n 's/^(\([0-9]*\) rows*)$/\1/p')
-        done
-        echo "$w ${rows:-0} $(printf '%s\n' $runs | sort -g | sed -n 2p)" >> "$DATA/engine.txt"
-    done
 fi
 
 # relix.txt: name strategy... pairs checksum seconds floor (strategy may hold spaces);

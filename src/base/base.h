@@ -153,8 +153,8 @@ uint64_t rx_hash_bytes(const void *p, size_t n);
 /* malloc, calloc and realloc for buffers that may be large (columns, keys, join results), freed
  * with free(). From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages
  * before its first touch, an optimisation: on this machine the first touch of fresh memory
- * costs about 4 ms per MB in 4 KiB pages and 0.15 ms in 2 MiB pages. NULL on OOM. */
-#define RX_HUGE_MIN ((size_t)4 << 20)
+ * costs about 3 ms per MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL on OOM. */
+#define RX_HUGE_MIN ((size_t)2 << 20)
 void *rx_malloc(size_t bytes);
 void *rx_calloc(size_t n, size_t size);
 void *rx_realloc(void *p, size_t bytes);
