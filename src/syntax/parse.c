@@ -430,7 +430,15 @@ static AstNode *parse_primary(Parser *p) {
             if (t->kind == TK_IDENT && syntax_is_function(tok_text(p, t), tok_len(t)))
                 return parse_call(p);
             size_t k = after_group(p, 1);
-            if (k && continues_scalar(peek_at(p, k)->kind)) {
+            /* After '-', a name, an operator word or '(' may begin a relation: `π dept (D) -
+             * π dept (E)` is a difference of relations, not a call of an unknown 'dept'. */
+            const Token *next = k ? peek_at(p, k + 1) : NULL;
+            bool rel_minus = k && peek_at(p, k)->kind == TK_MINUS &&
+                             (is_name(next) || next->kind == TK_LPAREN ||
+                              next->kind == TK_PI || next->kind == TK_SIGMA ||
+                              next->kind == TK_RHO || next->kind == TK_DELTA ||
+                              next->kind == TK_TAU || next->kind == TK_GAMMA);
+            if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus) {
                 syntax_error(p, t, "unknown function '%.*s' (docs/functions.md lists them)",
                              (int)tok_len(t), tok_text(p, t));
                 return NULL;
