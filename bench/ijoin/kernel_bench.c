@@ -12,6 +12,8 @@
  * holds at its peak, its result included) and 2 x (key columns + result pairs at 8 bytes).
  * checksum = sum over pairs of left * 1000003 + right, mod 2^64. Workloads run in the order
  * given, each in a fresh process when the peak matters (run.sh starts one per workload).
+ * With KERNEL_BENCH_ONCE=1 in the environment the join runs once and the floor not at all
+ * (instructions.sh counts that one run's instructions under callgrind).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec/ijoin.h"
@@ -155,7 +157,9 @@ int main(int argc, char **argv) {
          * them is the join's own peak. */
         size_t before = rss_now();
         uint64_t sum = 0;
-        for (int run = 0; run < 5; run++) {
+        const char *once_env = getenv("KERNEL_BENCH_ONCE");
+        int runs = once_env && *once_env == '1' ? 1 : 5;
+        for (int run = 0; run < runs; run++) {
             IjPairs p = {0};
             RxError err = {0};
             double t0 = now();
@@ -172,13 +176,13 @@ int main(int argc, char **argv) {
             }
             ij_pairs_free(&p);
         }
-        qsort(times, 5, sizeof times[0], cmp_double);
-        double fl[3];
-        for (int run = 0; run < 3; run++) fl[run] = floor_time(ls, n, rs, m, k);
+        qsort(times, (size_t)runs, sizeof times[0], cmp_double);
+        double fl[3] = {0, 0, 0};
+        for (int run = 0; runs > 1 && run < 3; run++) fl[run] = floor_time(ls, n, rs, m, k);
         qsort(fl, 3, sizeof fl[0], cmp_double);
         double in_mb = (double)(n + m) * 16 / 1e6, out_mb = (double)k * 8 / 1e6;
         printf("%s %s %zu %llu %.4f %.4f %.1f %.1f\n", name, ij_strategy(rel, &opt), k,
-               (unsigned long long)sum, times[2], fl[1], in_mb + (double)peak / 1e6,
+               (unsigned long long)sum, times[runs / 2], fl[1], in_mb + (double)peak / 1e6,
                2 * (in_mb + out_mb));
         fflush(stdout);
         free(ls);

@@ -351,6 +351,24 @@ oom:
     return -1;
 }
 
+/* Column k of the left side as a view: its values where ri has a right row, NULL elsewhere. */
+static Column *view_matched(const Column *k, const uint32_t *ri, size_t n) {
+    uint64_t *valid = NULL;
+    bool all = !k->valid;
+    for (size_t i = 0; i < n && all; i++) all = ri[i] != ROW_NONE;
+    if (!all) {
+        size_t w = bitmap_words(n ? n : 1);
+        if (!(valid = rx_malloc(w * sizeof *valid))) return NULL;
+        for (size_t i = 0; i < w; i++) {
+            uint64_t bits = 0;
+            for (size_t b = 0; b < 64 && i * 64 + b < n; b++)
+                bits |= (uint64_t)(ri[i * 64 + b] != ROW_NONE) << b;
+            valid[i] = k->valid ? bits & k->valid[i] : bits;
+        }
+    }
+    return col_view((Column *)k, valid);
+}
+
 Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                        const uint32_t *ri, size_t n, RxError *err) {
     /* No pair at all: a join without matches may pass no index arrays, which below would mean
@@ -359,6 +377,7 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
     if (n == 0) li = ri = &no_row;
     const Schema *sc = &p->lp->schema;
     const int *right_out = p->lp->kind == LP_JOIN ? p->lp->right_out : NULL;
+    const Column **view = NULL;  /* per output column: the left key column it is a view of */
     Table *t = table_new(sc->n, n);
     const Column **src = rx_malloc((size_t)(sc->n + 1) * sizeof *src);
     const uint32_t **idx = rx_malloc((size_t)(sc->n + 1) * sizeof *idx);
@@ -388,6 +407,19 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
             if (p->lp->rkeys[k] != rc || lk->type != src[c]->type || lk->type == TY_FLOAT || lk->type == TY_DURATION ||
                 lk->type == TY_NULL)
                 continue;
+            if (!li && lk->n == n && !lk->pruned) {
+                /* The left side in its own order (AS-OF): the left key column itself, NULL
+                 * where no right row matched, shares its data (an optimisation: no copy, and
+                 * no fresh memory for a column that may be wide, as TEXT is). */
+                if (!view) {
+                    view = rx_calloc((size_t)sc->n, sizeof *view);
+                    if (!view) goto oom;
+                }
+                view[c] = lk;
+                src[c] = NULL;
+                idx[c] = NULL;
+                break;
+            }
             if (!lsel) {
                 lsel = rx_malloc((n ? n : 1) * sizeof *lsel);
                 if (!lsel) goto oom;
@@ -403,7 +435,13 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
     if (grc < 0) goto oom;
     for (int c = 0; c < sc->n; c++) {
         Column *g = out[c];
-        if (!g && !src[c]) {
+        if (view && view[c]) {
+            g = view_matched(view[c], ri, n);
+            if (!g) {
+                for (int k = c + 1; k < sc->n; k++) col_release(out[k]);
+                goto oom;
+            }
+        } else if (!g && !src[c]) {
             g = col_placeholder(sc->cols[c].type, n);
             if (!g) {
                 for (int k = c + 1; k < sc->n; k++) col_release(out[k]);
@@ -419,10 +457,10 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
             goto oom;
         }
     }
-    free(src), free(idx), free(out);
+    free(src), free(idx), free(out), free(view);
     return t;
 oom:
-    free(src), free(idx), free(out);
+    free(src), free(idx), free(out), free(view);
     table_free(t);
     ops_oom(err);
     return NULL;

@@ -142,13 +142,44 @@ void col_retain(Column *c) { c->refcnt++; }
 
 void col_release(Column *c) {
     if (!c || --c->refcnt > 0) return;
-    free(c->codes);
-    free(c->dict);
+    if (c->base) {
+        /* codes or a dict built on the view after it was made are its own */
+        if (c->codes != c->base->codes) free(c->codes);
+        if (c->dict != c->base->dict) free(c->dict);
+        col_release(c->base);
+    } else {
+        free(c->codes);
+        free(c->dict);
+        free(c->data);
+    }
     for (uint32_t i = 0; i < c->n_heaps; i++) heap_release(c->heaps[i]);
     free(c->heaps);
     free(c->valid);
-    free(c->data);
     free(c);
+}
+
+Column *col_view(Column *base, uint64_t *valid) {
+    Column *v = calloc(1, sizeof *v);
+    if (!v) {
+        free(valid);
+        return NULL;
+    }
+    v->refcnt = 1;
+    v->type = base->type;
+    v->n = base->n;
+    v->data = base->data;
+    v->valid = valid;
+    v->codes = base->codes;
+    v->dict = base->dict;
+    v->n_dict = base->n_dict;
+    v->sorted = base->sorted && !valid;
+    v->base = base;
+    col_retain(base);
+    if (col_share_heaps(v, base) < 0) {
+        col_release(v);
+        return NULL;
+    }
+    return v;
 }
 
 uint64_t *col_valid(Column *c) {

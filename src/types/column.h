@@ -59,10 +59,17 @@ typedef struct Column {
     uint32_t *codes;
     RxStr *dict;
     uint32_t n_dict;
+    /* A view (col_view): data, codes and dict are base's, which the view holds a reference
+     * to; its validity is its own. NULL for a column that owns its data. */
+    struct Column *base;
 } Column;
 
 /* A placeholder of n rows for a column that nothing reads (projection pruning): no data. */
 Column *col_placeholder(RxType type, size_t n);
+/* A column with base's values where valid has its bit set and NULL elsewhere, sharing base's
+ * data instead of copying it. Takes valid (a bitmap of base->n bits, already including base's
+ * own NULLs; NULL: every row valid); NULL on OOM (valid is freed then). */
+Column *col_view(Column *base, uint64_t *valid);
 /* A column of n elements with uninitialized data and no validity bitmap; NULL on OOM. */
 Column *col_new(RxType type, size_t n);
 void col_retain(Column *c);
