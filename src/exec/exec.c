@@ -484,7 +484,7 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     ls.valid = lv;
     rs.valid = rv;
     IjOptions opt = {.algo = p->ij_algo};
-    uint32_t *lpart = NULL, *rpart = NULL;
+    KeyParts kp = {0};
     if (lp->n_keys > 0) {
         /* fused equality keys: one sweep per partition; rows whose key has no partner never match */
         const Column *lk[16], *rk[16];
@@ -493,25 +493,28 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
             lk[i] = l->cols[lp->lkeys[i]];
             rk[i] = r->cols[lp->rkeys[i]];
         }
-        if (keys_partition(lk, l->n_rows, rk, r->n_rows, nk, &lpart, &rpart, &opt.n_parts, err) < 0) {
+        if (keys_partition(lk, l->n_rows, rk, r->n_rows, nk, &kp, err) < 0) {
             free(lv), free(rv);
             keys_free(&ks);
             return NULL;
         }
         if ((!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0) || (!rv && keys_validity(NULL, 0, r->n_rows, &rv) < 0)) {
-            free(lv), free(rv), free(lpart), free(rpart);
+            free(lv), free(rv);
+            keys_parts_free(&kp);
             keys_free(&ks);
             ops_oom(err);
             return NULL;
         }
-        for (size_t i = 0; i < l->n_rows; i++)
-            if (lpart[i] == ROW_NONE) bitmap_set(lv, i, false), lpart[i] = 0;
-        for (size_t i = 0; i < r->n_rows; i++)
-            if (rpart[i] == ROW_NONE) bitmap_set(rv, i, false), rpart[i] = 0;
+        /* Only an array of its own can hold ROW_NONE (keys.h). */
+        for (size_t i = 0; kp.l_own && i < l->n_rows; i++)
+            if (kp.l_own[i] == ROW_NONE) bitmap_set(lv, i, false), kp.l_own[i] = 0;
+        for (size_t i = 0; kp.r_own && i < r->n_rows; i++)
+            if (kp.r_own[i] == ROW_NONE) bitmap_set(rv, i, false), kp.r_own[i] = 0;
         ls.valid = lv;
         rs.valid = rv;
-        ls.part = lpart;
-        rs.part = rpart;
+        ls.part = kp.l;
+        rs.part = kp.r;
+        opt.n_parts = kp.n_parts;
     }
     IjPairs pairs = {0};
     double t0 = now_s();
@@ -522,8 +525,7 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
     free(lv);
     free(rv);
-    free(lpart);
-    free(rpart);
+    keys_parts_free(&kp);
     keys_free(&ks);
     if (rc < 0) {
         ij_pairs_free(&pairs);
@@ -539,7 +541,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     /* Partition ids from the equality keys, then order-preserving keys of the match column. */
-    uint32_t *lpart = NULL, *rpart = NULL, n_parts = 1;
+    KeyParts kp = {0};
     uint64_t *lv = NULL, *rv = NULL;
     KeySet ks = {0};
     uint32_t *match = NULL;
@@ -556,7 +558,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
             lk[i] = l->cols[lp->lkeys[i]];
             rk[i] = r->cols[lp->rkeys[i]];
         }
-        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &lpart, &rpart, &n_parts, err);
+        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
         free(lk), free(rk);
         if (rc < 0) goto out;
     }
@@ -567,18 +569,22 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         goto out;
     }
     /* Rows whose keys found no partition on the other side, or are NULL, never match. */
-    if (lpart) {
+    /* Only an array of its own can hold ROW_NONE (keys.h). */
+    if (kp.l_own) {
         if (!lv && keys_validity(NULL, 0, nl, &lv) < 0) { ops_oom(err); goto out; }
-        if (!rv && keys_validity(NULL, 0, nr, &rv) < 0) { ops_oom(err); goto out; }
         for (size_t i = 0; i < nl; i++)
-            if (lpart[i] == ROW_NONE) bitmap_set(lv, i, false), lpart[i] = 0;
-        for (size_t i = 0; i < nr; i++)
-            if (rpart[i] == ROW_NONE) bitmap_set(rv, i, false), rpart[i] = 0;
+            if (kp.l_own[i] == ROW_NONE) bitmap_set(lv, i, false), kp.l_own[i] = 0;
     }
-    AsofSide as_l = {.val = ks.keys[0], .n = nl, .valid = lv, .part = lpart};
-    AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = rpart};
+    if (kp.r_own) {
+        if (!rv && keys_validity(NULL, 0, nr, &rv) < 0) { ops_oom(err); goto out; }
+        for (size_t i = 0; i < nr; i++)
+            if (kp.r_own[i] == ROW_NONE) bitmap_set(rv, i, false), kp.r_own[i] = 0;
+    }
+    AsofSide as_l = {.val = ks.keys[0], .n = nl, .valid = lv, .part = kp.l};
+    AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = kp.r};
     AsofOptions opt = {.dir = (AsofDir)lp->dir, .ties_first = lp->ties_first,
-                       .has_within = lp->has_within, .n_parts = n_parts, .algo = p->asof_algo};
+                       .has_within = lp->has_within, .n_parts = kp.l || kp.r ? kp.n_parts : 1,
+                       .algo = p->asof_algo};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
     match = rx_malloc((nl ? nl : 1) * sizeof *match);
     if (!match) {
@@ -597,11 +603,10 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     /* Done with the keys and partitions: they go before the gather, whose output columns then
      * touch memory the system has just had back (an optimisation: on this VM, memory the host
      * has not backed lately costs up to 1.5 ms per MB to touch first, recent memory 0.1). */
-    free(lpart), free(rpart), free(lv), free(rv);
-    lpart = rpart = NULL;
+    keys_parts_free(&kp);
+    free(lv), free(rv);
     lv = rv = NULL;
     keys_free(&ks);
-    memset(&ks, 0, sizeof ks);
     if (lp->inner) {
         size_t k = 0;
         uint32_t *li = rx_malloc((nl ? nl : 1) * sizeof *li);
@@ -622,8 +627,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
 out:
     progress_end();
-    free(lpart);
-    free(rpart);
+    keys_parts_free(&kp);
     free(lv);
     free(rv);
     free(match);

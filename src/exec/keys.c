@@ -293,11 +293,13 @@ static int equality_codes(const Column *l, const Column *r, int64_t *lc, int64_t
 /* One TEXT key on both sides: the dictionary of the right side's strings numbers them densely
  * in order of first appearance, which is exactly a partition id (an optimisation of the
  * general path below, which hashes the codes a second time). */
-static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr, uint32_t *lp,
-                          uint32_t *rp, uint32_t *n_parts, RxError *err) {
+static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr, KeyParts *kp,
+                          RxError *err) {
     if (l->codes && r->codes) {
         /* Both columns carry dictionaries: the right codes are the partition ids, and each
-         * distinct left string is looked up once (an optimisation of the loop below). */
+         * distinct left string is looked up once (an optimisation of the loop below). When
+         * the left strings map onto the right codes one to one, in order, and neither side
+         * has a NULL, the codes themselves are the ids. */
         Dict d;
         if (dict_init(&d, r->n_dict) < 0) return oom(err);
         bool failed = false;
@@ -307,22 +309,44 @@ static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr
             dict_free(&d);
             return oom(err);
         }
-        for (uint32_t k = 0; k < l->n_dict; k++) lmap[k] = dict_id(&d, l->dict[k], false, &failed);
-        for (size_t i = 0; i < nr; i++) rp[i] = col_is_null(r, i) ? ROW_NONE : r->codes[i];
-        for (size_t i = 0; i < nl; i++) lp[i] = col_is_null(l, i) ? ROW_NONE : lmap[l->codes[i]];
-        *n_parts = r->n_dict ? r->n_dict : 1;
-        free(lmap);
+        bool same = !l->valid;
+        for (uint32_t k = 0; k < l->n_dict; k++) {
+            lmap[k] = dict_id(&d, l->dict[k], false, &failed);
+            same = same && lmap[k] == k;
+        }
         dict_free(&d);
+        if (r->valid || nr == 0) {
+            if (!(kp->r_own = rx_malloc((nr ? nr : 1) * sizeof *kp->r_own))) goto oom;
+            for (size_t i = 0; i < nr; i++) kp->r_own[i] = col_is_null(r, i) ? ROW_NONE : r->codes[i];
+            kp->r = kp->r_own;
+        } else {
+            kp->r = r->codes;
+        }
+        if (!same || nl == 0) {
+            if (!(kp->l_own = rx_malloc((nl ? nl : 1) * sizeof *kp->l_own))) goto oom;
+            for (size_t i = 0; i < nl; i++) kp->l_own[i] = col_is_null(l, i) ? ROW_NONE : lmap[l->codes[i]];
+            kp->l = kp->l_own;
+        } else {
+            kp->l = l->codes;
+        }
+        kp->n_parts = r->n_dict ? r->n_dict : 1;
+        free(lmap);
         return 0;
+    oom:
+        free(lmap);
+        return oom(err);
     }
+    kp->l = kp->l_own = rx_malloc((nl ? nl : 1) * sizeof *kp->l_own);
+    kp->r = kp->r_own = rx_malloc((nr ? nr : 1) * sizeof *kp->r_own);
     Dict d;
-    if (dict_init(&d, 1024) < 0) return oom(err);
+    if (!kp->l_own || !kp->r_own || dict_init(&d, 1024) < 0) return oom(err);
+    uint32_t *lp = kp->l_own, *rp = kp->r_own;
     bool failed = false;
     for (size_t i = 0; i < nr && !failed; i++)
         rp[i] = col_is_null(r, i) ? ROW_NONE : dict_id(&d, col_str(r)[i], true, &failed);
     for (size_t i = 0; i < nl && !failed; i++)
         lp[i] = col_is_null(l, i) ? ROW_NONE : dict_id(&d, col_str(l)[i], false, &failed);
-    *n_parts = d.n ? d.n : 1;
+    kp->n_parts = d.n ? d.n : 1;
     dict_free(&d);
     return failed ? oom(err) : 0;
 }
@@ -379,25 +403,29 @@ static int partition_small_range(const Column *l, size_t nl, const Column *r, si
     return 1;
 }
 
+void keys_parts_free(KeyParts *kp) {
+    free(kp->l_own), free(kp->r_own);
+    memset(kp, 0, sizeof *kp);
+}
+
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
-                   int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
-                   RxError *err) {
-    *lpart = rx_malloc((nl ? nl : 1) * sizeof **lpart);
-    *rpart = rx_malloc((nr ? nr : 1) * sizeof **rpart);
+                   int n_keys, KeyParts *kp, RxError *err) {
+    memset(kp, 0, sizeof *kp);
+    if (n_keys == 1 && lk[0]->type == TY_TEXT && rk[0]->type == TY_TEXT) {
+        if (partition_text(lk[0], nl, rk[0], nr, kp, err) == 0) return 0;
+        keys_parts_free(kp);
+        return -1;
+    }
+    kp->l = kp->l_own = rx_malloc((nl ? nl : 1) * sizeof *kp->l_own);
+    kp->r = kp->r_own = rx_malloc((nr ? nr : 1) * sizeof *kp->r_own);
+    uint32_t **lpart = &kp->l_own, **rpart = &kp->r_own, *n_parts = &kp->n_parts;
     if (n_keys == 1 && *lpart && *rpart) {
         int fast = partition_small_range(lk[0], nl, rk[0], nr, *lpart, *rpart, n_parts);
         if (fast > 0) return 0;
         if (fast < 0) {
-            free(*lpart), free(*rpart);
-            *lpart = *rpart = NULL;
+            keys_parts_free(kp);
             return oom(err);
         }
-    }
-    if (n_keys == 1 && lk[0]->type == TY_TEXT && rk[0]->type == TY_TEXT && *lpart && *rpart) {
-        if (partition_text(lk[0], nl, rk[0], nr, *lpart, *rpart, n_parts, err) == 0) return 0;
-        free(*lpart), free(*rpart);
-        *lpart = *rpart = NULL;
-        return -1;
     }
     int64_t *lc = rx_malloc((nl ? nl : 1) * (size_t)n_keys * sizeof *lc);
     int64_t *rc = rx_malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
@@ -476,10 +504,7 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     ret = 0;
 out:
     free(lc), free(rc), free(lnull), free(rnull), free(tl), free(tr), free(slots), free(ids), free(rh);
-    if (ret < 0) {
-        free(*lpart), free(*rpart);
-        *lpart = *rpart = NULL;
-    }
+    if (ret < 0) keys_parts_free(kp);
     return ret;
 }
 

@@ -10,7 +10,8 @@
  *
  * keys_partition gives each row a dense partition id from its equality keys, equal ids for
  * equal key tuples across the two sides; a left row whose tuple has no right counterpart, and
- * any row with a NULL key, gets ROW_NONE.
+ * any row with a NULL key, gets ROW_NONE. The ids may be a column's own dictionary codes,
+ * borrowed rather than copied.
  */
 #ifndef RX_KEYS_H
 #define RX_KEYS_H
@@ -30,9 +31,20 @@ void keys_free(KeySet *ks);
  * has one (and n_cols > 0). With n_cols = 0, an all-valid bitmap. -1 on OOM. */
 int keys_validity(const Column *const *cols, int n_cols, size_t n, uint64_t **out);
 
+/* Partition ids of both sides. l and r are read only: either the arrays l_own and r_own
+ * (malloc'd, writable) or, when a side's ids are exactly the dictionary codes of its one TEXT
+ * key (no NULLs, every left string found on the right, in the right's code order), those
+ * codes (an optimisation: no copy, no fresh memory). A side that has a ROW_NONE id always has
+ * its own array. Free with keys_parts_free. */
+typedef struct {
+    const uint32_t *l, *r;
+    uint32_t *l_own, *r_own;
+    uint32_t n_parts;
+} KeyParts;
+
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
-                   int n_keys, uint32_t **lpart, uint32_t **rpart, uint32_t *n_parts,
-                   RxError *err);
+                   int n_keys, KeyParts *out, RxError *err);
+void keys_parts_free(KeyParts *kp);
 
 /* Group ids: rows with equal values in every column (NULL equal to NULL) get one id; ids are
  * dense and numbered in order of first appearance. *ids is malloc'd (n entries). */

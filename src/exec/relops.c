@@ -134,7 +134,9 @@ static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
 static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
-    uint32_t *lpart = NULL, *rpart = NULL, *bucket = NULL, *start = NULL, n_parts = 0;
+    KeyParts kp = {0};
+    const uint32_t *lpart = NULL, *rpart = NULL;
+    uint32_t *bucket = NULL, *start = NULL, n_parts = 0;
     bool hash = p->kind == PN_HASHJOIN;
     int rc = -1;
     if (hash) {
@@ -148,9 +150,10 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
             lk[k] = l->cols[lp->lkeys[k]];
             rk[k] = r->cols[lp->rkeys[k]];
         }
-        int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &lpart, &rpart, &n_parts, err);
+        int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
         free(lk), free(rk);
         if (krc < 0) return -1;
+        lpart = kp.l, rpart = kp.r, n_parts = kp.n_parts;
         start = rx_calloc((size_t)n_parts + 2, sizeof *start);
         bucket = rx_malloc((nr ? nr : 1) * sizeof *bucket);
         if (!start || !bucket) {
@@ -199,7 +202,8 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     }
     rc = 0;
 out:
-    free(lpart), free(rpart), free(bucket), free(start);
+    keys_parts_free(&kp);
+    free(bucket), free(start);
     return rc;
 }
 

@@ -16,11 +16,27 @@ for name, n in (("l", 6000), ("r", 5000)):
             if s == '""' and rng.random() < 0.5:
                 s = ""  # NULL (empty, unquoted) next to the empty string ("")
             f.write(f"{i},{s},{rng.randrange(0, 3000)}\n")
+# Sides whose dictionaries list the same strings in the same order (every symbol first appears
+# in the same order on both), where the codes themselves serve as AS-OF and IJOIN partition
+# ids: without NULLs (b), with a left-only symbol (x), with NULL right keys (n).
+def same_order(name, n, extra=None, nulls=False):
+    with open(f"{d}/{name}.csv", "w") as f:
+        f.write("id,sym,t\n")
+        for i in range(n):
+            s = syms[i] if i < len(syms) else rng.choice(syms)
+            if extra and i > n // 2 and rng.random() < 0.05:
+                s = extra
+            cell = "" if nulls and i > len(syms) and rng.random() < 0.03 else '"' + s + '"'
+            f.write(f"{i},{cell},{rng.randrange(0, 3000)}\n")
+same_order("lb", 6000)
+same_order("rb", 5000)
+same_order("lx", 6000, extra="left only")
+same_order("rn", 5000, nulls=True)
 PY
-q() {
+q() {   # q LEFT RIGHT: the queries over $tmp/LEFT.csv and $tmp/RIGHT.csv
   cat <<EOF2
-L := csv('$tmp/l.csv');
-R := csv('$tmp/r.csv');
+L := csv('$tmp/$1.csv');
+R := csv('$tmp/$2.csv');
 L2 := { π id, sym || '' → sym, t (L) };
 R2 := { π id, sym || '' → sym, t (R) };
 EOF2
@@ -33,9 +49,11 @@ EOF2
   echo "query { TOP 5 (γ sym; count(*) → n, min(t) → lo (L)) };"
   echo "query { TOP 5 (γ sym; count(*) → n, min(t) → lo (L2)) };"
 }
-q > "$tmp/q.rx"
-"$RELIX" --format csv "$tmp/q.rx" > "$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
-python3 - "$tmp/out" <<'PY'
+for sides in "l r" "lb rb" "lx rb" "lb rn"; do
+  q $sides > "$tmp/q.rx"
+  "$RELIX" --format csv "$tmp/q.rx" > "$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
+  echo "-- $sides"
+  python3 - "$tmp/out" <<'PY'
 import sys
 blocks = open(sys.argv[1]).read().strip("\n").split("\n\n")
 groups = [blocks[i:i + 3] for i in range(0, 12, 3)]
@@ -43,5 +61,8 @@ same = all(g == groups[0] for g in groups)
 print("joins with and without dictionaries agree:", same)
 print("grouping with and without a dictionary agrees:", blocks[12] == blocks[13])
 print(blocks[0])
+print(blocks[1])
+print(blocks[2])
 print(blocks[12])
 PY
+done

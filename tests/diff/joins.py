@@ -139,11 +139,19 @@ def asof_case(rng, relix, tmp, seed, failures):
     cols = ["k", "m"] if keyed else ["m"]
     L = make_rows(rng, t, rng.randrange(0, 30), domain, ["m"])
     R = make_rows(rng, t, rng.randrange(0, 30), domain, ["m"])
-    for rows in (L, R):
+    # Keys: sometimes without NULLs and from one or two groups, so that both sides often see
+    # the same strings in the same order (the engine then uses the dictionary codes as the
+    # partition ids), sometimes with a left-only key.
+    n_groups = rng.choice([1, 2, 3])
+    key_null = rng.choice([0.0, 0.08])
+    left_only = rng.random() < 0.2
+    for side, rows in (("L", L), ("R", R)):
         for r in rows:
             if keyed:
-                g = f"g{rng.randrange(3)}"
-                r["k"] = None if rng.random() < 0.08 else (g, g)
+                g = f"g{rng.randrange(n_groups)}"
+                if side == "L" and left_only and rng.random() < 0.2:
+                    g = "g9"
+                r["k"] = None if rng.random() < key_null else (g, g)
     write_csv(f"{tmp}/l.csv", L, cols)
     write_csv(f"{tmp}/r.csv", R, cols)
     schema = f"id INT, {'k TEXT, ' if keyed else ''}m {t}"
