@@ -47,7 +47,8 @@
  * into it stay valid as they are written. TEXT columns
  * with few distinct values get a dictionary (column.h: codes in order of first appearance):
  * each chunk collects its own distinct values in order, and they merge in chunk order, which
- * is the order of first appearance in the file. NULL cells clear their bit in a validity
+ * is the order of first appearance in the file; the dictionary's strings are copied into a heap
+ * of the column's own (own_dict_bytes). NULL cells clear their bit in a validity
  * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
  * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
  *
@@ -1735,6 +1736,43 @@ static void remap_job(Jobs *j, int k, Worker *w) {
     }
 }
 
+/* Gives column c's dictionary (the g.n strings of dict, slices into the mapping) bytes of its
+ * own, in one heap the column holds (an optimisation): a string of up to 16 bytes is rebuilt
+ * from the words its entry keeps, so neither this nor a later reader of the dictionary (AS-OF
+ * and join keys compare two sides' dictionaries) faults in a page of the file per distinct
+ * value, which in a file sorted by that column means one fault every few thousand rows. Does
+ * nothing when out of memory: the slices into the mapping stay valid. */
+static void own_dict_bytes(Column *c, const Dict *g, RxStr *dict) {
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < g->n; i++) bytes += g->ents[i].s.len;
+    StrHeap *h = heap_new(bytes);
+    if (!h) return;
+    if (col_add_heap(c, h) < 0) {
+        heap_release(h);
+        return;
+    }
+    heap_release(h);   /* the column holds it */
+    for (uint32_t i = 0; i < g->n; i++) {
+        const DictEnt *e = &g->ents[i];
+        size_t n = e->s.len;
+        char *dst = h->data + h->len;
+        if (n >= 8 && n <= 16) {
+            memcpy(dst, &e->a, 8);
+            memcpy(dst + n - 8, &e->b, 8);
+        } else if (n >= 4 && n < 8) {
+            uint32_t first = (uint32_t)e->a, last = (uint32_t)(e->a >> 32);
+            memcpy(dst, &first, 4);
+            memcpy(dst + n - 4, &last, 4);
+        } else if (n < 4) {
+            for (size_t k = 0; k < n; k++) dst[k] = (char)(e->a >> (8 * k));
+        } else {
+            memcpy(dst, e->s.ptr, n);
+        }
+        dict[i] = (RxStr){dst, n};
+        h->len += n;
+    }
+}
+
 /* Merges the chunks' dictionaries of every column that has codes, in chunk order (so in order
  * of first appearance in the file), and gives the column codes and dict; a column with more
  * distinct values than max gets none. -1 when out of memory. */
@@ -1782,6 +1820,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
             continue;
         }
         for (uint32_t i = 0; i < g.n; i++) dict[i] = g.ents[i].s;
+        own_dict_bytes(cols[s], &g, dict);
         dicts[s] = dict;
         n_dict[s] = g.n;
         dict_free(&g);
