@@ -245,15 +245,21 @@ static int run_two(Task *a, Task *b, bool threaded) {
 
 /* ---- radix sort ----------------------------------------------------------------------------- */
 
+/* The widest digit. With 2^11 buckets a scatter pass keeps its 2,048 write positions (128 KB of
+ * cache lines) in L2; with 2^16, as before, it kept fewer passes but missed the cache on every
+ * write. Measured on this machine, both sides of a join sorted side by side: the 1M x 1M
+ * INTERSECTS sorts went from 15-46 ms to 8-15 ms, the 4M x 4M ones from 50-56 ms to 35-43 ms
+ * (the fastest runs of five). */
+#define RADIX_BITS 11
+
 /* Sorts the words a[0..n) stably by their bits [lo, lo + nbits), LSD, using b as scratch;
  * returns the buffer holding the sorted words (a or b), NULL when out of memory. Digits of up
- * to 16 bits: a scatter pass costs about the same with 2^8 or 2^16 buckets on this hardware, so
- * fewer passes win; short arrays get narrower digits so that a histogram never dwarfs its data.
- * A pass whose digit is the same for every word is skipped. */
+ * to RADIX_BITS bits, balanced over the passes; short arrays get narrower digits so that a
+ * histogram never dwarfs its data. A pass whose digit is the same for every word is skipped. */
 static uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbits) {
     if (nbits <= 0 || n < 2) return a;
     int wmax = bits_for(n) - 4;
-    if (wmax > 16) wmax = 16;
+    if (wmax > RADIX_BITS) wmax = RADIX_BITS;
     if (wmax < 4) wmax = 4;
     int passes = (nbits + wmax - 1) / wmax;
     int w = (nbits + passes - 1) / passes;
