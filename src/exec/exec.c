@@ -583,7 +583,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     AsofSide as_l = {.val = ks.keys[0], .n = nl, .valid = lv, .part = kp.l};
     AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = kp.r};
     AsofOptions opt = {.dir = (AsofDir)lp->dir, .ties_first = lp->ties_first,
-                       .has_within = lp->has_within, .n_parts = kp.l || kp.r ? kp.n_parts : 1,
+                       .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
                        .algo = p->asof_algo};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
     match = rx_malloc((nl ? nl : 1) * sizeof *match);

@@ -352,8 +352,8 @@ static int sort_positions(const uint64_t *u, size_t n, int nbits, uint32_t *perm
  * order and out_key[t] (if not NULL) its key. scratch, when not NULL, holds n words the sort
  * may use as its radix buffer (their contents after it are undefined). Returns -1 when out of
  * memory. */
-static int sort_ids_into(const int64_t *key, const uint32_t *seq, size_t n, uint32_t *out_id,
-                         int64_t *out_key, uint64_t *scratch) {
+static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t *out_id,
+                    int64_t *out_key, uint64_t *scratch) {
     if (n == 0) return 0;
     uint64_t mn = UINT64_MAX, mx = 0;
     for (size_t j = 0; j < n; j++) {
@@ -430,11 +430,6 @@ static int sort_ids_into(const int64_t *key, const uint32_t *seq, size_t n, uint
     return rc;
 }
 
-static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t *out_id,
-                    int64_t *out_key) {
-    return sort_ids_into(key, seq, n, out_id, out_key, NULL);
-}
-
 typedef struct {
     const int64_t *key;
     const uint32_t *seq;
@@ -446,7 +441,7 @@ typedef struct {
 
 static int sort_job(void *p) {
     SortJob *j = p;
-    return sort_ids_into(j->key, j->seq, j->n, j->out_id, j->out_key, j->scratch);
+    return sort_ids(j->key, j->seq, j->n, j->out_id, j->out_key, j->scratch);
 }
 
 /* Two sort jobs one after the other (p points at the first). */
@@ -1446,7 +1441,7 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     /* 1. Right rows by x; y gathered into x order (Y holds the unsorted y first). */
     for (size_t j = 0; j < m; j++) dom_point(rel, R->s[j], R->e[j], &px[j], &Y[j]);
-    if (sort_ids(px, NULL, m, G, X) != 0) {
+    if (sort_ids(px, NULL, m, G, X, NULL) != 0) {
         oom(o->err);
         goto done;
     }

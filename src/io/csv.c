@@ -901,6 +901,24 @@ static inline void dict_key(DictEnt *k, const char *p, size_t n) {
     k->s.len = n;
 }
 
+/* Writes entry e's string to dst (e->s.len bytes), the inverse of dict_key: up to 16 bytes from
+ * its words, so that the bytes behind e->s need not be read; longer strings from e->s. */
+static inline void dict_ent_bytes(const DictEnt *e, char *dst) {
+    size_t n = e->s.len;
+    if (n >= 8 && n <= 16) {
+        memcpy(dst, &e->a, 8);
+        memcpy(dst + n - 8, &e->b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t first = (uint32_t)e->a, last = (uint32_t)(e->a >> 32);
+        memcpy(dst, &first, 4);
+        memcpy(dst + n - 4, &last, 4);
+    } else if (n < 4) {
+        for (size_t k = 0; k < n; k++) dst[k] = (char)(e->a >> (8 * k));
+    } else {
+        memcpy(dst, e->s.ptr, n);
+    }
+}
+
 /* Whether entry x holds the string of key k, whose bytes are at kb. */
 static inline bool dict_eq(const DictEnt *x, const DictEnt *k, const char *kb) {
     if (x->h != k->h || x->s.len != k->s.len) return false;
@@ -1738,7 +1756,7 @@ static void remap_job(Jobs *j, int k, Worker *w) {
 
 /* Gives column c's dictionary (the g.n strings of dict, slices into the mapping) bytes of its
  * own, in one heap the column holds (an optimisation): a string of up to 16 bytes is rebuilt
- * from the words its entry keeps, so neither this nor a later reader of the dictionary (AS-OF
+ * from the words its entry keeps (dict_ent_bytes), so neither this nor a later reader of the dictionary (AS-OF
  * and join keys compare two sides' dictionaries) faults in a page of the file per distinct
  * value, which in a file sorted by that column means one fault every few thousand rows. Does
  * nothing when out of memory: the slices into the mapping stay valid. */
@@ -1753,23 +1771,10 @@ static void own_dict_bytes(Column *c, const Dict *g, RxStr *dict) {
     }
     heap_release(h);   /* the column holds it */
     for (uint32_t i = 0; i < g->n; i++) {
-        const DictEnt *e = &g->ents[i];
-        size_t n = e->s.len;
         char *dst = h->data + h->len;
-        if (n >= 8 && n <= 16) {
-            memcpy(dst, &e->a, 8);
-            memcpy(dst + n - 8, &e->b, 8);
-        } else if (n >= 4 && n < 8) {
-            uint32_t first = (uint32_t)e->a, last = (uint32_t)(e->a >> 32);
-            memcpy(dst, &first, 4);
-            memcpy(dst + n - 4, &last, 4);
-        } else if (n < 4) {
-            for (size_t k = 0; k < n; k++) dst[k] = (char)(e->a >> (8 * k));
-        } else {
-            memcpy(dst, e->s.ptr, n);
-        }
-        dict[i] = (RxStr){dst, n};
-        h->len += n;
+        dict_ent_bytes(&g->ents[i], dst);
+        dict[i] = (RxStr){dst, g->ents[i].s.len};
+        h->len += g->ents[i].s.len;
     }
 }
 

@@ -731,6 +731,47 @@ static void test_chunks_hints(void) {
 
 /* A load that fails leaves nothing behind: the next one (of other columns, or the same again)
  * reads as if it were the first, escaped text included. */
+/* The dictionary holds its strings in bytes of its own, rebuilt from the words that identify
+ * each distinct value (csv.c, dict_ent_bytes): every length class (0-3, 4-7, 8-16, over 16
+ * bytes, also from a quoted cell with "" escapes) must give back exactly the row's string,
+ * and nothing of it may point into the file's mapping. */
+static void test_dict_bytes(void) {
+    static const char *vals[] = {"\"\"", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg",
+                                 "abcdefgh", "abcdefghi", "abcdefghijklmno", "abcdefghijklmnop",
+                                 "abcdefghijklmnopq", "a much longer value past sixteen",
+                                 "\"q\"\"uoted\"", "zyxwvutsrqponmlk", "0123", "\"x\"\"\""};
+    StrBuf b;
+    sb_init(&b);
+    sb_puts(&b, "id,v\n");
+    rng_state = 7;
+    for (int i = 0; i < 8192; i++) sb_printf(&b, "%d,%s\n", i, vals[rnd_below(RX_ARRAY_LEN(vals))]);
+    Table *t = NULL;
+    RxError e;
+    memset(&e, 0, sizeof e);
+    int rc = csv_read(put_file(b.p, b.n), NULL, &t, &e);
+    if (rc != 0) fprintf(stderr, "test_dict_bytes: %s\n", e.msg);
+    CHECK(rc == 0);
+    if (t) {
+        const Column *c = t->cols[1];
+        CHECK(c->type == TY_TEXT && c->codes != NULL && c->n_dict == RX_ARRAY_LEN(vals));
+        size_t bad = 0;
+        if (c->n_dict != RX_ARRAY_LEN(vals)) fprintf(stderr, "test_dict_bytes: %u distinct\n", c->n_dict);
+        for (size_t i = 0; c->codes && i < t->n_rows; i++) {
+            if (col_is_null(c, i)) continue;
+            RxStr d = c->dict[c->codes[i]], v = col_str(c)[i];
+            bad += d.len != v.len || (v.len && memcmp(d.ptr, v.ptr, v.len) != 0);
+        }
+        CHECK(bad == 0);
+        /* the dictionary's bytes are not the rows' slices */
+        size_t shared = 0;
+        for (size_t i = 0; c->codes && i < t->n_rows; i++)
+            shared += col_str(c)[i].len && c->dict[c->codes[i]].ptr == col_str(c)[i].ptr;
+        CHECK(shared == 0);
+    }
+    table_free(t);
+    sb_free(&b);
+}
+
 static void test_load_after_failure(void) {
     StrBuf b;
     sb_init(&b);
@@ -950,6 +991,7 @@ int main(void) {
     test_chunks_small();
     test_chunks_random();
     test_chunks_hints();
+    test_dict_bytes();
     test_load_after_failure();
     test_floats_vs_strtod();
     test_ints_vs_strtoll();
