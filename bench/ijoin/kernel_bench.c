@@ -27,17 +27,9 @@
 
 #include "../rss.h"
 
-/* The floor allocates as the kernel does (2 MiB transparent huge pages for big buffers), so
+/* The floor allocates as the kernel does (huge-page mappings, rx_map_alloc), so
  * that the two pay the same for fresh memory. */
-static void *big(size_t bytes) {
-    size_t huge = (size_t)2 << 20;
-    bytes = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-    if (p) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p;
-}
+static void *big(size_t bytes) { return rx_map_alloc(bytes); }
 
 static double now(void) {
     struct timespec t;
@@ -79,8 +71,8 @@ static uint64_t floor_sort(const int64_t *key, size_t n) {
         b = t;
     }
     uint64_t x = a[n / 2];
-    free(a);
-    free(b);
+    rx_map_free(a);
+    rx_map_free(b);
     return x;
 }
 
@@ -95,8 +87,8 @@ static double floor_time(const int64_t *ls, size_t n, const int64_t *rs, size_t 
     double t = now() - t0;
     volatile uint32_t sink = pl[k / 2] + pr[k / 2];
     (void)sink;
-    free(pl);
-    free(pr);
+    rx_map_free(pl);
+    rx_map_free(pr);
     return t;
 }
 
@@ -188,10 +180,10 @@ int main(int argc, char **argv) {
                (unsigned long long)sum, times[runs / 2], fl[1], in_mb + (double)peak / 1e6,
                2 * (in_mb + out_mb));
         fflush(stdout);
-        free(ls);
-        free(le);
-        free(rs);
-        free(re);
+        rx_map_free(ls);
+        rx_map_free(le);
+        rx_map_free(rs);
+        rx_map_free(re);
     }
     return 0;
 }

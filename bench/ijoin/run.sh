@@ -13,7 +13,8 @@
 # (left, right) row pairs) against DuckDB materializing (l.id, r.id) (2 threads), with the floor
 # and the kernel's peak memory against 2 x (key columns + result); the "engine" rows time the
 # whole engine on loaded columns, all six output columns materialized, against DuckDB
-# materializing the same six; then bedtools and PostgreSQL, and the cost of 1M -> 4M per relation.
+# materializing the same six; then bedtools and PostgreSQL, the cost of 1M -> 4M per relation
+# (with the floor's own ratio), and what first touches of memory cost (bench/memtouch.c).
 # Timings on a shared machine drift by tens of percent from minute to minute, so the Relix
 # kernel, DuckDB and the Relix engine take turns over ROUNDS rounds (default 3), each round every
 # workload once; every time printed is the median of its rounds' medians.
@@ -161,10 +162,14 @@ END {
         printf "%-31s | %8.4f | %8.4f | %7s | %8.4f | %9s | %s\n", w " (" parts[2] ")", relix_s[w],
                peer[k], fmt_ratio(peer[k], relix_s[w]), floor_s[w], pairs[w], ok
     }
-    printf "\n%-15s | %s\n", "1M -> 4M", "kernel time ratio (target <= 4.5x) | pairs ratio"
+    printf "\n%-15s | %s\n", "1M -> 4M", "kernel time ratio (target <= 4.5x) | pairs ratio | floor time ratio"
     for (i = 1; i <= count; i++) {
         w = order[i]
         if (w ~ /_4m$/ || !((w "_4m") in relix_s) || relix_s[w] <= 0) continue
-        printf "%-15s | %6.2fx | %5.2fx\n", w, relix_s[w "_4m"] / relix_s[w], pairs[w "_4m"] / pairs[w]
+        printf "%-15s | %6.2fx | %5.2fx | %5s\n", w, relix_s[w "_4m"] / relix_s[w], pairs[w "_4m"] / pairs[w],
+               floor_s[w] > 0 ? sprintf("%.2fx", floor_s[w "_4m"] / floor_s[w]) : "-"
     }
 }' "$DATA/relix.txt" "$DATA/duckdb.txt" "$DATA/peers.txt" $([ -s "$DATA/engine.txt" ] && [ -z "${SKIP_ENGINE:-}" ] && echo "$DATA/engine.txt")
+# What first touches of memory cost in this run (the floor and the kernels pay them; see
+# docs/ijoin.md on the 1M -> 4M ratios).
+$CC -std=c11 -O2 -o "$DATA/memtouch" "$here/../memtouch.c" && "$DATA/memtouch" 512

@@ -1,6 +1,7 @@
 /*
  * util.c - byte hashing, UTF-8 helpers and large-buffer allocation shared by every stage.
  */
+#define _GNU_SOURCE   /* mremap */
 #include "base/base.h"
 
 #include <malloc.h>
@@ -95,3 +96,153 @@ void *rx_realloc(void *p, size_t bytes) {
     free(p);
     return q;
 }
+
+/* ---- mapped large buffers -------------------------------------------------------------------
+ *
+ * Every buffer rx_map_alloc maps is a whole number of huge pages at a huge-page boundary, listed
+ * with its length among the live mappings until rx_map_free unmaps it. The list is short (a join
+ * holds a few dozen large arrays at once), so it is searched under one lock, from its end (the
+ * most recent buffers are freed first). Under AddressSanitizer the mappings are malloc's, so
+ * that every buffer keeps its exact bounds and a use after free is still caught. */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MAP_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MAP_OFF 1
+#endif
+#endif
+
+#ifdef MAP_OFF
+void *rx_map_alloc(size_t bytes) { return rx_malloc(bytes); }
+void *rx_map_calloc(size_t n, size_t size) { return rx_calloc(n, size); }
+void *rx_map_realloc(void *p, size_t bytes) { return rx_realloc(p, bytes); }
+void rx_map_free(void *p) { free(p); }
+size_t rx_map_live(void) { return 0; }
+#else
+#include <pthread.h>
+
+typedef struct {
+    void *p;
+    size_t len;
+} Mapping;
+
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
+static Mapping *maps;
+static size_t n_maps, cap_maps, map_bytes;
+
+/* len bytes (whole huge pages) at a huge-page boundary, advised into huge pages, listed as
+ * live; NULL when out of memory. */
+static void *map_huge(size_t len) {
+    size_t span = len + HUGE_PAGE;
+    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (a > m) munmap(m, (size_t)(a - m));
+    if (m + span > a + len) munmap(a + len, (size_t)(m + span - (a + len)));
+#ifdef MADV_HUGEPAGE
+    madvise(a, len, MADV_HUGEPAGE);
+#endif
+    pthread_mutex_lock(&map_lock);
+    bool listed = true;
+    if (n_maps == cap_maps) {
+        size_t cap = cap_maps ? 2 * cap_maps : 64;
+        Mapping *v = realloc(maps, cap * sizeof *v);
+        if (v) maps = v, cap_maps = cap;
+        else listed = false;
+    }
+    if (listed) {
+        maps[n_maps++] = (Mapping){a, len};
+        map_bytes += len;
+    }
+    pthread_mutex_unlock(&map_lock);
+    if (!listed) {
+        munmap(a, len);
+        return NULL;
+    }
+    return a;
+}
+
+/* Unlists mapping p and returns its length, or 0 when p is not one. */
+static size_t unlist(void *p, bool remove) {
+    size_t len = 0;
+    pthread_mutex_lock(&map_lock);
+    for (size_t i = n_maps; i-- > 0;) {
+        if (maps[i].p != p) continue;
+        len = maps[i].len;
+        if (remove) {
+            maps[i] = maps[--n_maps];
+            map_bytes -= len;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&map_lock);
+    return len;
+}
+
+void *rx_map_alloc(size_t bytes) {
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return malloc(bytes ? bytes : 1);
+    return map_huge((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+}
+
+void *rx_map_calloc(size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes < RX_HUGE_MIN) return calloc(n ? n : 1, size ? size : 1);
+    return rx_map_alloc(bytes);   /* a new mapping is zero */
+}
+
+void *rx_map_realloc(void *p, size_t bytes) {
+    if (!p) return rx_map_alloc(bytes);
+    size_t len = unlist(p, false);
+    if (!len) {
+        if (bytes < RX_HUGE_MIN) return realloc(p, bytes ? bytes : 1);
+        size_t have = malloc_usable_size(p);
+        void *q = rx_map_alloc(bytes);
+        if (!q) return NULL;
+        memcpy(q, p, have < bytes ? have : bytes);
+        free(p);
+        return q;
+    }
+    if (bytes <= len) return p;
+    if (bytes > SIZE_MAX / 2) return NULL;
+#ifdef MREMAP_MAYMOVE
+    /* The kernel moves the pages (no copy, and no fresh memory but the new tail). */
+    size_t grown = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    void *m = mremap(p, len, grown, MREMAP_MAYMOVE);
+    if (m != MAP_FAILED) {
+#ifdef MADV_HUGEPAGE
+        madvise(m, grown, MADV_HUGEPAGE);
+#endif
+        pthread_mutex_lock(&map_lock);
+        for (size_t i = n_maps; i-- > 0;) {
+            if (maps[i].p != p) continue;
+            maps[i] = (Mapping){m, grown};
+            map_bytes += grown - len;
+            break;
+        }
+        pthread_mutex_unlock(&map_lock);
+        return m;
+    }
+#endif
+    void *q = rx_map_alloc(bytes);
+    if (!q) return NULL;
+    memcpy(q, p, len);
+    rx_map_free(p);
+    return q;
+}
+
+void rx_map_free(void *p) {
+    if (!p) return;
+    size_t len = unlist(p, true);
+    if (len) munmap(p, len);
+    else free(p);
+}
+
+size_t rx_map_live(void) {
+    pthread_mutex_lock(&map_lock);
+    size_t b = map_bytes;
+    pthread_mutex_unlock(&map_lock);
+    return b;
+}
+#endif

@@ -174,8 +174,8 @@ const char *ij_strategy(IjRelation rel, const IjOptions *opt) {
 
 void ij_pairs_free(IjPairs *p) {
     if (!p) return;
-    free(p->left);
-    free(p->right);
+    rx_map_free(p->left);
+    rx_map_free(p->right);
     p->left = p->right = NULL;
     p->n = p->cap = 0;
 }
@@ -204,15 +204,19 @@ static int oom(RxError *err) {
     return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the interval join");
 }
 
-/* n elements of size bytes, freed with free(); large buffers in transparent huge pages (rx_malloc:
- * an optimisation, first-touch page faults dominate a join that touches ~100 MB of fresh memory). */
+/* n elements of size bytes, freed with xfree; large buffers are their own huge-page mappings
+ * (rx_map_alloc: an optimisation, the first touches of fresh memory dominate a join that
+ * touches ~100 MB of it, and cost less in huge pages). Every buffer of this file, the result's
+ * included, is freed with xfree. */
 static void *xmalloc(size_t n, size_t size) {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / size) return NULL;
-    return rx_malloc(n * size);
+    return rx_map_alloc(n * size);
 }
 
-static void *xcalloc(size_t n, size_t size) { return rx_calloc(n, size); }
+static void *xcalloc(size_t n, size_t size) { return rx_map_calloc(n, size); }
+static void *xrealloc(void *p, size_t bytes) { return rx_map_realloc(p, bytes); }
+static void xfree(void *p) { rx_map_free(p); }
 
 /* ---- two tasks at once ---------------------------------------------------------------------- */
 
@@ -264,7 +268,7 @@ static uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbi
     int passes = (nbits + wmax - 1) / wmax;
     int w = (nbits + passes - 1) / passes;
     size_t nb = (size_t)1 << w;
-    uint32_t *hist = calloc((size_t)passes * nb, sizeof *hist);
+    uint32_t *hist = xcalloc((size_t)passes * nb, sizeof *hist);
     if (!hist) return NULL;
     uint64_t mask = nb - 1;
     for (size_t i = 0; i < n; i++) {
@@ -290,7 +294,7 @@ static uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbi
         src = dst;
         dst = t;
     }
-    free(hist);
+    xfree(hist);
     return src;
 }
 
@@ -320,31 +324,31 @@ static int sort_positions(const uint64_t *u, size_t n, int nbits, uint32_t *perm
                 }
             }
         }
-        free(lo);
-        free(hi);
-        free(p1);
-        free(p2);
+        xfree(lo);
+        xfree(hi);
+        xfree(p1);
+        xfree(p2);
         return rc;
     }
     uint64_t *a = xmalloc(n, sizeof *a), *b = xmalloc(n, sizeof *b);
     if (!a || !b) {
-        free(a);
-        free(b);
+        xfree(a);
+        xfree(b);
         return -1;
     }
     for (size_t j = 0; j < n; j++) a[j] = (u[j] << jb) | j;
     const uint64_t *w = radix_words(a, b, n, jb, nbits);
     if (!w) {
-        free(a);
-        free(b);
+        xfree(a);
+        xfree(b);
         return -1;
     }
     for (size_t t = 0; t < n; t++) {
         perm[t] = (uint32_t)(w[t] & jmask);
         if (sorted) sorted[t] = w[t] >> jb;
     }
-    free(a);
-    free(b);
+    xfree(a);
+    xfree(b);
     return 0;
 }
 
@@ -406,15 +410,15 @@ static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t 
                 if (out_key) out_key[t] = unflip((v >> jb) + mn);
             }
         }
-        if (a != (uint64_t *)out_key) free(a);
-        if (b != scratch) free(b);
+        if (a != (uint64_t *)out_key) xfree(a);
+        if (b != scratch) xfree(b);
         return w ? 0 : -1;
     }
     uint64_t *u = xmalloc(n, sizeof *u);
     uint32_t *perm = xmalloc(n, sizeof *perm);
     if (!u || !perm) {
-        free(u);
-        free(perm);
+        xfree(u);
+        xfree(perm);
         return -1;
     }
     for (size_t j = 0; j < n; j++) u[j] = flip(key[seq ? seq[j] : j]) - mn;
@@ -425,8 +429,8 @@ static int sort_ids(const int64_t *key, const uint32_t *seq, size_t n, uint32_t 
             if (out_key) out_key[t] = unflip(u[t] + mn);
         }
     }
-    free(u);
-    free(perm);
+    xfree(u);
+    xfree(perm);
     return rc;
 }
 
@@ -530,7 +534,7 @@ static int tmp_grow(Out *o, size_t add) {
         /* The other half still writes into the shared buffer: leave it where it is. */
         if ((p = xmalloc(cap, sizeof *p))) memcpy(p, o->tmp, o->n_tmp * sizeof *p);
     } else {
-        p = rx_realloc(o->tmp, cap * sizeof *p);
+        p = xrealloc(o->tmp, cap * sizeof *p);
     }
     if (!p) return oom(o->err);
     o->lent = false;
@@ -566,10 +570,10 @@ static int extra_push(Out *o, uint32_t gl, uint32_t gr) {
     if (o->n_x == o->cap_x) {
         if (out_limit(o, 1) != 0) return -1;
         size_t cap = o->cap_x ? o->cap_x + o->cap_x / 2 + 1 : 256;
-        uint32_t *a = rx_realloc(o->xl, cap * sizeof *a);
+        uint32_t *a = xrealloc(o->xl, cap * sizeof *a);
         if (!a) return oom(o->err);
         o->xl = a;
-        uint32_t *b = rx_realloc(o->xr, cap * sizeof *b);
+        uint32_t *b = xrealloc(o->xr, cap * sizeof *b);
         if (!b) return oom(o->err);
         o->xr = b;
         o->cap_x = cap;
@@ -586,7 +590,21 @@ typedef struct {
     const uint32_t *clen;
     uint32_t *left, *right;
     size_t a, b, pos;
+    size_t end;           /* the other task writes from here on */
 } RunFix;
+
+/* v[a], v[b] in order, without a branch. */
+static inline void order2(uint32_t *v, int a, int b) {
+    uint32_t x = v[a], y = v[b];
+    v[a] = x < y ? x : y;
+    v[b] = x < y ? y : x;
+}
+
+/* left has RUN_SLACK words of room past its end, so a run of up to RUN_SLACK rows gets its left
+ * column in one fixed-length store, which the next runs overwrite (except near the end of a
+ * task's part, where the other task writes). An optimisation, as are the sorting networks of
+ * the runs of 2 to 4 rows: most runs are that short, and the loops mispredicted their length. */
+#define RUN_SLACK 4
 
 static int fix_runs(void *p) {
     RunFix *f = p;
@@ -594,9 +612,23 @@ static int fix_runs(void *p) {
     size_t cap = 0, pos = f->pos;
     for (size_t l = f->a; l < f->b; l++) {
         uint32_t c = f->clen[l];
-        for (uint32_t t = 0; t < c; t++) f->left[pos + t] = (uint32_t)l;
+        uint32_t *lp = f->left + pos, *v = f->right + pos;
+        if (c <= RUN_SLACK && pos + RUN_SLACK <= f->end) {
+            for (int t = 0; t < RUN_SLACK; t++) lp[t] = (uint32_t)l;
+            if (c == 2) {
+                order2(v, 0, 1);
+            } else if (c == 3) {
+                order2(v, 0, 1), order2(v, 1, 2), order2(v, 0, 1);
+            } else if (c == 4) {
+                order2(v, 0, 1), order2(v, 2, 3), order2(v, 0, 2), order2(v, 1, 3);
+                order2(v, 1, 2);
+            }
+            pos += c;
+            continue;
+        }
+        for (uint32_t t = 0; t < c; t++) lp[t] = (uint32_t)l;
         if (c > 48 && c > cap) {
-            free(scratch);
+            xfree(scratch);
             cap = c;
             scratch = xmalloc(cap, sizeof *scratch);
             if (!scratch) return -1;
@@ -604,7 +636,7 @@ static int fix_runs(void *p) {
         if (c > 1) sort_run(f->right + pos, c, scratch);
         pos += c;
     }
-    free(scratch);
+    xfree(scratch);
     return 0;
 }
 
@@ -613,7 +645,7 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
     size_t total = o->n_tmp + o->n_x;
     res->n = res->cap = 0;
     if (total == 0) return 0;
-    uint32_t *left = xmalloc(total, sizeof *left);
+    uint32_t *left = xmalloc(total + RUN_SLACK, sizeof *left);
     if (!left) return oom(o->err);
     uint32_t *right;
     if (o->n_x == 0 && o->in_order) {
@@ -624,9 +656,9 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
         right = xmalloc(total, sizeof *right);
         uint32_t *cur = xcalloc(n_left, sizeof *cur);
         if (!right || !cur) {
-            free(left);
-            free(right);
-            free(cur);
+            xfree(left);
+            xfree(right);
+            xfree(cur);
             return oom(o->err);
         }
         for (size_t i = 0; i < o->n_x; i++) cur[o->xl[i]]++;
@@ -640,19 +672,19 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
             pos += all;
         }
         for (size_t i = 0; i < o->n_x; i++) right[cur[o->xl[i]]++] = o->xr[i];
-        free(cur);
-        free(o->tmp);
+        xfree(cur);
+        xfree(o->tmp);
         o->tmp = NULL;
     }
     /* Two halves of the left rows, side by side when large. */
     size_t mid = n_left / 2, pos_mid = 0;
     for (size_t l = 0; l < mid; l++) pos_mid += o->clen[l];
-    RunFix f1 = {o->clen, left, right, 0, mid, 0};
-    RunFix f2 = {o->clen, left, right, mid, n_left, pos_mid};
+    RunFix f1 = {o->clen, left, right, 0, mid, 0, pos_mid};
+    RunFix f2 = {o->clen, left, right, mid, n_left, pos_mid, total + RUN_SLACK};
     Task t1 = {fix_runs, &f1, 0}, t2 = {fix_runs, &f2, 0};
     if (run_two(&t1, &t2, total >= PARALLEL_ROWS) != 0) {
-        free(left);
-        free(right);
+        xfree(left);
+        xfree(right);
         return oom(o->err);
     }
     res->left = left;
@@ -866,7 +898,7 @@ static int eq_probe(void *p) {
     }
     rc = 0;
 done:
-    free(scratch);
+    xfree(scratch);
     return rc;
 }
 
@@ -918,10 +950,10 @@ static int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, co
             o->last_left = o2->last_left;
         }
     }
-    if (!o2->lent) free(o2->tmp);
+    if (!o2->lent) xfree(o2->tmp);
     o2->tmp = NULL;
     o2->n_tmp = o2->cap_tmp = 0;
-    free(shared);
+    xfree(shared);
     return rc;
 }
 
@@ -967,7 +999,7 @@ typedef struct {
 static int eq_build(void *arg) {
     EqBuild *b = arg;
     size_t nbk = (size_t)1 << b->lshift, mask = nbk - 1;
-    uint32_t *cur = malloc(nbk * sizeof *cur);
+    uint32_t *cur = xmalloc(nbk, sizeof *cur);
     if (!cur) return -1;
     const EqEntry *P = b->P;
     for (size_t q = b->p0; q < b->p1; q++) {
@@ -983,7 +1015,7 @@ static int eq_build(void *arg) {
         }
         for (size_t t = t0; t < t1; t++) b->E[cur[P[t].bucket & mask]++] = P[t];
     }
-    free(cur);
+    xfree(cur);
     return 0;
 }
 
@@ -1049,9 +1081,9 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
             x->row = gid_of(R, j);
             x->bucket = hb[j];
         }
-        free(pos);
+        xfree(pos);
     }
-    free(hb);
+    xfree(hb);
     hb = NULL;
     size_t half = 0;
     while (half < np && pst[half] < m / 2) half++;
@@ -1062,7 +1094,7 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
         goto done;
     }
     st[nb] = st[nb + 1] = (uint32_t)m;
-    free(P);
+    xfree(P);
     P = NULL;
     /* 2. Large buckets are sorted, so that their left rows binary-search them. */
     size_t big = 0;
@@ -1087,7 +1119,7 @@ static int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     if (probe_halves(o, &o2, L, eq_count, &tab, eq_probe, &p1, &p2, mid, par) != 0) goto done;
     rc = 0;
 done:
-    free(hb); free(st); free(E); free(P); free(pst);
+    xfree(hb); xfree(st); xfree(E); xfree(P); xfree(pst);
     return rc;
 }
 
@@ -1181,8 +1213,8 @@ static int band_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     rc = 0;
 done:
-    free(x); free(X); free(th); free(T); free(gr); free(cl); free(xid); free(tid); free(cnt);
-    free(nxt); free(prv);
+    xfree(x); xfree(X); xfree(th); xfree(T); xfree(gr); xfree(cl); xfree(xid); xfree(tid); xfree(cnt);
+    xfree(nxt); xfree(prv);
     return rc;
 }
 
@@ -1260,8 +1292,11 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
         if (dom_query(rel, L->s[l], L->e[l], &qlo[nk], &qhi[nk], &qmin[nk]))
             qid[nk++] = (uint32_t)l;
     }
-    /* x on one core; y, then the queries, on the other. */
-    SortJob jobs[3] = {{px, NULL, np, xo, X, NULL}, {py, NULL, np, yo, Y, NULL}, {qmin, NULL, nk, qo, QM, NULL}};
+    /* x on one core; y, then the queries, on the other. py, once sorted, is the queries' radix
+     * buffer (an optimisation: 8 bytes a query less of fresh memory). */
+    SortJob jobs[3] = {{px, NULL, np, xo, X, NULL},
+                       {py, NULL, np, yo, Y, NULL},
+                       {qmin, NULL, nk, qo, QM, nk <= np ? (uint64_t *)py : NULL}};
     Task tx = {sort_job, &jobs[0], 0}, tyq = {sort_jobs_yq, &jobs[1], 0};
     if (run_two(&tx, &tyq, np >= PARALLEL_ROWS && np + nk >= 2 * PARALLEL_ROWS) != 0) {
         oom(o->err);
@@ -1277,24 +1312,44 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     for (size_t t = 0; t < nk; t++) slo[t] = qlo[qo[t]];
     for (size_t t = 0; t < nk; t++) shi[t] = qhi[qo[t]];
     for (size_t t = 0; t < nk; t++) qo[t] = qid[qo[t]];
-    /* What the sweep no longer needs goes before the runs grow. */
-    free(px); free(py); free(posx); free(qhi); free(qid);
+    /* What the sweep no longer needs goes before the runs grow; qid becomes each query's first
+     * x position (freed as qid). */
+    uint32_t *qp = qid;
+    xfree(px); xfree(py); xfree(posx); xfree(qhi);
     px = py = NULL;
-    posx = qid = NULL;
+    posx = NULL;
     qhi = NULL;
     size_t nf = (np + 63) / 64;
     for (size_t f = 0; f < nf; f++) fence[f] = X[f * 64];
+    /* Every query's lower bound in X, before the sweep (X does not change): the fence, then the
+     * 64-key block, which is prefetched DOM_AHEAD queries ahead (an optimisation, as are the
+     * sweep's prefetches: these loads miss the cache at 4M rows, and one after another they
+     * left the core waiting). */
+#define DOM_AHEAD 8
+    for (size_t t = 0; t < nk; t++) qp[t] = (uint32_t)lower_bound(fence, 0, nf, slo[t]);
+    for (size_t t = 0; t < nk; t++) {
+        if (t + DOM_AHEAD < nk && qp[t + DOM_AHEAD]) {
+            const int64_t *b = X + (size_t)(qp[t + DOM_AHEAD] - 1) * 64;
+            for (int c = 0; c < 8; c++) __builtin_prefetch(b + 8 * c);
+        }
+        size_t g = qp[t];
+        qp[t] = (uint32_t)lower_bound(X, g ? (g - 1) * 64 : 0, g * 64 < np ? g * 64 : np, slo[t]);
+    }
     size_t j = 0;
     for (size_t t = 0; t < nk; t++) {
+        if (t + DOM_AHEAD < nk) {
+            __builtin_prefetch(&parent[qp[t + DOM_AHEAD]]);
+            __builtin_prefetch(&X[qp[t + DOM_AHEAD]]);
+            __builtin_prefetch(&xo[qp[t + DOM_AHEAD]]);
+        }
         while (j < np && Y[j] < QM[t]) {
+            if (j + DOM_AHEAD < np) __builtin_prefetch(&parent[yo[j + DOM_AHEAD]], 1);
             uint32_t p = yo[j++];
             parent[p] = p + 1;
         }
         uint32_t gl = gid_of(L, qo[t]);
-        int64_t lo = slo[t], hi = shi[t];
-        size_t g = lower_bound(fence, 0, nf, lo);
-        size_t p = lower_bound(X, g ? (g - 1) * 64 : 0, g * 64 < np ? g * 64 : np, lo);
-        uint32_t q = uf_find(parent, (uint32_t)p);
+        int64_t hi = shi[t];
+        uint32_t q = uf_find(parent, qp[t]);
         if (q >= np || X[q] > hi) continue;
         if (!extra) run_open(o, gl);
         for (; q < np && X[q] <= hi; q = uf_find(parent, q + 1)) {
@@ -1306,8 +1361,8 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     }
     rc = 0;
 done:
-    free(px); free(py); free(X); free(Y); free(xo); free(yo); free(posx); free(parent);
-    free(qlo); free(qhi); free(qmin); free(QM); free(qid); free(qo); free(fence);
+    xfree(px); xfree(py); xfree(X); xfree(Y); xfree(xo); xfree(yo); xfree(posx); xfree(parent);
+    xfree(qlo); xfree(qhi); xfree(qmin); xfree(QM); xfree(qid); xfree(qo); xfree(fence);
     return rc;
 }
 
@@ -1447,7 +1502,7 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     for (size_t t = 0; t < m; t++) px[t] = Y[G[t]];
     memcpy(Y, px, m * sizeof *Y);
-    free(px);
+    xfree(px);
     px = NULL;
     if (R->gid)
         for (size_t t = 0; t < m; t++) G[t] = R->gid[G[t]];
@@ -1477,7 +1532,7 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     size_t nl = 0;
     for (size_t i = 0; i < n; i++) nl += is_long[i];
     if (nl) {
-        free(X); free(Y); free(G); free(idx);
+        xfree(X); xfree(Y); xfree(G); xfree(idx);
         X = Y = NULL;
         G = idx = NULL;
         if (!(ql = xmalloc(nl, sizeof *ql))) {
@@ -1491,28 +1546,36 @@ static int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     }
     rc = 0;
 done:
-    free(px); free(X); free(Y); free(idx); free(G); free(ql); free(is_long);
+    xfree(px); xfree(X); xfree(Y); xfree(idx); xfree(G); xfree(ql); xfree(is_long);
     return rc;
 }
 
 /* ---- engine d: INTERSECTS sweep over sorted starts ------------------------------------------ */
 
+/* i indexes the sorted non-inverted left rows (LK, LI), j the sorted proper right rows (RK, RI);
+ * every per-row array of the scans and fills is in one of those two orders, so that the scans
+ * and fills read them in sequence. */
 typedef struct {
     const Sub *L, *R;
     const int64_t *LK, *RK;
-    const uint32_t *LI, *RI, *rw;
-    uint32_t *lo1, *hi1, *lo2, *hi2;
-    uint32_t *cnt, *cnt2, *diff, *tmp;
+    const uint32_t *LI, *RI;
+    uint32_t *lo1, *hi1;   /* by i: set 1 is the sorted right rows [lo1, hi1) */
+    uint32_t *lo2, *hi2;   /* by j: set 2 is the sorted left rows [lo2, hi2) */
+    uint32_t *diff;        /* by i: set 2's difference array, then where set 1 goes in tmp */
+    uint32_t *cur2;        /* by i: where the next set-2 pair goes in tmp */
+    uint32_t *tmp, *cnt;   /* cnt: by left row, its run's length, then its start */
     size_t n2, m1, total1, total2;
+    size_t mid;            /* the sorted left rows split in halves [0, mid), [mid, n2) ... */
+    uint32_t cross;        /* ... and how many set-2 slices span the split */
 } SweepScan;
 
-/* Optimisation: the loops of the sweep that index by a row id (sorted order to row order, or
- * back) prefetch SW_AHEAD rows ahead; they are bound by those cache misses otherwise. */
+/* Optimisation: the loops that index by a row id (sorted order to row order, or back) prefetch
+ * SW_AHEAD rows ahead; they are bound by those cache misses otherwise. */
 #define SW_AHEAD 16
 
-/* Places every start among the other side's: lo1 = #RK < LK[i] (sorted-left order). One merge
- * step per element of either side, without a branch on the comparison (an optimisation: the
- * comparisons of two random sides are unpredictable; 1M x 1M from 8.6 ms to 5.5). */
+/* Places every start among the other side's: lo1 = #RK < LK[i]. One merge step per element of
+ * either side, without a branch on the comparison (an optimisation: the comparisons of two
+ * random sides are unpredictable; 1M x 1M from 8.6 ms to 5.5). */
 static int place_left(void *p) {
     SweepScan *c = p;
     const int64_t *LK = c->LK, *RK = c->RK;
@@ -1528,37 +1591,110 @@ static int place_left(void *p) {
     return 0;
 }
 
-/* lo2 = #LK <= RK[j], by right row: merged without a branch (as place_left) into hi2 in sorted
- * order, which scan_set2 overwrites later, then moved to the right rows (9.3 ms to 7.3). */
+/* lo2 = #LK <= RK[j], merged the same way. */
 static int place_right(void *p) {
     SweepScan *c = p;
     const int64_t *LK = c->LK, *RK = c->RK;
-    uint32_t *pos = c->hi2;
+    uint32_t *lo2 = c->lo2;
     size_t i = 0, j = 0, n = c->n2, m = c->m1;
     while (i < n && j < m) {
         bool left_first = LK[i] <= RK[j];
-        pos[j] = (uint32_t)i;
+        lo2[j] = (uint32_t)i;
         i += left_first;
         j += !left_first;
     }
-    for (; j < m; j++) pos[j] = (uint32_t)i;
-    for (j = 0; j < m; j++) {
-        if (j + SW_AHEAD < m) __builtin_prefetch(&c->lo2[c->RI[j + SW_AHEAD]], 1);
-        c->lo2[c->RI[j]] = pos[j];
-    }
+    for (; j < m; j++) lo2[j] = (uint32_t)i;
     return 0;
 }
 
-/* Set 1's pairs: each left row's range of sorted right starts, copied to its run's start. */
+/* The first position from h on whose key is not below x (K sorted, h <= n): eight keys at a time,
+ * counted without a branch, so the loop's exit is predictable (an optimisation: the scans'
+ * slices hold a few keys each, and a loop exiting after a random count mispredicted almost
+ * every row). */
+static inline size_t advance_below(const int64_t *K, size_t h, size_t n, int64_t x) {
+    while (h + 8 <= n) {
+        unsigned c = 0;
+        for (int t = 0; t < 8; t++) c += K[h + t] < x;
+        h += c;
+        if (c < 8) return h;
+    }
+    while (h < n && K[h] < x) h++;
+    return h;
+}
+
+/* Set 1: rs in [ls, le), scanned from lo1. */
+static int scan_set1(void *p) {
+    SweepScan *c = p;
+    size_t total = 0;
+    for (size_t i = 0; i < c->n2; i++) {
+        if (i + SW_AHEAD < c->n2) __builtin_prefetch(&c->L->e[c->LI[i + SW_AHEAD]]);
+        int64_t le = c->L->e[c->LI[i]];
+        size_t h = advance_below(c->RK, c->lo1[i], c->m1, le);
+        c->hi1[i] = (uint32_t)h;
+        total += h - c->lo1[i];
+    }
+    c->total1 = total;
+    return 0;
+}
+
+/* Set 2: ls in (rs, re), scanned from lo2; counted per sorted left row through a difference
+ * array (O(1) per right row, not per pair). */
+static int scan_set2(void *p) {
+    SweepScan *c = p;
+    size_t total = 0;
+    uint32_t cross = 0;
+    for (size_t j = 0; j < c->m1; j++) {
+        if (j + SW_AHEAD < c->m1) __builtin_prefetch(&c->R->e[c->RI[j + SW_AHEAD]]);
+        int64_t re = c->R->e[c->RI[j]];
+        size_t q = advance_below(c->LK, c->lo2[j], c->n2, re);
+        c->hi2[j] = (uint32_t)q;
+        c->diff[c->lo2[j]]++;
+        c->diff[q]--;
+        cross += c->lo2[j] < c->mid && q >= c->mid;
+        total += q - c->lo2[j];
+    }
+    c->total2 = total;
+    c->cross = cross;
+    return 0;
+}
+
+/* Each sorted left row's run length, set 1's plus set 2's (the difference array's running sum),
+ * scattered to row order; the sorted rows' first half (first = true) or second, which starts
+ * from the slices that span the split. */
+static void scatter_half(SweepScan *c, bool first) {
+    size_t a = first ? 0 : c->mid, b = first ? c->mid : c->n2;
+    uint32_t run = first ? 0 : c->cross;
+    for (size_t i = a; i < b; i++) {
+        if (i + SW_AHEAD < b) __builtin_prefetch(&c->cnt[c->LI[i + SW_AHEAD]], 1);
+        run += c->diff[i];
+        c->cnt[c->LI[i]] = c->hi1[i] - c->lo1[i] + run;
+    }
+}
+static int scatter_first(void *p) { scatter_half(p, true); return 0; }
+static int scatter_second(void *p) { scatter_half(p, false); return 0; }
+
+/* Each sorted left row's run start gathered back from row order: set 1 goes at diff[i], set 2
+ * from cur2[i] on. */
+static void gather_half(SweepScan *c, bool first) {
+    size_t a = first ? 0 : c->mid, b = first ? c->mid : c->n2;
+    for (size_t i = a; i < b; i++) {
+        if (i + SW_AHEAD < b) __builtin_prefetch(&c->cnt[c->LI[i + SW_AHEAD]]);
+        uint32_t base = c->cnt[c->LI[i]];
+        c->diff[i] = base;
+        c->cur2[i] = base + c->hi1[i] - c->lo1[i];
+    }
+}
+static int gather_first(void *p) { gather_half(p, true); return 0; }
+static int gather_second(void *p) { gather_half(p, false); return 0; }
+
+/* Set 1's pairs: each sorted left row's slice of the sorted right rows, copied to its run. */
 static int fill_set1(void *p) {
     SweepScan *c = p;
     const uint32_t *gid = c->R->gid;
     for (size_t i = 0; i < c->n2; i++) {
-        if (i + SW_AHEAD < c->n2) __builtin_prefetch(&c->cnt[c->LI[i + SW_AHEAD]]);
-        if (i + SW_AHEAD / 2 < c->n2) __builtin_prefetch(&c->tmp[c->cnt[c->LI[i + SW_AHEAD / 2]]], 1);
+        if (i + SW_AHEAD < c->n2) __builtin_prefetch(&c->tmp[c->diff[i + SW_AHEAD]], 1);
         uint32_t n = c->hi1[i] - c->lo1[i];
-        if (!n) continue;
-        uint32_t *dst = c->tmp + c->cnt[c->LI[i]];
+        uint32_t *dst = c->tmp + c->diff[i];
         const uint32_t *src = c->RI + c->lo1[i];
         if (gid)
             for (uint32_t t = 0; t < n; t++) dst[t] = gid[src[t]];
@@ -1568,67 +1704,17 @@ static int fill_set1(void *p) {
     return 0;
 }
 
-/* Set 2's pairs, right row by right row, so each run's set-2 part is in right order. */
+/* Set 2's pairs: each sorted right row appended to the runs of its slice of sorted left rows. */
 static int fill_set2(void *p) {
     SweepScan *c = p;
-    for (size_t t = 0; t < c->m1; t++) {
-        if (t + SW_AHEAD < c->m1) {
-            uint32_t ra = c->rw ? c->rw[t + SW_AHEAD] : (uint32_t)(t + SW_AHEAD);
-            __builtin_prefetch(&c->LI[c->lo2[ra]]);
-        }
-        if (t + SW_AHEAD / 2 < c->m1) {
-            uint32_t ra = c->rw ? c->rw[t + SW_AHEAD / 2] : (uint32_t)(t + SW_AHEAD / 2);
-            if (c->lo2[ra] < c->hi2[ra]) __builtin_prefetch(&c->cnt2[c->LI[c->lo2[ra]]], 1);
-        }
-        uint32_t r = c->rw ? c->rw[t] : (uint32_t)t;
-        uint32_t gr = gid_of(c->R, r);
-        for (uint32_t q = c->lo2[r]; q < c->hi2[r]; q++) c->tmp[c->cnt2[c->LI[q]]++] = gr;
+    uint32_t *cur2 = c->cur2, *tmp = c->tmp;
+    const uint32_t *lo2 = c->lo2, *hi2 = c->hi2;
+    for (size_t j = 0; j < c->m1; j++) {
+        if (j + SW_AHEAD < c->m1 && lo2[j + SW_AHEAD] < hi2[j + SW_AHEAD])
+            __builtin_prefetch(&tmp[cur2[lo2[j + SW_AHEAD]]], 1);
+        uint32_t gr = gid_of(c->R, c->RI[j]);
+        for (uint32_t q = lo2[j]; q < hi2[j]; q++) tmp[cur2[q]++] = gr;
     }
-    return 0;
-}
-
-/* Set 1: rs in [ls, le), scanned from lo1; cnt per left row. */
-static int scan_set1(void *p) {
-    SweepScan *c = p;
-    size_t total = 0;
-    for (size_t i = 0; i < c->n2; i++) {
-        if (i + SW_AHEAD < c->n2) {
-            __builtin_prefetch(&c->L->e[c->LI[i + SW_AHEAD]]);
-            __builtin_prefetch(&c->cnt[c->LI[i + SW_AHEAD]], 1);
-        }
-        uint32_t l = c->LI[i];
-        int64_t le = c->L->e[l];
-        size_t h = c->lo1[i];
-        while (h < c->m1 && c->RK[h] < le) h++;
-        c->hi1[i] = (uint32_t)h;
-        c->cnt[l] = (uint32_t)(h - c->lo1[i]);
-        total += h - c->lo1[i];
-    }
-    c->total1 = total;
-    return 0;
-}
-
-/* Set 2: ls in (rs, re), scanned from lo2; counted through a difference array over the sorted
- * left starts. */
-static int scan_set2(void *p) {
-    SweepScan *c = p;
-    size_t total = 0;
-    for (size_t t = 0; t < c->m1; t++) {
-        if (t + SW_AHEAD < c->m1) {
-            uint32_t ra = c->rw ? c->rw[t + SW_AHEAD] : (uint32_t)(t + SW_AHEAD);
-            __builtin_prefetch(&c->LK[c->lo2[ra]]);
-            __builtin_prefetch(&c->diff[c->lo2[ra]], 1);
-        }
-        uint32_t r = c->rw ? c->rw[t] : (uint32_t)t;
-        int64_t re = c->R->e[r];
-        size_t q = c->lo2[r];
-        while (q < c->n2 && c->LK[q] < re) q++;
-        c->hi2[r] = (uint32_t)q;
-        c->diff[c->lo2[r]]++;
-        c->diff[q]--;
-        total += q - c->lo2[r];
-    }
-    c->total2 = total;
     return 0;
 }
 
@@ -1651,7 +1737,7 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     }
     int64_t *LK = xmalloc(n, sizeof *LK), *RK = xmalloc(m, sizeof *RK);
     uint32_t *LI = xmalloc(n, sizeof *LI), *RI = xmalloc(m, sizeof *RI);
-    uint32_t *lo1 = NULL, *hi1 = NULL, *cnt = NULL, *cnt2 = NULL, *diff = NULL, *lo2 = NULL,
+    uint32_t *lo1 = NULL, *hi1 = NULL, *cnt = NULL, *cur2 = NULL, *diff = NULL, *lo2 = NULL,
              *hi2 = NULL;
     if ((ni && (!lwe || !li)) || (md && (!rw || !rd)) || !LK || !RK || !LI || !RI) {
         oom(o->err);
@@ -1675,65 +1761,62 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     } else {
         m1 = m;
     }
-    /* The sorts' radix buffers become the scans' lo1, hi1 (n2 each, the sorted left rows) and
-     * lo2, hi2 (m each, by right row) after them (an optimisation: 8 bytes a row less of fresh
-     * memory, whose first touch costs this VM about 2 ms per MB). */
+    /* The sorts' radix buffers become the scans' lo1, hi1 (n2 each) and lo2, hi2 (m1 each)
+     * after them (an optimisation: 8 bytes a row less of fresh memory, whose first touch costs
+     * this VM about 2 ms per MB). */
     uint64_t *lscr = xmalloc(n2 ? n2 : 1, sizeof *lscr), *rscr = xmalloc(m ? m : 1, sizeof *rscr);
     if (!lscr || !rscr) {
-        free(lscr), free(rscr);
+        xfree(lscr), xfree(rscr);
         oom(o->err);
         goto done;
     }
     lo1 = (uint32_t *)lscr;
     hi1 = lo1 + n2;
     lo2 = (uint32_t *)rscr;
-    hi2 = lo2 + m;
+    hi2 = lo2 + m1;
     SortJob jl = {L->s, lwe, n2, LI, LK, lscr};
     SortJob jr = {R->s, rw, m1, RI, RK, rscr};
     if (sort_two(&jl, &jr) != 0) {
         oom(o->err);
         goto done;
     }
-    /* The scans' other arrays come after the sorts, and the sorted keys and the difference
-     * array go before the runs are allocated (peak memory). */
+    /* The scans' other arrays come after the sorts (peak memory). */
     cnt = xcalloc(n, sizeof *cnt);
-    cnt2 = xcalloc(n, sizeof *cnt2);
+    cur2 = xmalloc(n2, sizeof *cur2);
     diff = xcalloc(n + 1, sizeof *diff);
-    if (!cnt || !cnt2 || !diff) {
+    if (!cnt || !cur2 || !diff) {
         oom(o->err);
         goto done;
     }
     bool par = n2 >= PARALLEL_ROWS && m1 >= PARALLEL_ROWS;
-    SweepScan sc = {L,   R,    LK,   RK,   LI, RI, rw, lo1, hi1, lo2, hi2,
-                    cnt, cnt2, diff, NULL, n2, m1, 0,  0};
+    SweepScan sc = {L,    R,    LK,  RK, LI, RI, lo1, hi1,    lo2, hi2,
+                    diff, cur2, NULL, cnt, n2, m1, 0,   0,   n2 / 2, 0};
     Task t1 = {place_left, &sc, 0}, t2 = {place_right, &sc, 0};
     run_two(&t1, &t2, par);
     t1.fn = scan_set1;
     t2.fn = scan_set2;
     run_two(&t1, &t2, par);
     size_t total = sc.total1 + sc.total2;
-    {
-        uint32_t run = 0;
-        for (size_t i = 0; i < n2; i++) {
-            if (i + SW_AHEAD < n2) __builtin_prefetch(&cnt2[LI[i + SW_AHEAD]], 1);
-            run += diff[i];
-            cnt2[LI[i]] = run;
-        }
-    }
-    free(LK); free(RK); free(diff);
+    /* Each left row's run: its length scattered to row order (cnt), the runs reserved in row
+     * order, and their starts gathered back to sorted order, so that the fills read their
+     * cursors in sequence (an optimisation: the fills and the set-2 scan went from a cache miss
+     * per row to reading in sequence). */
+    t1.fn = scatter_first;
+    t2.fn = scatter_second;
+    run_two(&t1, &t2, par);
+    xfree(LK); xfree(RK);
     LK = RK = NULL;
-    diff = NULL;
     sc.LK = sc.RK = NULL;
     if (tmp_grow(o, total) != 0) goto done;
-    /* Reserve each left row's run in row order: set 1 fills it from cnt (its start), set 2
-     * from cnt2 (past set 1's part), so the two fills run side by side. */
-    for (size_t l = 0; l < n; l++) {
-        uint32_t c = cnt[l] + cnt2[l];
-        if (!c) continue;
-        uint32_t base = run_reserve(o, gid_of(L, l), c);
-        cnt2[l] = base + cnt[l];
-        cnt[l] = base;
-    }
+    for (size_t l = 0; l < n; l++)
+        if (cnt[l]) cnt[l] = run_reserve(o, gid_of(L, l), cnt[l]);
+    t1.fn = gather_first;
+    t2.fn = gather_second;
+    run_two(&t1, &t2, par);
+    xfree(cnt); xfree(LI);
+    cnt = LI = NULL;
+    sc.LI = NULL;
+    sc.cnt = NULL;
     sc.tmp = o->tmp;
     t1.fn = fill_set1;
     t2.fn = fill_set2;
@@ -1744,8 +1827,8 @@ static int sweep_join(const Sub *L, const Sub *R, Out *o) {
     if (md && n2 && dom_join(IJ_INTERSECTS, L, lwe, n2, R, rd, md, o, true) != 0) goto done;
     rc = 0;
 done:
-    free(lwe); free(li); free(rw); free(rd); free(LK); free(RK); free(LI); free(RI);
-    free(lo1); free(cnt); free(cnt2); free(diff); free(lo2);   /* hi1, hi2: within lo1, lo2 */
+    xfree(lwe); xfree(li); xfree(rw); xfree(rd); xfree(LK); xfree(RK); xfree(LI); xfree(RI);
+    xfree(lo1); xfree(cnt); xfree(cur2); xfree(diff); xfree(lo2);   /* hi1, hi2: within lo1, lo2 */
     return rc;
 }
 
@@ -1779,7 +1862,7 @@ static inline bool row_valid(const IjSide *x, size_t i) {
  * partition (the identity). */
 static int group_rows(const IjSide *x, uint32_t n_parts, uint32_t **rows, size_t **start) {
     *rows = NULL;
-    *start = calloc((size_t)n_parts + 1, sizeof **start);
+    *start = xcalloc((size_t)n_parts + 1, sizeof **start);
     if (!*start) return -1;
     size_t *st = *start;
     if (!x->part && !x->valid) {
@@ -1797,7 +1880,7 @@ static int group_rows(const IjSide *x, uint32_t n_parts, uint32_t **rows, size_t
     memcpy(pos, st, (size_t)n_parts * sizeof *pos);
     for (size_t i = 0; i < x->n; i++)
         if (row_valid(x, i)) (*rows)[pos[x->part ? x->part[i] : 0]++] = (uint32_t)i;
-    free(pos);
+    xfree(pos);
     return 0;
 }
 
@@ -1896,15 +1979,15 @@ int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *o
     if (assemble(&o, l->n, out) != 0) goto done;
     rc = 0;
 done:
-    free(o.cstart);
-    free(o.clen);
-    free(o.tmp);
-    free(o.xl);
-    free(o.xr);
-    free(lrows);
-    free(rrows);
-    free(lst);
-    free(rst);
-    free(buf);
+    xfree(o.cstart);
+    xfree(o.clen);
+    xfree(o.tmp);
+    xfree(o.xl);
+    xfree(o.xr);
+    xfree(lrows);
+    xfree(rrows);
+    xfree(lst);
+    xfree(rst);
+    xfree(buf);
     return rc;
 }
