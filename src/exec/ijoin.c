@@ -499,6 +499,10 @@ static void sort_run(uint32_t *v, size_t n, uint32_t *scratch) {
     if (src != v) memcpy(v, src, n * sizeof *v);
 }
 
+/* Optimisation: the loops that index by a row id (sorted order to row order, or back, or
+ * through a run's start) prefetch SW_AHEAD rows ahead; those cache misses bind them otherwise. */
+#define SW_AHEAD 16
+
 /* ---- output: one run of right rows per left row --------------------------------------------- */
 
 typedef struct {
@@ -640,6 +644,33 @@ static int fix_runs(void *p) {
     return 0;
 }
 
+/* Copies the runs of left rows [a, b) to right + pos on, in left order, with room after each
+ * for its extra pairs (cur[l]: their count, then where they go); clen becomes the full length. */
+typedef struct {
+    Out *o;
+    uint32_t *right, *cur;
+    size_t a, b, pos;
+} RunCopy;
+
+static int copy_runs(void *p) {
+    RunCopy *c = p;
+    const uint32_t *tmp = c->o->tmp, *cstart = c->o->cstart;
+    uint32_t *clen = c->o->clen, *cur = c->cur, *right = c->right;
+    size_t pos = c->pos;
+    for (size_t l = c->a; l < c->b; l++) {
+        if (l + SW_AHEAD < c->b && clen[l + SW_AHEAD])
+            __builtin_prefetch(tmp + cstart[l + SW_AHEAD]);
+        uint32_t n = clen[l];
+        const uint32_t *src = tmp + (n ? cstart[l] : 0);
+        for (uint32_t t = 0; t < n; t++) right[pos + t] = src[t];
+        size_t all = (size_t)n + cur[l];
+        cur[l] = (uint32_t)(pos + n); /* where the extras go */
+        clen[l] = (uint32_t)all;
+        pos += all;
+    }
+    return 0;
+}
+
 /* Lays the runs (and the extra pairs) out in left order, each run sorted, into res. */
 static int assemble(Out *o, size_t n_left, IjPairs *res) {
     size_t total = o->n_tmp + o->n_x;
@@ -662,15 +693,12 @@ static int assemble(Out *o, size_t n_left, IjPairs *res) {
             return oom(o->err);
         }
         for (size_t i = 0; i < o->n_x; i++) cur[o->xl[i]]++;
-        size_t pos = 0;
-        for (size_t l = 0; l < n_left; l++) {
-            uint32_t c = o->clen[l];
-            if (c) memcpy(right + pos, o->tmp + o->cstart[l], c * sizeof *right);
-            size_t all = (size_t)c + cur[l];
-            cur[l] = (uint32_t)(pos + c); /* where the extras go */
-            o->clen[l] = (uint32_t)all;
-            pos += all;
-        }
+        /* The two halves of the left rows copy side by side when large. */
+        size_t mid = n_left / 2, pos_mid = 0;
+        for (size_t l = 0; l < mid; l++) pos_mid += (size_t)o->clen[l] + cur[l];
+        RunCopy c1 = {o, right, cur, 0, mid, 0}, c2 = {o, right, cur, mid, n_left, pos_mid};
+        Task t1 = {copy_runs, &c1, 0}, t2 = {copy_runs, &c2, 0};
+        run_two(&t1, &t2, total >= PARALLEL_ROWS);
         for (size_t i = 0; i < o->n_x; i++) right[cur[o->xl[i]]++] = o->xr[i];
         xfree(cur);
         xfree(o->tmp);
@@ -1264,6 +1292,99 @@ static uint32_t uf_find(uint32_t *parent, uint32_t x) {
     return x;
 }
 
+/* The dominance sweep's gathers: the x position of each right row in y order, and the union-find
+ * roots (dom_gather_x); each query's bounds and row in sweep order (dom_gather_q: xlo into
+ * qmin, whose sorted values live on in QM, xhi into qlo). */
+typedef struct {
+    const uint32_t *xo;
+    uint32_t *posx, *yo, *parent;
+    size_t np;
+    int64_t *qlo, *qhi, *qmin;
+    const uint32_t *qid;
+    uint32_t *qo;
+    size_t nk;
+} DomGather;
+
+static int dom_gather_x(void *p) {
+    DomGather *g = p;
+    for (size_t t = 0; t < g->np; t++) g->posx[g->xo[t]] = (uint32_t)t;
+    for (size_t t = 0; t <= g->np; t++) g->parent[t] = (uint32_t)t;
+    for (size_t j = 0; j < g->np; j++) g->yo[j] = g->posx[g->yo[j]];
+    return 0;
+}
+
+static int dom_gather_q(void *p) {
+    DomGather *g = p;
+    for (size_t t = 0; t < g->nk; t++) g->qmin[t] = g->qlo[g->qo[t]];
+    for (size_t t = 0; t < g->nk; t++) g->qlo[t] = g->qhi[g->qo[t]];
+    for (size_t t = 0; t < g->nk; t++) g->qo[t] = g->qid[g->qo[t]];
+    return 0;
+}
+
+/* One stretch [t0, t1) of the dominance sweep's queries (in ymin order), with its own
+ * union-find (parent; initialised here when init_parent) and output. First every query's lower
+ * bound in X (X does not change): the fence, then the 64-key block, which is prefetched
+ * DOM_AHEAD queries ahead (an optimisation, as are the sweep's prefetches: these loads miss the
+ * cache at 4M rows, and one after another they left the core waiting). Then the sweep: before
+ * each query the right rows with y below its ymin are deleted, then it walks the alive x
+ * positions from its bound up to its xhi. */
+#define DOM_AHEAD 8
+typedef struct {
+    const Sub *L, *R;
+    const uint32_t *pr;
+    const int64_t *X, *Y, *QM, *slo, *shi, *fence;
+    const uint32_t *xo, *yo, *qo;
+    uint32_t *qp, *parent;
+    size_t np, nf, t0, t1;
+    Out *o;
+    bool extra, init_parent;
+} DomSweep;
+
+static int dom_sweep(void *p) {
+    DomSweep *d = p;
+    const int64_t *X = d->X, *Y = d->Y;
+    const uint32_t *xo = d->xo, *yo = d->yo;
+    uint32_t *qp = d->qp, *parent = d->parent;
+    size_t np = d->np, nf = d->nf, t1 = d->t1;
+    Out *o = d->o;
+    if (d->init_parent)
+        for (size_t t = 0; t <= np; t++) parent[t] = (uint32_t)t;
+    for (size_t t = d->t0; t < t1; t++) qp[t] = (uint32_t)lower_bound(d->fence, 0, nf, d->slo[t]);
+    for (size_t t = d->t0; t < t1; t++) {
+        if (t + DOM_AHEAD < t1 && qp[t + DOM_AHEAD]) {
+            const int64_t *b = X + (size_t)(qp[t + DOM_AHEAD] - 1) * 64;
+            for (int c = 0; c < 8; c++) __builtin_prefetch(b + 8 * c);
+        }
+        size_t g = qp[t];
+        qp[t] = (uint32_t)lower_bound(X, g ? (g - 1) * 64 : 0, g * 64 < np ? g * 64 : np, d->slo[t]);
+    }
+    size_t j = 0;
+    for (size_t t = d->t0; t < t1; t++) {
+        if (t + DOM_AHEAD < t1) {
+            __builtin_prefetch(&parent[qp[t + DOM_AHEAD]]);
+            __builtin_prefetch(&X[qp[t + DOM_AHEAD]]);
+            __builtin_prefetch(&xo[qp[t + DOM_AHEAD]]);
+        }
+        while (j < np && Y[j] < d->QM[t]) {
+            if (j + DOM_AHEAD < np) __builtin_prefetch(&parent[yo[j + DOM_AHEAD]], 1);
+            uint32_t y = yo[j++];
+            parent[y] = y + 1;
+        }
+        uint32_t gl = gid_of(d->L, d->qo[t]);
+        int64_t hi = d->shi[t];
+        uint32_t q = uf_find(parent, qp[t]);
+        if (q >= np || X[q] > hi) continue;
+        if (!d->extra) run_open(o, gl);
+        for (; q < np && X[q] <= hi; q = uf_find(parent, q + 1)) {
+            size_t r = d->pr ? d->pr[xo[q]] : xo[q];
+            uint32_t gr = gid_of(d->R, r);
+            if ((d->extra ? extra_push(o, gl, gr) : run_push(o, gr)) != 0) return -1;
+        }
+        if (!d->extra) run_close(o, gl);
+    }
+    return 0;
+}
+
 /* Joins the left rows ql[0..nq) (NULL: all) with the right rows pr[0..np) (NULL: all); pairs go
  * to runs (one per left row) or, with extra, to the extra pairs. */
 static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq, const Sub *R,
@@ -1273,6 +1394,7 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     int64_t *X = xmalloc(np, sizeof *X), *Y = xmalloc(np, sizeof *Y);
     uint32_t *xo = xmalloc(np, sizeof *xo), *yo = xmalloc(np, sizeof *yo);
     uint32_t *posx = xmalloc(np, sizeof *posx), *parent = xmalloc(np + 1, sizeof *parent);
+    uint32_t *parent2 = NULL;
     int64_t *qlo = xmalloc(nq, sizeof *qlo), *qhi = xmalloc(nq, sizeof *qhi);
     int64_t *qmin = xmalloc(nq, sizeof *qmin), *QM = xmalloc(nq, sizeof *QM);
     uint32_t *qid = xmalloc(nq, sizeof *qid), *qo = xmalloc(nq, sizeof *qo);
@@ -1302,16 +1424,14 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
         oom(o->err);
         goto done;
     }
-    for (size_t t = 0; t < np; t++) posx[xo[t]] = (uint32_t)t;
-    for (size_t t = 0; t <= np; t++) parent[t] = (uint32_t)t;
     /* Optimisations, not needed for correctness: the deletion order as x positions and the
-     * queries' bounds in sweep order are gathered up front (independent loads, so they overlap),
-     * and a lower bound in X first searches every 64th key, which stays in cache. */
-    for (size_t j = 0; j < np; j++) yo[j] = posx[yo[j]];
-    int64_t *slo = qmin, *shi = qlo;   /* qmin's values live on, sorted, in QM */
-    for (size_t t = 0; t < nk; t++) slo[t] = qlo[qo[t]];
-    for (size_t t = 0; t < nk; t++) shi[t] = qhi[qo[t]];
-    for (size_t t = 0; t < nk; t++) qo[t] = qid[qo[t]];
+     * queries' bounds in sweep order are gathered up front (independent loads, so they overlap;
+     * the right rows' on one core, the queries' on the other), and a lower bound in X first
+     * searches every 64th key, which stays in cache. */
+    DomGather dg = {xo, posx, yo, parent, np, qlo, qhi, qmin, qid, qo, nk};
+    Task gx = {dom_gather_x, &dg, 0}, gq = {dom_gather_q, &dg, 0};
+    run_two(&gx, &gq, np >= PARALLEL_ROWS && nk >= PARALLEL_ROWS);
+    int64_t *slo = qmin, *shi = qlo;   /* as dom_gather_q leaves them */
     /* What the sweep no longer needs goes before the runs grow; qid becomes each query's first
      * x position (freed as qid). */
     uint32_t *qp = qid;
@@ -1321,48 +1441,60 @@ static int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq,
     qhi = NULL;
     size_t nf = (np + 63) / 64;
     for (size_t f = 0; f < nf; f++) fence[f] = X[f * 64];
-    /* Every query's lower bound in X, before the sweep (X does not change): the fence, then the
-     * 64-key block, which is prefetched DOM_AHEAD queries ahead (an optimisation, as are the
-     * sweep's prefetches: these loads miss the cache at 4M rows, and one after another they
-     * left the core waiting). */
-#define DOM_AHEAD 8
-    for (size_t t = 0; t < nk; t++) qp[t] = (uint32_t)lower_bound(fence, 0, nf, slo[t]);
-    for (size_t t = 0; t < nk; t++) {
-        if (t + DOM_AHEAD < nk && qp[t + DOM_AHEAD]) {
-            const int64_t *b = X + (size_t)(qp[t + DOM_AHEAD] - 1) * 64;
-            for (int c = 0; c < 8; c++) __builtin_prefetch(b + 8 * c);
+    DomSweep d1 = {L, R, pr, X, Y, QM, slo, shi, fence, xo, yo, qo, qp, parent,
+                   np, nf, 0, nk, o, extra, false};
+    if (extra || np < PARALLEL_ROWS || nk < 2 * PARALLEL_ROWS) {
+        if (dom_sweep(&d1) != 0) goto done;
+    } else {
+        /* Two halves of the queries on two cores: the second starts from its own union-find,
+         * which its first query brings up to date (every deletion before it), and its own runs,
+         * appended to the first half's after both are done. */
+        RxError err2 = {0};
+        Out o2;
+        memset(&o2, 0, sizeof o2);
+        o2.cstart = o->cstart;   /* each query is a distinct left row: disjoint entries */
+        o2.clen = o->clen;
+        o2.in_order = true;
+        o2.last_left = -1;
+        o2.err = &err2;
+        parent2 = xmalloc(np + 1, sizeof *parent2);
+        if (!parent2) {
+            oom(o->err);
+            goto done;
         }
-        size_t g = qp[t];
-        qp[t] = (uint32_t)lower_bound(X, g ? (g - 1) * 64 : 0, g * 64 < np ? g * 64 : np, slo[t]);
-    }
-    size_t j = 0;
-    for (size_t t = 0; t < nk; t++) {
-        if (t + DOM_AHEAD < nk) {
-            __builtin_prefetch(&parent[qp[t + DOM_AHEAD]]);
-            __builtin_prefetch(&X[qp[t + DOM_AHEAD]]);
-            __builtin_prefetch(&xo[qp[t + DOM_AHEAD]]);
+        size_t mid = nk / 2;
+        d1.t1 = mid;
+        DomSweep d2 = d1;
+        d2.t0 = mid;
+        d2.t1 = nk;
+        d2.parent = parent2;
+        d2.o = &o2;
+        d2.init_parent = true;
+        Task ta = {dom_sweep, &d1, 0}, tb = {dom_sweep, &d2, 0};
+        int rc2 = run_two(&ta, &tb, true);
+        bool ok = rc2 == 0 && tmp_grow(o, o2.n_tmp) == 0;
+        if (ok) {
+            size_t off = o->n_tmp;
+            if (o2.n_tmp) memcpy(o->tmp + off, o2.tmp, o2.n_tmp * sizeof *o2.tmp);
+            o->n_tmp += o2.n_tmp;
+            for (size_t t = mid; t < nk; t++) {
+                uint32_t gl = gid_of(L, qo[t]);
+                if (o->clen[gl]) o->cstart[gl] += (uint32_t)off;
+            }
+            if (o2.n_tmp) o->in_order = false;
+        } else if (err2.code) {
+            rx_error(o->err, err2.code, NULL, rx_span(0, 0), "%s", err2.msg);
+        } else if (!o->err->code) {
+            oom(o->err);
         }
-        while (j < np && Y[j] < QM[t]) {
-            if (j + DOM_AHEAD < np) __builtin_prefetch(&parent[yo[j + DOM_AHEAD]], 1);
-            uint32_t p = yo[j++];
-            parent[p] = p + 1;
-        }
-        uint32_t gl = gid_of(L, qo[t]);
-        int64_t hi = shi[t];
-        uint32_t q = uf_find(parent, qp[t]);
-        if (q >= np || X[q] > hi) continue;
-        if (!extra) run_open(o, gl);
-        for (; q < np && X[q] <= hi; q = uf_find(parent, q + 1)) {
-            size_t r = pr ? pr[xo[q]] : xo[q];
-            uint32_t gr = gid_of(R, r);
-            if ((extra ? extra_push(o, gl, gr) : run_push(o, gr)) != 0) goto done;
-        }
-        if (!extra) run_close(o, gl);
+        xfree(o2.tmp);
+        if (!ok) goto done;
     }
     rc = 0;
 done:
     xfree(px); xfree(py); xfree(X); xfree(Y); xfree(xo); xfree(yo); xfree(posx); xfree(parent);
     xfree(qlo); xfree(qhi); xfree(qmin); xfree(QM); xfree(qid); xfree(qo); xfree(fence);
+    xfree(parent2);
     return rc;
 }
 
@@ -1568,10 +1700,6 @@ typedef struct {
     size_t mid;            /* the sorted left rows split in halves [0, mid), [mid, n2) ... */
     uint32_t cross;        /* ... and how many set-2 slices span the split */
 } SweepScan;
-
-/* Optimisation: the loops that index by a row id (sorted order to row order, or back) prefetch
- * SW_AHEAD rows ahead; they are bound by those cache misses otherwise. */
-#define SW_AHEAD 16
 
 /* Places every start among the other side's: lo1 = #RK < LK[i]. One merge step per element of
  * either side, without a branch on the comparison (an optimisation: the comparisons of two
