@@ -167,7 +167,7 @@ END {
         w = order[i]
         if (w ~ /_4m$/ || !((w "_4m") in relix_s) || relix_s[w] <= 0) continue
         printf "%-15s | %6.2fx | %5.2fx | %5s\n", w, relix_s[w "_4m"] / relix_s[w], pairs[w "_4m"] / pairs[w],
-               floor_s[w] > 0 ? sprintf("%.2fx", floor_s[w "_4m"] / floor_s[w]) : "-"
+               (floor_s[w] > 0 ? sprintf("%.2fx", floor_s[w "_4m"] / floor_s[w]) : "-")
     }
 }' "$DATA/relix.txt" "$DATA/duckdb.txt" "$DATA/peers.txt" $([ -s "$DATA/engine.txt" ] && [ -z "${SKIP_ENGINE:-}" ] && echo "$DATA/engine.txt")
 # What first touches of memory cost in this run (the floor and the kernels pay them; see
