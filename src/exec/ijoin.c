@@ -661,8 +661,10 @@ static int copy_runs(void *p) {
         if (l + SW_AHEAD < c->b && clen[l + SW_AHEAD])
             __builtin_prefetch(tmp + cstart[l + SW_AHEAD]);
         uint32_t n = clen[l];
-        const uint32_t *src = tmp + (n ? cstart[l] : 0);
-        for (uint32_t t = 0; t < n; t++) right[pos + t] = src[t];
+        if (n) {   /* tmp is NULL when only extra pairs exist */
+            const uint32_t *src = tmp + cstart[l];
+            for (uint32_t t = 0; t < n; t++) right[pos + t] = src[t];
+        }
         size_t all = (size_t)n + cur[l];
         cur[l] = (uint32_t)(pos + n); /* where the extras go */
         clen[l] = (uint32_t)all;
@@ -1820,8 +1822,10 @@ static int fill_set1(void *p) {
     SweepScan *c = p;
     const uint32_t *gid = c->R->gid;
     for (size_t i = 0; i < c->n2; i++) {
-        if (i + SW_AHEAD < c->n2) __builtin_prefetch(&c->tmp[c->diff[i + SW_AHEAD]], 1);
+        if (i + SW_AHEAD < c->n2 && c->hi1[i + SW_AHEAD] > c->lo1[i + SW_AHEAD])
+            __builtin_prefetch(&c->tmp[c->diff[i + SW_AHEAD]], 1);
         uint32_t n = c->hi1[i] - c->lo1[i];
+        if (!n) continue;   /* tmp may be NULL when no pair exists */
         uint32_t *dst = c->tmp + c->diff[i];
         const uint32_t *src = c->RI + c->lo1[i];
         if (gid)
