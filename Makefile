@@ -14,11 +14,13 @@ OPT     ?= -O2 -g
 LDSAN   :=
 endif
 
+# libpq's headers, where pg_config says (the Debian path when pg_config is not installed).
+PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I/usr/include/postgresql -MMD -MP
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I$(PG_INC) -MMD -MP
 LDLIBS  += -lsqlite3 -lpq -lm -lpthread
 
-STAGES  := base types syntax analysis rewrite plan exec io connect
+STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -30,7 +30,8 @@ chmod 755 "$data"
 cc=${CC:-gcc}
 $cc -O2 -o "$data/gen" "$here/gen.c"
 $cc -std=c11 -D_DEFAULT_SOURCE -O2 -I"$root/include" -I"$root/src" -o "$data/kernel_bench" \
-    "$here/kernel_bench.c" "$root/src/exec/asof.c" "$root"/src/base/*.c -lm -lpthread
+    "$here/kernel_bench.c" "$root/src/exec/asof.c" "$root/src/exec/kernel.c" "$root/src/exec/radix.c" \
+    "$root/src/types/lang.c" "$root"/src/base/*.c -lm -lpthread
 for n in $sizes; do
     [ -f "$data/quotes_${n}_rand.csv" ] || { echo "generating $n" >&2; "$data/gen" "$data" "$n"; }
 done

@@ -18,7 +18,8 @@ DATA=${DATA:-/tmp/relix_ijoin_bench}
 command -v valgrind >/dev/null 2>&1 || { echo "instructions.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 # Without -march=native: valgrind does not decode every instruction of this CPU (AVX-512).
 ${CC:-cc} -std=c11 -D_DEFAULT_SOURCE -O2 -I"$root/include" -I"$root/src" -o "$DATA/kernel_bench_vg" \
-    "$here/kernel_bench.c" "$root/src/exec/ijoin.c" "$root"/src/base/*.c -lm -lpthread
+    "$here/kernel_bench.c" "$root"/src/exec/ijoin*.c "$root/src/exec/kernel.c" "$root/src/exec/radix.c" \
+    "$root/src/plan/engine.c" "$root/src/types/lang.c" "$root"/src/base/*.c -lm -lpthread
 ALL="intersects precedes preceded_by meets met_by overlaps overlapped_by starts started_by during
 contains finishes finished_by equals"
 RELS=${*:-$ALL}

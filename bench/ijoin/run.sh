@@ -34,7 +34,8 @@ mkdir -p "$DATA"
 chmod 755 "$DATA"
 $CC -O2 -o "$DATA/gen" "$here/gen.c"
 $CC -std=c11 -D_DEFAULT_SOURCE -O2 -march=native -I"$root/include" -I"$root/src" \
-    -o "$DATA/kernel_bench" "$here/kernel_bench.c" "$root/src/exec/ijoin.c" \
+    -o "$DATA/kernel_bench" "$here/kernel_bench.c" "$root"/src/exec/ijoin*.c "$root/src/exec/kernel.c" "$root/src/exec/radix.c" \
+    "$root/src/plan/engine.c" "$root/src/types/lang.c" \
     "$root"/src/base/*.c -lm -lpthread
 if [ ! -f "$DATA/.generated" ] || [ "$here/gen.c" -nt "$DATA/.generated" ]; then
     echo "run.sh: generating workloads into $DATA" >&2

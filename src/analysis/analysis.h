@@ -20,6 +20,7 @@
 #include "base/base.h"
 #include "syntax/syntax.h"
 #include "types/column.h"
+#include "types/lang.h"
 #include "types/temporal.h"
 
 typedef struct {
@@ -45,12 +46,6 @@ typedef enum {
     EX_CALL,     /* fn(args) */
     EX_CASE      /* args: when0, then0, when1, then1, ..., else (NULL constant when absent) */
 } ExprKind;
-
-typedef enum {
-    FN_TO_TIMESTAMP, FN_TO_DATE, FN_TO_TIME, FN_TO_DURATION, FN_TO_TEXT, FN_TO_INT,
-    FN_TO_FLOAT, FN_COALESCE, FN_ABS, FN_ROUND, FN_FLOOR, FN_CEIL, FN_LOWER, FN_UPPER,
-    FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC
-} FuncId;
 
 typedef struct Expr Expr;
 struct Expr {
@@ -110,10 +105,10 @@ struct LPlan {
     /* LP_VIEW: the view's name; in[0] is its body */
     const char *view_name;
     /* LP_IJOIN */
-    int relation;        /* IjRelation */
+    IjRelation relation;
     int ends[4];         /* ls, le in in[0]'s schema; rs, re in in[1]'s */
     /* LP_ASOF */
-    int dir;             /* AsofDir */
+    AsofDir dir;
     bool inner;
     bool ties_first;
     bool has_within;

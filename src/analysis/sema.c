@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/asof.h"
-#include "exec/ijoin.h"
 #include "types/number.h"
 
 
@@ -324,22 +322,22 @@ static RxType arith_type(AstOp op, RxType a, RxType b) {
     }
 }
 
+/* A scalar function's arity; its name is lang_function_name(id). */
 typedef struct {
-    const char *name;
     FuncId id;
     int min_args, max_args;
 } FuncSig;
 
-static const FuncSig funcs[] = {
-    {"to_timestamp", FN_TO_TIMESTAMP, 1, 1}, {"to_date", FN_TO_DATE, 1, 1},
-    {"to_time", FN_TO_TIME, 1, 1},           {"to_duration", FN_TO_DURATION, 1, 1},
-    {"to_text", FN_TO_TEXT, 1, 1},           {"to_int", FN_TO_INT, 1, 1},
-    {"to_float", FN_TO_FLOAT, 1, 1},         {"coalesce", FN_COALESCE, 1, 64},
-    {"abs", FN_ABS, 1, 1},                   {"round", FN_ROUND, 1, 2},
-    {"floor", FN_FLOOR, 1, 1},               {"ceil", FN_CEIL, 1, 1},
-    {"lower", FN_LOWER, 1, 1},               {"upper", FN_UPPER, 1, 1},
-    {"length", FN_LENGTH, 1, 1},             {"substr", FN_SUBSTR, 2, 3},
-    {"extract", FN_EXTRACT, 2, 2},           {"date_trunc", FN_DATE_TRUNC, 2, 2},
+static const FuncSig funcs[FN_N_FUNCTIONS] = {
+    [FN_TO_TIMESTAMP] = {FN_TO_TIMESTAMP, 1, 1}, [FN_TO_DATE] = {FN_TO_DATE, 1, 1},
+    [FN_TO_TIME] = {FN_TO_TIME, 1, 1},           [FN_TO_DURATION] = {FN_TO_DURATION, 1, 1},
+    [FN_TO_TEXT] = {FN_TO_TEXT, 1, 1},           [FN_TO_INT] = {FN_TO_INT, 1, 1},
+    [FN_TO_FLOAT] = {FN_TO_FLOAT, 1, 1},         [FN_COALESCE] = {FN_COALESCE, 1, 64},
+    [FN_ABS] = {FN_ABS, 1, 1},                   [FN_ROUND] = {FN_ROUND, 1, 2},
+    [FN_FLOOR] = {FN_FLOOR, 1, 1},               [FN_CEIL] = {FN_CEIL, 1, 1},
+    [FN_LOWER] = {FN_LOWER, 1, 1},               [FN_UPPER] = {FN_UPPER, 1, 1},
+    [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
+    [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
 };
 
 static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, const char *want) {
@@ -348,17 +346,8 @@ static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, 
                     type_name(arg->type));
 }
 
-static const char *const agg_names[] = {"count", "sum", "avg", "min", "max", "first", "last"};
-
-static int agg_index(const char *name) {
-    for (size_t i = 0; i < RX_ARRAY_LEN(agg_names); i++) {
-        size_t j = 0;
-        const char *a = agg_names[i];
-        while (name[j] && a[j] && ((name[j] >= 'A' && name[j] <= 'Z') ? name[j] | 0x20 : name[j]) == a[j]) j++;
-        if (!name[j] && !a[j]) return (int)i;
-    }
-    return -1;
-}
+/* The aggregate's index in lang_aggregate_index's order (count, sum, ...), or -1. */
+static int agg_index(const char *name) { return lang_aggregate_index(name, strlen(name)); }
 
 static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     if (agg_index(n->name) >= 0) {
@@ -367,13 +356,8 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
                  n->name, n->name);
         return NULL;
     }
-    const FuncSig *f = NULL;
-    for (size_t i = 0; i < RX_ARRAY_LEN(funcs); i++)
-        if (strlen(funcs[i].name) == strlen(n->name)) {
-            size_t j = 0;
-            while (n->name[j] && ((n->name[j] >= 'A' && n->name[j] <= 'Z') ? n->name[j] | 0x20 : n->name[j]) == funcs[i].name[j]) j++;
-            if (!n->name[j]) f = &funcs[i];
-        }
+    FuncId id;
+    const FuncSig *f = lang_function_from_name(n->name, strlen(n->name), &id) == 0 ? &funcs[id] : NULL;
     if (!f) {
         rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown function '%s'", n->name);
         return NULL;
@@ -382,10 +366,10 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     if (na < f->min_args || na > f->max_args) {
         if (f->min_args == f->max_args)
             rx_error(s->err, RX_ETYPE, s->src, n->span, "%s takes %d argument%s, given %d",
-                     f->name, f->min_args, f->min_args == 1 ? "" : "s", na);
+                     lang_function_name(f->id), f->min_args, f->min_args == 1 ? "" : "s", na);
         else
             rx_error(s->err, RX_ETYPE, s->src, n->span, "%s takes %d to %d arguments, given %d",
-                     f->name, f->min_args, f->max_args, na);
+                     lang_function_name(f->id), f->min_args, f->max_args, na);
         return NULL;
     }
     Expr *e = new_expr(s, EX_CALL, TY_NULL, n->span);
@@ -511,7 +495,7 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
         if (a[0]->kind != EX_CONST || a[0]->type != TY_TEXT) {
             rx_error(s->err, RX_ETYPE, s->src, a[0]->span,
                      "the first argument of %s is a field name in quotes, e.g. %s('hour', ts)",
-                     f->name, f->name);
+                     lang_function_name(f->id), lang_function_name(f->id));
             return NULL;
         }
         e->field = tm_field_from_name(a[0]->value.v.s.ptr, a[0]->value.v.s.len);

@@ -58,18 +58,14 @@
  */
 #include "exec/asof.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#define ROW_NONE UINT32_MAX
+#include "exec/kernel.h"
+#include "exec/radix.h"
+#include "types/column.h"
 
-#define RADIX_MAX_BITS 11
-#define RADIX_HIST_SIZE (6u << RADIX_MAX_BITS) /* ceil(64 / 11) passes of 2^11 buckets */
-#define MSD_MAX_BITS 14                          /* buckets of the first, top-digit pass */
-#define SMALL_SORT 48                            /* insertion sort below this many keys */
-#define PARALLEL_ROWS 100000                     /* below this many rows, one thread */
 #define INDEX_CACHED (1u << 16)                  /* right rows whose bucket index stays in L2 */
 
 /* ---- per-partition and per-side state -------------------------------------------------------- */
@@ -155,28 +151,6 @@ static inline bool row_ok(const AsofSide *s, uint32_t n_parts, size_t i, uint32_
     if (q >= n_parts) return false;
     *p = q;
     return true;
-}
-
-/* n elements of size bytes, freed with free(); large buffers in transparent huge pages (rx_malloc:
- * an optimisation, first-touch page faults dominate a join that touches ~100 MB of fresh memory). */
-static void *xmalloc(size_t n, size_t size) {
-    if (n == 0) n = 1;
-    if (n > SIZE_MAX / size) return NULL;
-    return rx_malloc(n * size);
-}
-
-/* ---- two-way parallelism ----------------------------------------------------------------------- */
-
-/* Runs f(a) and f(b), on two threads when par; inline when a thread cannot start. */
-static void run_two(void *(*f)(void *), void *a, void *b, bool par) {
-    pthread_t t;
-    if (par && rx_threads() > 1 && pthread_create(&t, NULL, f, b) == 0) {
-        f(a);
-        pthread_join(t, NULL);
-        return;
-    }
-    f(a);
-    f(b);
 }
 
 /* ---- step 1 and 2: scan and scatter a side ------------------------------------------------------ */
@@ -330,183 +304,19 @@ static void scatter_rows(const SideState *S, Slot *sl, size_t i0, size_t i1) {
     }
 }
 
-static void *prepare_side(void *arg) {
+static int prepare_side(void *arg) {
     SideState *S = arg;
     scan_side(S);
-    if (S->direct || !alloc_scatter(S)) return NULL;
+    if (S->direct || !alloc_scatter(S)) return 0;
     Slot *sl = malloc((size_t)S->n_parts * sizeof *sl);
     if (!sl) {
         S->failed = true;
-        return NULL;
+        return 0;
     }
     init_slots(S, sl, false);
     scatter_rows(S, sl, 0, S->s->n);
     free(sl);
-    return NULL;
-}
-
-/* ---- radix sorts ------------------------------------------------------------------------------- */
-
-/* Digit width for k keys of `bits` significant bits: fewer, wider digits for larger k, so the
- * histograms stay small next to the data. */
-static unsigned digit_plan(size_t k, unsigned bits, unsigned *n_pass) {
-    unsigned dmax = bitlen(k);
-    dmax = dmax > 6 ? dmax - 2 : 4;
-    if (dmax > RADIX_MAX_BITS) dmax = RADIX_MAX_BITS;
-    unsigned np = (bits + dmax - 1) / dmax;
-    *n_pass = np;
-    return np ? (bits + np - 1) / np : 0;
-}
-
-static void insertion_u64(uint64_t *a, size_t k) {
-    for (size_t i = 1; i < k; i++) {
-        uint64_t x = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
-        a[j] = x;
-    }
-}
-
-/* Stable LSD radix sort of a[0..k) by bits [lo, lo + bits); the bits above are equal in all
- * keys and the bits below ascend in input order, so sorting whole words is the same order.
- * Returns the buffer that holds the result, a or tmp (room for k). */
-static uint64_t *radix_u64(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, unsigned bits,
-                           uint32_t *hist) {
-    if (k <= SMALL_SORT) {
-        insertion_u64(a, k);
-        return a;
-    }
-    unsigned np, d = digit_plan(k, bits, &np);
-    size_t nb = (size_t)1 << d;
-    uint64_t mask = nb - 1;
-    memset(hist, 0, np * nb * sizeof *hist);
-    for (size_t i = 0; i < k; i++) {
-        uint64_t x = a[i] >> lo;
-        for (unsigned q = 0; q < np; q++) hist[q * nb + ((x >> (q * d)) & mask)]++;
-    }
-    uint64_t *src = a, *dst = tmp;
-    for (unsigned q = 0; q < np; q++) {
-        uint32_t *hq = hist + q * nb;
-        unsigned sh = lo + q * d;
-        if (hq[(src[0] >> sh) & mask] == k) continue; /* a constant digit */
-        uint32_t sum = 0;
-        for (size_t b = 0; b < nb; b++) {
-            uint32_t t = hq[b];
-            hq[b] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < k; i++) {
-            uint64_t x = src[i];
-            dst[hq[(x >> sh) & mask]++] = x;
-        }
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    return src;
-}
-
-/* Stable sort of a[0..k) by bits [lo, lo + bits), as radix_u64: one pass on the top digit into
- * about k to 2k buckets (at most 2^MSD_MAX_BITS), then, when no bucket holds over SMALL_SORT
- * keys, one insertion pass over the whole array (an optimisation: one or two keys a bucket on
- * uniform input, and no per-bucket loop; about 30% faster than k/4 buckets sorted one by one
- * on the 10M-row benchmark), else an insertion sort of each bucket or, for a large bucket, an
- * LSD radix sort of its remaining bits. Uniform keys cost about two passes, skewed ones at most
- * one more than radix_u64. Returns the buffer that holds the result. */
-static uint64_t *sort_keys(uint64_t *a, uint64_t *tmp, size_t k, unsigned lo, unsigned bits,
-                           uint32_t *hist) {
-    if (k <= SMALL_SORT) {
-        insertion_u64(a, k);
-        return a;
-    }
-    unsigned d = bitlen(k);
-    if (d > MSD_MAX_BITS) d = MSD_MAX_BITS;
-    if (d >= bits) return radix_u64(a, tmp, k, lo, bits, hist);
-    uint32_t *mh = hist + RADIX_HIST_SIZE;
-    unsigned top = lo + bits - d;
-    size_t nb = (size_t)1 << d;
-    memset(mh, 0, nb * sizeof *mh);
-    for (size_t i = 0; i < k; i++) mh[a[i] >> top]++;
-    uint32_t sum = 0, big = 0;
-    for (size_t b = 0; b < nb; b++) {
-        uint32_t t = mh[b];
-        mh[b] = sum;
-        sum += t;
-        big = t > big ? t : big;
-    }
-    for (size_t i = 0; i < k; i++) tmp[mh[a[i] >> top]++] = a[i];
-    if (big <= SMALL_SORT) { /* one insertion pass over all buckets: a key only moves within
-                              * its own bucket, and there is no per-bucket loop (an
-                              * optimisation: uniform keys leave one or two a bucket) */
-        insertion_u64(tmp, k);
-        return tmp;
-    }
-    size_t b0 = 0; /* mh[b] is now the end of bucket b */
-    for (size_t b = 0; b < nb; b++) {
-        size_t b1 = mh[b], m = b1 - b0;
-        if (m > 1 && m <= SMALL_SORT) {
-            insertion_u64(tmp + b0, m);
-        } else if (m > SMALL_SORT) {
-            const uint64_t *r = radix_u64(tmp + b0, a + b0, m, lo, bits - d, hist);
-            if (r != tmp + b0) memcpy(tmp + b0, r, m * sizeof *tmp);
-        }
-        b0 = b1;
-    }
-    return tmp;
-}
-
-/* Stable LSD radix sort of (key, pay) pairs by key's low `bits` bits (the rest zero); the
- * result is left in key and pay. ktmp and ptmp have room for k. */
-static void radix_kv(uint64_t *key, uint32_t *pay, uint64_t *ktmp, uint32_t *ptmp, size_t k,
-                     unsigned bits, uint32_t *hist) {
-    if (k <= SMALL_SORT) {
-        for (size_t i = 1; i < k; i++) {
-            uint64_t x = key[i];
-            uint32_t y = pay[i];
-            size_t j = i;
-            for (; j > 0 && key[j - 1] > x; j--) {
-                key[j] = key[j - 1];
-                pay[j] = pay[j - 1];
-            }
-            key[j] = x;
-            pay[j] = y;
-        }
-        return;
-    }
-    unsigned np, d = digit_plan(k, bits, &np);
-    size_t nb = (size_t)1 << d;
-    uint64_t mask = nb - 1;
-    memset(hist, 0, np * nb * sizeof *hist);
-    for (size_t i = 0; i < k; i++)
-        for (unsigned q = 0; q < np; q++) hist[q * nb + ((key[i] >> (q * d)) & mask)]++;
-    uint64_t *ks = key, *kd = ktmp;
-    uint32_t *ps = pay, *pd = ptmp;
-    for (unsigned q = 0; q < np; q++) {
-        uint32_t *hq = hist + q * nb;
-        unsigned sh = q * d;
-        if (hq[(ks[0] >> sh) & mask] == k) continue;
-        uint32_t sum = 0;
-        for (size_t b = 0; b < nb; b++) {
-            uint32_t t = hq[b];
-            hq[b] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < k; i++) {
-            uint32_t at = hq[(ks[i] >> sh) & mask]++;
-            kd[at] = ks[i];
-            pd[at] = ps[i];
-        }
-        uint64_t *kt = ks;
-        ks = kd;
-        kd = kt;
-        uint32_t *pt = ps;
-        ps = pd;
-        pd = pt;
-    }
-    if (ks != key) {
-        memcpy(key, ks, k * sizeof *key);
-        memcpy(pay, ps, k * sizeof *pay);
-    }
+    return 0;
 }
 
 /* ---- searching ------------------------------------------------------------------------------- */
@@ -920,10 +730,10 @@ static void run_partition(Worker *w, uint32_t p) {
     }
 }
 
-static void *run_worker(void *arg) {
+static int run_worker(void *arg) {
     Worker *w = arg;
     for (uint32_t p = w->p0; p < w->p1; p++) run_partition(w, p);
-    return NULL;
+    return 0;
 }
 
 /* Scratch for partitions [p0, p1): radix buffers sized to the largest partition sorted there.
@@ -969,14 +779,22 @@ static void free_scratch(Worker *w) {
     free(w->ix);
 }
 
+/* The cost model's count of radix passes over k keys of `bits` significant bits: digits of up
+ * to 11 bits, wider for larger k. */
+static unsigned sort_passes(size_t k, unsigned bits) {
+    unsigned dmax = bitlen(k);
+    dmax = dmax > 6 ? dmax - 2 : 4;
+    if (dmax > 11) dmax = 11;
+    return (bits + dmax - 1) / dmax;
+}
+
 /* AUTO's choice for one partition of a scattered left side: binary search costs about two
  * units a probe and level, or through a bucket index that stays in L2 (INDEX_CACHED) six a
  * probe plus two a candidate (its build); the merge costs the probe sort's passes plus one
  * unit a row. */
 static bool prefer_merge(const PartInfo *L, const PartInfo *R) {
     if (!L->unsorted) return true;
-    unsigned np;
-    digit_plan(L->cnt, L->kbits, &np);
+    unsigned np = sort_passes(L->cnt, L->kbits);
     uint64_t kl = L->cnt, kr = R->cnt;
     uint64_t bs = kl * 2 * (bitlen(kr) + 1);
     if (kl * 4 >= kr && kr <= INDEX_CACHED) bs = kl * 6 + 2 * kr; /* through the bucket index */
@@ -992,7 +810,7 @@ typedef struct {
     uint32_t *cur;
 } Replay;
 
-static void *run_replay(void *arg) {
+static int run_replay(void *arg) {
     const Replay *rp = arg;
     const SideState *S = rp->S;
     uint32_t *cur = rp->cur, *match = S->match;
@@ -1001,7 +819,7 @@ static void *run_replay(void *arg) {
         uint32_t p;
         match[i] = row_ok(S->s, S->n_parts, i, &p) ? res[cur[p]++] : ROW_NONE;
     }
-    return NULL;
+    return 0;
 }
 
 /* ---- the reference loop --------------------------------------------------------------------- */
@@ -1036,9 +854,9 @@ static void nested_loop(const AsofSide *l, const AsofSide *r, uint32_t n_parts, 
 
 static void free_side(SideState *S) {
     free(S->pi);
-    free(S->key);
-    free(S->row);
-    if (S->res != S->match) free(S->res);
+    xfree(S->key);
+    xfree(S->row);
+    if (S->res != S->match) xfree(S->res);
 }
 
 int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
@@ -1080,10 +898,10 @@ int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint
     L->pi = calloc(n_parts, sizeof *L->pi);
     R->pi = calloc(n_parts, sizeof *R->pi);
     if (!L->pi || !R->pi) goto oom;
-    bool par = l->n + r->n >= PARALLEL_ROWS;
+    bool par = l->n + r->n >= PARALLEL_JOIN_ROWS;
 
     /* Steps 1 and 2, the two sides at once. */
-    run_two(prepare_side, L, R, par);
+    run_two(&(Task){prepare_side, L, 0}, &(Task){prepare_side, R, 0}, par);
     if (L->failed || R->failed) goto oom;
     st.left_sorted = L->sorted;
     st.right_sorted = R->sorted;
@@ -1127,7 +945,7 @@ int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint
     w[1].p0 = split;
     w[1].p1 = n_parts;
     bool ok = alloc_scratch(&w[0]) && alloc_scratch(&w[1]);
-    if (ok) run_two(run_worker, &w[0], &w[1], par && split < n_parts);
+    if (ok) run_two(&(Task){run_worker, &w[0], 0}, &(Task){run_worker, &w[1], 0}, par && split < n_parts);
     size_t merged = w[0].merge_probes + w[1].merge_probes;
     size_t searched = w[0].bs_probes + w[1].bs_probes;
     free_scratch(&w[0]);
@@ -1143,7 +961,7 @@ int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint
             cur[n_parts + p] = L->pi[p].start + L->pi[p].half;
         }
         Replay a = {L, 0, l->n / 2, cur}, b = {L, l->n / 2, l->n, cur + n_parts};
-        run_two(run_replay, &a, &b, par);
+        run_two(&(Task){run_replay, &a, 0}, &(Task){run_replay, &b, 0}, par);
         free(cur);
     }
     if (opt->algo == ASOF_ALGO_AUTO)

@@ -20,8 +20,8 @@
 #define RX_ASOF_H
 
 #include "base/base.h"
-
-typedef enum { ASOF_BACKWARD, ASOF_BACKWARD_STRICT, ASOF_FORWARD, ASOF_FORWARD_STRICT } AsofDir;
+#include "plan/engine.h"
+#include "types/lang.h"
 
 typedef struct {
     const int64_t *val;        /* match values, n rows */
@@ -29,13 +29,6 @@ typedef struct {
     const uint64_t *valid;     /* bit clear = never matches; NULL: all valid */
     const uint32_t *part;      /* partition id per row in [0, n_parts), or NULL: one partition */
 } AsofSide;
-
-typedef enum {
-    ASOF_ALGO_AUTO = 0,        /* the kernel chooses */
-    ASOF_ALGO_NESTED_LOOP,     /* reference O(n*m) scan: tests and the planner switch only */
-    ASOF_ALGO_BINARY_SEARCH,   /* sort right per partition, binary-search each probe */
-    ASOF_ALGO_MERGE            /* sort both per partition, one merge pass */
-} AsofAlgo;
 
 typedef struct {
     AsofDir dir;
@@ -58,6 +51,7 @@ typedef struct {
 int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
               AsofStats *stats, RxError *err);
 
+/* The algorithm's name for messages and tests ("merge", "binary_search", ...); static. */
 const char *asof_algo_name(AsofAlgo a);
 
 #endif

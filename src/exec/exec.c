@@ -16,6 +16,8 @@
 #include <time.h>
 
 #include "connect/connect.h"
+#include "exec/asof.h"
+#include "exec/ijoin.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
 
@@ -518,8 +520,8 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     }
     IjPairs pairs = {0};
     double t0 = now_s();
-    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name((IjRelation)lp->relation), l->n_rows, r->n_rows);
-    int rc = ij_join((IjRelation)lp->relation, &ls, &rs, &opt, &pairs, err);
+    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name(lp->relation), l->n_rows, r->n_rows);
+    int rc = ij_join(lp->relation, &ls, &rs, &opt, &pairs, err);
     x->t_join_s += now_s() - t0;
     progress_update(pairs.n, NULL);
     if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
@@ -582,7 +584,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
     AsofSide as_l = {.val = ks.keys[0], .n = nl, .valid = lv, .part = kp.l};
     AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = kp.r};
-    AsofOptions opt = {.dir = (AsofDir)lp->dir, .ties_first = lp->ties_first,
+    AsofOptions opt = {.dir = lp->dir, .ties_first = lp->ties_first,
                        .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
                        .algo = p->asof_algo};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);

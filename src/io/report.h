@@ -3,7 +3,7 @@
  * shows, for every query, what the engine did, as the spec's "What the engine did" panels do.
  *
  * This is an output writer beside output.c: it knows tables and text, not plans. The session
- * (src/exec/session_report.c) walks each query's plan and hands over what the page shows, in
+ * (src/api/session_report.c) walks each query's plan and hands over what the page shows, in
  * page order: the query's text, its input tables and result (data flow), the rewrites applied,
  * the physical plan's lines with estimated and actual rows, the run notes, and for every
  * interval or AS-OF join the join's inputs and matches, which the page draws as a timeline in

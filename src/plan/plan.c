@@ -276,7 +276,7 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
     size_t hits = 0;
     for (size_t i = 0; i < m0; i++)
         for (size_t j = 0; j < m1; j++)
-            hits += ij_holds((IjRelation)lp->relation, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]));
+            hits += ij_holds(lp->relation, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]));
     double pairs = (double)m0 * (double)m1;
     double frac = hits ? (double)hits / pairs : 0.5 / pairs;
     /* rows with a NULL endpoint never match */
@@ -524,16 +524,6 @@ long long plan_rows_printed(double rows) {
     return f < 1 ? 1 : (long long)f;
 }
 
-static const char *asof_dir_name(int dir) {
-    switch (dir) {
-    case ASOF_BACKWARD: return "backward";
-    case ASOF_BACKWARD_STRICT: return "backward/strict";
-    case ASOF_FORWARD: return "forward";
-    case ASOF_FORWARD_STRICT: return "forward/strict";
-    }
-    return "?";
-}
-
 void plan_label(const PNode *p, StrBuf *out) {
     const LPlan *lp = p->lp;
     switch (p->kind) {
@@ -543,9 +533,9 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_RENAME: sb_puts(out, "Rename"); break;
     case PN_IJOIN: {
         IjOptions o = {.algo = p->ij_algo};
-        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s", ij_relation_name((IjRelation)lp->relation),
+        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s", ij_relation_name(lp->relation),
                   lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
-                  ij_strategy((IjRelation)lp->relation, &o));
+                  ij_strategy(lp->relation, &o));
         if (lp->n_keys) {
             sb_puts(out, ", one per partition of ");
             for (int k = 0; k < lp->n_keys; k++)

@@ -10,8 +10,8 @@
 #define RX_PLAN_H
 
 #include "analysis/analysis.h"
-#include "exec/asof.h"
-#include "exec/ijoin.h"
+#include "plan/engine.h"
+#include "types/lang.h"
 
 typedef enum {
     PN_SCAN, PN_SELECT, PN_PROJECT, PN_RENAME, PN_IJOIN, PN_ASOF,

@@ -46,8 +46,6 @@
 #include <string.h>
 
 #include "connect/connect.h"
-#include "exec/asof.h"
-#include "exec/ijoin.h"
 #include "rewrite/rewrite.h"
 
 /* A pushed statement longer than this stays in the engine (nested CASEs repeat their
@@ -890,7 +888,7 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     const char *ls = v[0], *le = v[1], *rs = v[2], *re = v[3];
     const char *s = NULL;
     bool reads[4] = {true, true, true, true};
-    switch ((IjRelation)p->relation) {
+    switch (p->relation) {
     case IJ_INTERSECTS: s = gfmt(g, "%s < %s AND %s < %s", ls, re, rs, le); break;
     case IJ_PRECEDES: s = gfmt(g, "%s < %s", le, rs); reads[0] = reads[3] = false; break;
     case IJ_PRECEDED_BY: s = gfmt(g, "%s > %s", ls, re); reads[1] = reads[2] = false; break;

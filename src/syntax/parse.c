@@ -174,21 +174,7 @@ static bool is_rel_binop_word(Parser *p, const Token *t) {
     return false;
 }
 
-static const char *const builtin_functions[] = {
-    "to_timestamp", "to_date", "to_time", "to_duration", "coalesce", "abs", "round", "floor",
-    "ceil", "lower", "upper", "length", "substr", "extract", "date_trunc", "to_text", "to_int",
-    "to_float", "count", "sum", "avg", "min", "max", "first", "last",
-};
-bool syntax_is_function(const char *name, size_t n) {
-    for (size_t i = 0; i < RX_ARRAY_LEN(builtin_functions); i++) {
-        const char *f = builtin_functions[i];
-        if (strlen(f) != n) continue;
-        size_t j = 0;
-        while (j < n && ((name[j] >= 'A' && name[j] <= 'Z') ? name[j] | 0x20 : name[j]) == f[j]) j++;
-        if (j == n) return true;
-    }
-    return false;
-}
+bool syntax_is_function(const char *name, size_t n) { return lang_is_function(name, n); }
 
 /* ---- scalar expressions --------------------------------------------------------------------- */
 
@@ -1127,15 +1113,9 @@ out:
 
 /* ijoin = 'IJOIN' relation '(' colref ',' colref ',' colref ',' colref ')' rel_unary */
 static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
-    static const char *const relations[] = {
-        "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
-        "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS",
-    };
     const Token *rt = peek(p);
-    int rel = -1;
-    for (size_t i = 0; i < RX_ARRAY_LEN(relations); i++)
-        if (word_is(p, rt, relations[i])) rel = (int)i;
-    if (rel < 0) {
+    IjRelation rel;
+    if (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0) {
         expected(p, "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
                     "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
                     "FINISHED_BY, EQUALS)");
@@ -1850,26 +1830,4 @@ int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err) {
     out->n = stmts.n;
     out->src = src;
     return 0;
-}
-
-const char *op_text(AstOp op) {
-    switch (op) {
-    case OP_NEG: return "-";
-    case OP_NOT: return "¬";
-    case OP_ADD: return "+";
-    case OP_SUB: return "-";
-    case OP_MUL: return "*";
-    case OP_DIV: return "/";
-    case OP_MOD: return "%";
-    case OP_CONCAT: return "||";
-    case OP_EQ: return "=";
-    case OP_NE: return "≠";
-    case OP_LT: return "<";
-    case OP_LE: return "≤";
-    case OP_GT: return ">";
-    case OP_GE: return "≥";
-    case OP_AND: return "∧";
-    case OP_OR: return "∨";
-    }
-    return "?";
 }

@@ -14,6 +14,7 @@
 #define RX_SYNTAX_H
 
 #include "base/base.h"
+#include "types/lang.h"
 #include "types/value.h"
 
 /* ---- tokens --------------------------------------------------------------------------------- */
@@ -95,16 +96,6 @@ typedef enum {
 
 typedef enum { SET_UNION, SET_INTERSECT, SET_EXCEPT } SetOp;
 
-/* Scalar operators. */
-typedef enum {
-    OP_NEG, OP_NOT,
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_CONCAT,
-    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_AND, OP_OR
-} AstOp;
-
-const char *op_text(AstOp op);
-
 typedef struct AstNode AstNode;
 struct AstNode {
     AstKind kind;
@@ -127,7 +118,7 @@ struct AstNode {
     AstNode *within;      /* ASOF WITHIN bound */
     int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST */
     bool inner;           /* ASOF INNER */
-    int relation;         /* IJOIN: IjRelation */
+    IjRelation relation;  /* IJOIN */
     RxSpan relation_span;
     int join_kind;        /* AST_JOIN: JoinKind */
     int set_op;           /* AST_SETOP: SetOp */

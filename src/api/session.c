@@ -21,7 +21,7 @@
 
 #include "analysis/analysis.h"
 #include "exec/exec.h"
-#include "exec/session_report.h"
+#include "api/session_report.h"
 #include "io/io.h"
 #include "plan/plan.h"
 #include "rewrite/rewrite.h"

@@ -13,7 +13,7 @@
  *   3. The kept inputs are released after the section is written, or by srep_error when the
  *      query failed.
  */
-#include "exec/session_report.h"
+#include "api/session_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,7 +191,7 @@ static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
     for (int k = 0; k < nk && (p->kind == PN_IJOIN || p->kind == PN_ASOF); k++)
         names[k] = lp->in[0]->schema.cols[lp->lkeys[k]].name;
     if (p->kind == PN_IJOIN && t) {
-        RepIJoin j = {.title = title, .relation = ij_relation_name((IjRelation)lp->relation),
+        RepIJoin j = {.title = title, .relation = ij_relation_name(lp->relation),
                       .left_name = side_name(lp->in[0], lp->ends[0], "left"),
                       .right_name = side_name(lp->in[1], lp->ends[2], "right"),
                       .l = t->l, .r = t->r, .n_keys = nk, .lkeys = lp->lkeys, .rkeys = lp->rkeys,

@@ -1,0 +1,87 @@
+/*
+ * lang.h - the language's vocabulary: the enums every stage shares and the names the language
+ * spells them with (scalar operators, built-in functions, the fourteen interval relations, the
+ * AS-OF directions).
+ *
+ * One home for each name, so that the parser, the analyzer, the SQL generator, the planner's
+ * EXPLAIN and the executor's messages spell a relation or an operator the same way. Depends on
+ * base.h only; nothing here allocates or fails except the lookups, which report "not found".
+ */
+#ifndef RX_LANG_H
+#define RX_LANG_H
+
+#include "base/base.h"
+
+/* ---- scalar operators ----------------------------------------------------------------------- */
+
+typedef enum {
+    OP_NEG, OP_NOT,
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_CONCAT,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_AND, OP_OR
+} AstOp;
+
+/* The operator as the language prints it in messages ("+", "≤", "∧"); "?" for no operator.
+ * A static string. */
+const char *op_text(AstOp op);
+
+/* ---- built-in functions (docs/functions.md) ------------------------------------------------- */
+
+typedef enum {
+    FN_TO_TIMESTAMP, FN_TO_DATE, FN_TO_TIME, FN_TO_DURATION, FN_TO_TEXT, FN_TO_INT,
+    FN_TO_FLOAT, FN_COALESCE, FN_ABS, FN_ROUND, FN_FLOOR, FN_CEIL, FN_LOWER, FN_UPPER,
+    FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC
+} FuncId;
+#define FN_N_FUNCTIONS (FN_DATE_TRUNC + 1)
+
+/* The aggregate functions by name, in the order lang_aggregate_index numbers them. */
+#define LANG_N_AGGREGATES 7
+
+/* "to_timestamp", "abs", ... as the language spells them (lower case); "?" for no function. */
+const char *lang_function_name(FuncId f);
+/* Case-insensitive lookup of the scalar function named s[0..n): 0 with *out set, or -1. */
+int lang_function_from_name(const char *s, size_t n, FuncId *out);
+/* Case-insensitive lookup of an aggregate name s[0..n) (count, sum, avg, min, max, first, last):
+ * its index in that order, or -1. */
+int lang_aggregate_index(const char *s, size_t n);
+/* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). */
+bool lang_is_function(const char *s, size_t n);
+
+/* ---- interval relations (spec/interval-join.md) --------------------------------------------- */
+
+typedef enum {
+    IJ_INTERSECTS,
+    IJ_PRECEDES,
+    IJ_PRECEDED_BY,
+    IJ_MEETS,
+    IJ_MET_BY,
+    IJ_OVERLAPS,
+    IJ_OVERLAPPED_BY,
+    IJ_STARTS,
+    IJ_STARTED_BY,
+    IJ_DURING,
+    IJ_CONTAINS,
+    IJ_FINISHES,
+    IJ_FINISHED_BY,
+    IJ_EQUALS,
+    IJ_N_RELATIONS
+} IjRelation;
+
+/* "INTERSECTS", "PRECEDES", ... as the language spells them. */
+const char *ij_relation_name(IjRelation r);
+/* Case-insensitive keyword lookup; -1 if s[0..n) names no relation. */
+int ij_relation_from_name(const char *s, size_t n, IjRelation *out);
+/* The converse relation (X <-> X_BY; INTERSECTS and EQUALS are their own). */
+IjRelation ij_converse(IjRelation r);
+/* The endpoint predicate itself, the oracle every algorithm must agree with. */
+bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re);
+
+/* ---- AS-OF directions (spec/asof-join.md) --------------------------------------------------- */
+
+/* BACKWARD L >= R, BACKWARD_STRICT L > R, FORWARD L <= R, FORWARD_STRICT L < R. */
+typedef enum { ASOF_BACKWARD, ASOF_BACKWARD_STRICT, ASOF_FORWARD, ASOF_FORWARD_STRICT } AsofDir;
+
+/* "backward", "backward/strict", "forward", "forward/strict" as EXPLAIN prints them. */
+const char *asof_dir_name(AsofDir dir);
+
+#endif
