@@ -14,7 +14,7 @@
 
 #define EXEC_BATCH 1024
 
-typedef struct {
+typedef struct ExecCtx {
     volatile sig_atomic_t *interrupt;  /* set asynchronously (Ctrl-C): the run stops; may be NULL */
     double t_join_s;                   /* time spent inside join operators, for --timing */
     /* For reports (NULL: not called): after an interval or AS-OF join's kernel, its inputs and

@@ -8,7 +8,10 @@
 #ifndef RX_OPS_H
 #define RX_OPS_H
 
-#include "exec/exec.h"
+#include "plan/plan.h"
+
+/* exec.h: the run's context (exec.h includes nothing of the operator files). */
+typedef struct ExecCtx ExecCtx;
 
 int ops_oom(RxError *err);
 int ops_check_interrupt(ExecCtx *x, RxError *err);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exec/exec.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
 
