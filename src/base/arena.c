@@ -43,6 +43,10 @@ bool arena_failed(const Arena *a) { return a->failed; }
 
 void *arena_alloc(Arena *a, size_t n) {
     size_t align = sizeof(max_align_t);
+    if (n > SIZE_MAX - sizeof(Block) - align) { /* rounding or the header would wrap around */
+        a->failed = true;
+        return NULL;
+    }
     n = (n + align - 1) & ~(align - 1);
     if (n == 0) n = align;
     Block *b = a->head;
