@@ -1,0 +1,212 @@
+/*
+ * test_keys.c - the join-key encoder (src/exec/keys.c), on the properties every equality rule
+ * keeps: keys_encode_ordered preserves order and equality within and across columns for INT,
+ * TIMESTAMP, DATE beside TIMESTAMP, and TEXT (whose keys are ranks); INT and TIMESTAMP keys are
+ * the values themselves (the round trip); NULL rows are reported by keys_validity; and
+ * keys_partition gives equal key tuples equal ids on both sides and unmatched left rows
+ * ROW_NONE. Random inputs from a fixed seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exec/keys.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static int sign64(int64_t a, int64_t b) { return a < b ? -1 : a > b; }
+static int sign_cmp(int c) { return c < 0 ? -1 : c > 0; }
+
+static Column *int_col(RxType t, const int64_t *v, size_t n) {
+    Column *c = col_new(t, n);
+    if (c) memcpy(c->data, v, n * sizeof *v);
+    return c;
+}
+
+static Column *text_col(const char *const *v, size_t n) {
+    ColBuilder b;
+    colb_init(&b, TY_TEXT, n);
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]) {
+            colb_push_null(&b);
+            continue;
+        }
+        Value x = {.type = TY_TEXT};
+        x.v.s.ptr = v[i];
+        x.v.s.len = strlen(v[i]);
+        colb_push(&b, &x);
+    }
+    return colb_finish(&b);
+}
+
+/* Keys of two INT (or TIMESTAMP) columns: the values themselves, order kept across columns. */
+static void test_ints(RxType t) {
+    enum { N = 300 };
+    int64_t a[N], b[N];
+    for (size_t i = 0; i < N; i++) {
+        a[i] = (int64_t)(rnd() % 2001) - 1000;
+        b[i] = (int64_t)(rnd() % 2001) - 1000;
+    }
+    a[0] = INT64_MIN;
+    b[0] = INT64_MAX;
+    if (t == TY_TIMESTAMP) a[0] = -62135596800000000, b[0] = 253402300799999999;
+    Column *ca = int_col(t, a, N), *cb = int_col(t, b, N);
+    const Column *cols[2] = {ca, cb};
+    KeySet ks;
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(keys_encode_ordered(cols, 2, &ks, &err) == 0);
+    CHECK(ks.n == 2);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++) {
+        bad += ks.keys[0][i] != a[i] || ks.keys[1][i] != b[i];
+        for (size_t j = 0; j < N; j += 7) {
+            bad += sign64(ks.keys[0][i], ks.keys[1][j]) != sign64(a[i], b[j]);
+            bad += sign64(ks.keys[0][i], ks.keys[0][j]) != sign64(a[i], a[j]);
+        }
+    }
+    CHECK(bad == 0);
+    keys_free(&ks);
+    col_release(ca);
+    col_release(cb);
+}
+
+/* A DATE beside a TIMESTAMP: the date's key is its midnight's, so order and equality hold
+ * across the two. */
+static void test_date_timestamp(void) {
+    enum { N = 200 };
+    int64_t ts[N];
+    Column *cd = col_new(TY_DATE, N);
+    for (size_t i = 0; i < N; i++) {
+        int32_t d = (int32_t)(rnd() % 4000) - 2000;
+        col_i32(cd)[i] = d;
+        /* half the timestamps fall on a midnight of a date in the same range */
+        ts[i] = (int64_t)((int32_t)(rnd() % 4000) - 2000) * US_PER_DAY +
+                (rnd() & 1 ? (int64_t)(rnd() % US_PER_DAY) : 0);
+    }
+    ts[1] = (int64_t)col_i32(cd)[1] * US_PER_DAY; /* one equal pair at least */
+    Column *ct = int_col(TY_TIMESTAMP, ts, N);
+    const Column *cols[2] = {cd, ct};
+    KeySet ks;
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(keys_encode_ordered(cols, 2, &ks, &err) == 0);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++) {
+            int64_t day_us = (int64_t)col_i32(cd)[i] * US_PER_DAY;
+            bad += sign64(ks.keys[0][i], ks.keys[1][j]) != sign64(day_us, ts[j]);
+        }
+    CHECK(bad == 0);
+    CHECK(ks.keys[0][1] == ks.keys[1][1]);
+    keys_free(&ks);
+    col_release(cd);
+    col_release(ct);
+}
+
+/* TEXT: keys are ranks over both columns' strings, in byte order; equal strings, equal keys. */
+static void test_text(void) {
+    enum { N = 120 };
+    static char buf[2][N][8];
+    const char *va[N], *vb[N];
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < N; i++) {
+            size_t len = rnd() % 4;
+            for (size_t k = 0; k < len; k++) buf[s][i][k] = (char)('a' + rnd() % 3);
+            buf[s][i][len] = 0;
+            (s ? vb : va)[i] = buf[s][i];
+        }
+    va[5] = "\xc3\xa9t\xc3\xa9"; /* UTF-8 bytes order after ASCII */
+    vb[6] = "";
+    Column *ca = text_col(va, N), *cb = text_col(vb, N);
+    CHECK(ca && cb);
+    if (!ca || !cb) return;
+    const Column *cols[2] = {ca, cb};
+    KeySet ks;
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(keys_encode_ordered(cols, 2, &ks, &err) == 0);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++) {
+            RxStr x = {va[i], strlen(va[i])}, y = {vb[j], strlen(vb[j])}, z = {va[j], strlen(va[j])};
+            bad += sign64(ks.keys[0][i], ks.keys[1][j]) != sign_cmp(rx_str_cmp(&x, &y));
+            bad += sign64(ks.keys[0][i], ks.keys[0][j]) != sign_cmp(rx_str_cmp(&x, &z));
+        }
+    CHECK(bad == 0);
+    keys_free(&ks);
+    col_release(ca);
+    col_release(cb);
+}
+
+/* keys_validity: bits clear exactly where some column is NULL. */
+static void test_validity(void) {
+    const char *v[5] = {"a", NULL, "b", "c", NULL};
+    int64_t w[5] = {1, 2, 3, 4, 5};
+    Column *ct = text_col(v, 5), *ci = int_col(TY_INT, w, 5);
+    uint64_t *valid = col_valid(ci);
+    if (valid) valid[0] &= ~(UINT64_C(1) << 3); /* row 3 NULL in the INT column */
+    const Column *cols[2] = {ct, ci};
+    uint64_t *bits = NULL;
+    CHECK(keys_validity(cols, 2, 5, &bits) == 0);
+    CHECK(bits != NULL);
+    if (bits) CHECK((bits[0] & 0x1f) == 0x05); /* rows 0 and 2 */
+    free(bits);
+    col_release(ct);
+    col_release(ci);
+}
+
+/* keys_partition: equal tuples (INT, TEXT) get equal ids on both sides, different tuples
+ * different ids; a left tuple absent on the right gets ROW_NONE. */
+static void test_partition(void) {
+    enum { NL = 60, NR = 40 };
+    int64_t li[NL], ri[NR];
+    const char *ls[NL], *rs[NR];
+    static const char *const words[] = {"x", "y", "zz"};
+    for (size_t i = 0; i < NL; i++) li[i] = (int64_t)(rnd() % 4), ls[i] = words[rnd() % 3];
+    for (size_t i = 0; i < NR; i++) ri[i] = (int64_t)(rnd() % 3), rs[i] = words[rnd() % 3];
+    Column *cli = int_col(TY_INT, li, NL), *cls = text_col(ls, NL);
+    Column *cri = int_col(TY_INT, ri, NR), *crs = text_col(rs, NR);
+    const Column *lk[2] = {cli, cls}, *rk[2] = {cri, crs};
+    KeyParts kp;
+    memset(&kp, 0, sizeof kp);
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(keys_partition(lk, NL, rk, NR, 2, &kp, &err) == 0);
+    int bad = 0;
+    for (size_t i = 0; i < NL; i++) {
+        bool found = false;
+        for (size_t j = 0; j < NR; j++) {
+            bool same = li[i] == ri[j] && strcmp(ls[i], rs[j]) == 0;
+            found |= same;
+            bad += same != (kp.l[i] == kp.r[j]);
+        }
+        bad += found != (kp.l[i] != ROW_NONE);
+        if (found) bad += kp.l[i] >= kp.n_parts;
+    }
+    for (size_t a = 0; a < NR; a++)
+        for (size_t b = 0; b < NR; b++)
+            bad += (ri[a] == ri[b] && strcmp(rs[a], rs[b]) == 0) != (kp.r[a] == kp.r[b]);
+    CHECK(bad == 0);
+    keys_parts_free(&kp);
+    col_release(cli);
+    col_release(cls);
+    col_release(cri);
+    col_release(crs);
+}
+
+int main(void) {
+    test_ints(TY_INT);
+    test_ints(TY_TIMESTAMP);
+    test_date_timestamp();
+    test_text();
+    test_validity();
+    test_partition();
+    return check_report("keys");
+}
