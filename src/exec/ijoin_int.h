@@ -184,14 +184,8 @@ static inline int extra_push(Out *o, uint32_t gl, uint32_t gr) {
  * row. res's arrays are xmalloc'd, freed with ij_pairs_free. 0, or -1 with o->err set. */
 int assemble(Out *o, size_t n_left, struct IjPairs *res);
 
-/* Room for the pairs of left rows [a, b) of n, from count(t, i) over a sample of the rows. */
-size_t sampled_room(size_t (*count)(const void *, size_t), const void *t, size_t n,
-                    size_t a, size_t b);
-/* The two halves of a probe sharing one buffer (ijoin_out.c says how); 0 or -1 (o->err set). */
-int halves_open(Out *o, Out *o2, size_t g1, size_t g2, uint32_t **shared, size_t *shared_cap);
-int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, const Sub *L,
-                 const uint32_t *ord, size_t i0, size_t i1);
-/* Runs probe over the two halves of L's rows, side by side when par; 0 or -1 (o->err set). */
+/* Runs probe over the two halves of L's rows, side by side when par, each half's runs in its
+ * own part of one buffer (ijoin_out.c says how); 0 or -1 (o->err set). */
 int probe_halves(Out *o, Out *o2, const Sub *L, const uint32_t *ord,
                  size_t (*count)(const void *, size_t), const void *tab,
                  int (*probe)(void *), void *p1, void *p2, size_t mid, bool par);

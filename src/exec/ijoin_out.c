@@ -180,8 +180,8 @@ int assemble(Out *o, size_t n_left, IjPairs *res) {
 
 /* Room for the pairs of left rows [a, b) of n, from the counts of an evenly spaced sample of the
  * left rows, with a margin (an optimisation: each regrowth of a run buffer copies it). */
-size_t sampled_room(size_t (*count)(const void *, size_t), const void *t, size_t n,
-                    size_t a, size_t b) {
+static size_t sampled_room(size_t (*count)(const void *, size_t), const void *t, size_t n,
+                           size_t a, size_t b) {
     enum { SAMPLE = 2048 };
     if (n == 0 || b <= a) return 0;
     size_t step = n > SAMPLE ? n / SAMPLE : 1, seen = 0, c = 0;
@@ -198,8 +198,8 @@ size_t sampled_room(size_t (*count)(const void *, size_t), const void *t, size_t
  * outgrows its share moves to a buffer of its own. (An optimisation: appending a second buffer
  * cost a fresh buffer for the whole result and a copy of the first half.) *shared is the buffer
  * while o2 may still write into it. */
-int halves_open(Out *o, Out *o2, size_t g1, size_t g2, uint32_t **shared,
-                size_t *shared_cap) {
+static int halves_open(Out *o, Out *o2, size_t g1, size_t g2, uint32_t **shared,
+                       size_t *shared_cap) {
     size_t limit = (size_t)UINT32_MAX - o->n_tmp - o->n_x;
     if (g1 > limit) g1 = limit;
     if (g2 > limit - g1) g2 = limit - g1;
@@ -216,8 +216,8 @@ int halves_open(Out *o, Out *o2, size_t g1, size_t g2, uint32_t **shared,
 
 /* Moves o2's runs (whose left rows are L's [i0, i1), or with ord the rows ord[i0, i1)) to the
  * end of o, and ends the sharing of halves_open. */
-int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, const Sub *L,
-                 const uint32_t *ord, size_t i0, size_t i1) {
+static int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, const Sub *L,
+                        const uint32_t *ord, size_t i0, size_t i1) {
     if (o->tmp == shared) {
         /* o never moved: all of the shared buffer is o's again. */
         o->lent = false;

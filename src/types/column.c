@@ -221,59 +221,6 @@ int col_share_heaps(Column *dst, const Column *src) {
     return 0;
 }
 
-int col_build_dict(Column *c, uint32_t max_distinct) {
-    if (c->type != TY_TEXT || c->codes || max_distinct == 0) return 0;
-    size_t n = c->n;
-    size_t cap = 64;
-    while (cap < (size_t)max_distinct * 2) cap <<= 1;
-    uint32_t *slots = rx_calloc(cap, sizeof *slots);      /* dict index + 1 */
-    uint64_t *hashes = rx_malloc((size_t)max_distinct * sizeof *hashes);
-    RxStr *dict = rx_malloc((size_t)max_distinct * sizeof *dict);
-    uint32_t *codes = rx_malloc((n ? n : 1) * sizeof *codes);
-    if (!slots || !hashes || !dict || !codes) {
-        free(slots), free(hashes), free(dict), free(codes);
-        return -1;
-    }
-    uint32_t nd = 0;
-    const RxStr *v = col_str(c);
-    for (size_t i = 0; i < n; i++) {
-        if (col_is_null(c, i)) {
-            codes[i] = 0;
-            continue;
-        }
-        RxStr x = v[i];
-        uint64_t h = rx_hash_bytes(x.ptr, x.len);
-        size_t j = h & (cap - 1);
-        uint32_t code = UINT32_MAX;
-        while (slots[j]) {
-            uint32_t k = slots[j] - 1;
-            if (hashes[k] == h && dict[k].len == x.len && (x.len == 0 || memcmp(dict[k].ptr, x.ptr, x.len) == 0)) {
-                code = k;
-                break;
-            }
-            j = (j + 1) & (cap - 1);
-        }
-        if (code == UINT32_MAX) {
-            if (nd == max_distinct) {
-                /* too many distinct values: no dictionary */
-                free(slots), free(hashes), free(dict), free(codes);
-                return 0;
-            }
-            code = nd++;
-            dict[code] = x;
-            hashes[code] = h;
-            slots[j] = code + 1;
-        }
-        codes[i] = code;
-    }
-    free(slots);
-    free(hashes);
-    c->codes = codes;
-    c->dict = dict;
-    c->n_dict = nd;
-    return 0;
-}
-
 void col_compact_validity(Column *c) {
     if (!c->valid) return;
     size_t full = c->n / 64;
@@ -366,28 +313,6 @@ void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t 
             uint32_t j = idx[i];
             if (j == ROW_NONE || col_is_null(c, j)) bitmap_set(out->valid, i, false);
         }
-}
-
-Column *col_slice(const Column *c, size_t off, size_t n) {
-    Column *out = col_new(c->type, n);
-    if (!out) return NULL;
-    size_t w = type_width(c->type);
-    memcpy(out->data, (const char *)c->data + off * w, n * w);
-    if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) {
-        col_release(out);
-        return NULL;
-    }
-    if (c->valid) {
-        uint64_t *v = col_valid(out);
-        if (!v) {
-            col_release(out);
-            return NULL;
-        }
-        for (size_t i = 0; i < n; i++)
-            if (col_is_null(c, off + i)) bitmap_set(v, i, false);
-    }
-    out->sorted = c->sorted;
-    return out;
 }
 
 uint64_t col_hash_value(const Column *c, size_t i) {

@@ -91,9 +91,6 @@ int col_set_null(Column *c, size_t i);
 int col_add_heap(Column *c, StrHeap *h);
 /* Shares all of src's heaps with dst. -1 on OOM. */
 int col_share_heaps(Column *dst, const Column *src);
-/* Builds codes and dict for a TEXT column when it has at most max_distinct distinct values;
- * leaves the column as it was otherwise. -1 on OOM (the column unchanged). */
-int col_build_dict(Column *c, uint32_t max_distinct);
 /* Drops the validity bitmap if every row is valid. */
 void col_compact_validity(Column *c);
 
@@ -104,8 +101,6 @@ Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
  * which the caller allocates (col_valid) beforehand when c has NULLs or idx has ROW_NONE;
  * from and to are multiples of 64 (or to = n) so that threads never share a bitmap word. */
 void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to);
-/* Rows [off, off+n) of c. */
-Column *col_slice(const Column *c, size_t off, size_t n);
 /* A hash of the value at row i, equal for equal values (-0 and 0, every NaN, every NULL). */
 uint64_t col_hash_value(const Column *c, size_t i);
 /* The element at row i as a Value (TEXT borrowed from c's heaps). */
