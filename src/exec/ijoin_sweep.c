@@ -39,7 +39,7 @@ typedef struct {
 
 /* Places every start among the other side's: lo1 = #RK < LK[i]. One merge step per element of
  * either side, without a branch on the comparison (an optimisation: the comparisons of two
- * random sides are unpredictable; 1M x 1M from 8.6 ms to 5.5). */
+ * random sides are unpredictable). */
 static int place_left(void *p) {
     SweepScan *c = p;
     const int64_t *LK = c->LK, *RK = c->RK;
@@ -213,8 +213,8 @@ int sweep_join(const Sub *L, const Sub *R, Out *o) {
         m1 = m;
     }
     /* The sorts' radix buffers become the scans' lo1, hi1 (n2 each) and lo2, hi2 (m1 each)
-     * after them (an optimisation: 8 bytes a row less of fresh memory, whose first touch costs
-     * this VM about 2 ms per MB). */
+     * after them (an optimisation: 8 bytes a row less of fresh memory, whose first touch is
+     * costly). */
     uint64_t *lscr = xmalloc(n2 ? n2 : 1, sizeof *lscr), *rscr = xmalloc(m ? m : 1, sizeof *rscr);
     if (!lscr || !rscr) {
         xfree(lscr), xfree(rscr);

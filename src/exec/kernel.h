@@ -19,8 +19,8 @@
 
 /* n elements of size bytes (n = 0 allocates one), NULL on overflow or when out of memory;
  * freed with xfree. Large buffers are their own huge-page mappings (rx_map_alloc: an
- * optimisation, the first touches of fresh memory dominate a join that touches ~100 MB of it,
- * and cost less in huge pages). */
+ * optimisation: the first touches of fresh memory dominate a large join, and cost less in huge
+ * pages). */
 static inline void *xmalloc(size_t n, size_t size) {
     if (n == 0) n = 1;
     if (n > SIZE_MAX / size) return NULL;

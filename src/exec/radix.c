@@ -10,11 +10,9 @@
 
 #include <string.h>
 
-/* The widest digit. With 2^11 buckets a scatter pass keeps its 2,048 write positions (128 KB of
- * cache lines) in L2; with 2^16, as before, it kept fewer passes but missed the cache on every
- * write. Measured on this machine, both sides of a join sorted side by side: the 1M x 1M
- * INTERSECTS sorts went from 15-46 ms to 8-15 ms, the 4M x 4M ones from 50-56 ms to 35-43 ms
- * (the fastest runs of five). */
+/* The widest digit (RADIX_BITS, radix.h): with 2^11 buckets a scatter pass keeps its 2,048
+ * write positions (128 KB of cache lines) in L2; 2^16 buckets take fewer passes but miss the
+ * cache on every write (bench/RESULTS.md has the measurement). */
 
 /* The digit width for n words of nbits significant bits, and in *passes the number of passes:
  * digits of up to RADIX_BITS bits, balanced over the passes; short arrays get narrower digits
