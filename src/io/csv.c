@@ -84,6 +84,9 @@
  * gives it, so correctly rounded) and hand everything else to number.c and temporal.c, so both
  * paths agree. Line numbers are never tracked while scanning: an error computes its line by
  * counting newlines up to its offset, and only for the error reported (Pending).
+ *
+ * Longer than the ~1,200 lines a file should hold: the reader is being rewritten; splitting it
+ * (chunking and threads, field parsing, type inference) belongs to that rewrite.
  */
 #include "io/io.h"
 

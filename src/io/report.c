@@ -26,6 +26,10 @@
  *      a matched probe is a triangle with a line to its match, an unmatched one a red cross.
  *      The WITHIN bound, when there is one, is a pale band behind each probe.
  * Every bar, point and probe has an SVG <title> (a tooltip) with its row's values.
+ *
+ * Longer than the ~1,200 lines a file should hold: one self-contained HTML page (its styles,
+ * script and every section's markup) written in one pass; splitting it per section is left
+ * for later.
  */
 #include "io/report.h"
 

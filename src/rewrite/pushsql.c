@@ -41,6 +41,9 @@
  * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
  * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
  * into the text; every identifier is quoted.
+ *
+ * Longer than the ~1,200 lines a file should hold: the SQL generator (Gen, expr, gen_*) is to
+ * move to connect/sqlgen.c, leaving here the rewrite that decides what is pushed down.
  */
 #include <stdlib.h>
 #include <string.h>
