@@ -30,6 +30,7 @@ typedef struct {
 
 static LPlan *sema_rel(Sema *s, const AstNode *n);
 
+/* n zeroed bytes from the query's arena; NULL with an RX_ENOMEM error recorded. */
 static void *alloc(Sema *s, size_t n) {
     void *p = arena_alloc(s->a, n);
     if (!p) rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -96,12 +97,14 @@ typedef struct {
     size_t mask;
 } NameSet;
 
+/* Whether name[0..len) is in the set. */
 static bool nameset_has(const NameSet *ns, const char *name, size_t len) {
     for (size_t i = rx_hash_bytes(name, len) & ns->mask; ns->slot[i]; i = (i + 1) & ns->mask)
         if (strcmp(ns->slot[i], name) == 0) return true;
     return false;
 }
 
+/* Adds name (borrowed: it must outlive the set); the set has room by construction. */
 static void nameset_add(NameSet *ns, const char *name) {
     size_t i = rx_hash_bytes(name, strlen(name)) & ns->mask;
     while (ns->slot[i]) i = (i + 1) & ns->mask;
@@ -145,6 +148,7 @@ static int schema_join(Sema *s, const Schema *l, const Schema *r, Schema *out) {
     return rc;
 }
 
+/* "a, b, c" naming the schema's first 12 columns, for messages; in the arena. */
 static const char *schema_list(Sema *s, const Schema *sc) {
     StrBuf b;
     sb_init(&b);
@@ -200,6 +204,8 @@ static int lookup_col(Sema *s, const Schema *sc, const AstNode *ref) {
     return found;
 }
 
+/* Records the error for a column reference that names nothing in sc (with a suggestion and
+ * the columns in scope; `where` names the operator); returns -1. */
 static int unknown_column(Sema *s, const Schema *sc, const AstNode *ref, const char *where) {
     const char **cands = alloc(s, (size_t)(sc->n + 1) * sizeof *cands);
     if (!cands) return -1;
@@ -249,6 +255,7 @@ static Expr *new_expr(Sema *s, ExprKind k, RxType t, RxSpan span) {
     return e;
 }
 
+/* Whether values of types a and b may be compared with = < and the like. */
 static bool comparable(RxType a, RxType b) {
     if (a == TY_NULL || b == TY_NULL) return true;
     if (a == b) return true;
@@ -257,6 +264,8 @@ static bool comparable(RxType a, RxType b) {
     return false;
 }
 
+/* A hint for a message, " (convert the text with to_date(...))", that turns a `from` value
+ * into a `to` one; "" when there is none. Static or arena text. */
 static const char *conversion_hint(Sema *s, RxType from, RxType to) {
     if (from == TY_TEXT) {
         switch (to) {
@@ -275,11 +284,13 @@ static const char *conversion_hint(Sema *s, RxType from, RxType to) {
 
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc);
 
+/* Records the error for binary operator n applied to types a and b; returns -1. */
 static int type_error_binary(Sema *s, const AstNode *n, RxType a, RxType b) {
     return rx_error(s->err, RX_ETYPE, s->src, n->span, "cannot apply '%s' to %s and %s%s",
                     op_text(n->op), type_name(a), type_name(b), conversion_hint(s, a, b));
 }
 
+/* The result type of arithmetic op over a and b, or TY_NULL when the operands do not fit. */
 static RxType arith_type(AstOp op, RxType a, RxType b) {
     if (a == TY_NULL && b == TY_NULL) return TY_NULL;
     if (a == TY_NULL) a = b;
@@ -345,6 +356,7 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
 };
 
+/* Records the error for argument i of call, which must be `want`; returns -1. */
 static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, const char *want) {
     return rx_error(s->err, RX_ETYPE, s->src, arg->span,
                     "argument %d of %s must be %s, found %s", i + 1, call->name, want,
@@ -354,6 +366,8 @@ static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, 
 /* The aggregate's index in lang_aggregate_index's order (count, sum, ...), or -1. */
 static int agg_index(const char *name) { return lang_aggregate_index(name, strlen(name)); }
 
+/* A call of a built-in scalar function: arity and argument types checked, the result typed.
+ * NULL with the error recorded (an aggregate outside γ, an unknown function). */
 static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     if (agg_index(n->name) >= 0) {
         rx_error(s->err, RX_ETYPE, s->src, n->span,
@@ -546,6 +560,7 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     return e;
 }
 
+/* A TIMESTAMP/DATE/TIME/DURATION literal parsed into a constant; NULL with an RX_EVALUE error. */
 static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
     Expr *e = new_expr(s, EX_CONST, n->lit_type, n->span);
     if (!e) return NULL;
@@ -569,6 +584,7 @@ static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
     return e;
 }
 
+/* A new binary expression of type t over a and b; NULL on OOM. */
 static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr *b) {
     Expr *e = new_expr(s, EX_BINARY, t, span);
     if (!e) return NULL;
@@ -581,6 +597,7 @@ static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr
     return e;
 }
 
+/* ¬a as a BOOL expression; NULL on OOM. */
 static Expr *make_not(Sema *s, RxSpan span, Expr *a) {
     Expr *e = new_expr(s, EX_UNARY, TY_BOOL, span);
     if (!e) return NULL;
@@ -636,6 +653,7 @@ static Expr *sema_in_between(Sema *s, const AstNode *n, const Schema *sc) {
     return n->negated ? make_not(s, n->span, r) : r;
 }
 
+/* CASE WHEN ... END: conditions BOOL, branches of one common type; NULL with the error. */
 static Expr *sema_case(Sema *s, const AstNode *n, const Schema *sc) {
     int nw = (int)n->items.n;
     Expr *e = new_expr(s, EX_CASE, TY_NULL, n->span);
@@ -678,6 +696,8 @@ static Expr *sema_case(Sema *s, const AstNode *n, const Schema *sc) {
     return e;
 }
 
+/* Binds and types the scalar expression n over schema sc, into the arena; NULL with the error
+ * recorded at the offending token. */
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
     switch (n->kind) {
     case AST_COLREF: {
@@ -836,6 +856,7 @@ static LPlan *new_plan(Sema *s, LpKind k, RxSpan span) {
     return p;
 }
 
+/* The schema of table t, its columns qualified by qual; -1 on OOM. */
 static int table_schema(Sema *s, const char *qual, const Table *t, Schema *out) {
     out->n = t->n_cols;
     out->cols = alloc(s, (size_t)(t->n_cols ? t->n_cols : 1) * sizeof *out->cols);
@@ -849,6 +870,7 @@ static int table_schema(Sema *s, const char *qual, const Table *t, Schema *out) 
     return 0;
 }
 
+/* ρ qual (in): every column of in requalified by qual; NULL on OOM. */
 static LPlan *rename_rel(Sema *s, LPlan *in, const char *qual, RxSpan span) {
     LPlan *p = new_plan(s, LP_RENAME, span);
     if (!p) return NULL;
@@ -863,6 +885,8 @@ static LPlan *rename_rel(Sema *s, LPlan *in, const char *qual, RxSpan span) {
 
 static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref);
 
+/* A relation named in a query: an inline table, a CSV source, a view or a connection's table,
+ * as a scan (or a view reference); NULL with the error (unknown names with suggestions). */
 static LPlan *sema_relname(Sema *s, const AstNode *n) {
     if (n->qual) {
         RelDef *conn = catalog_find(s->cat, n->qual);
@@ -958,6 +982,7 @@ static int order_family(RxType t) {
     }
 }
 
+/* IJOIN: four endpoint columns of one orderable family, two from each side; NULL with the error. */
 static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
     LPlan *l = sema_rel(s, n->a);
     if (!l) return NULL;
@@ -1038,6 +1063,7 @@ static int asof_side(Sema *s, const AstNode *ref, const Schema *l, const Schema 
     return unknown_column(s, &both, ref, " in either input");
 }
 
+/* The comparison with its operands swapped (< to >); other operators unchanged. */
 static AstOp flip(AstOp op) {
     switch (op) {
     case OP_LT: return OP_GT;
@@ -1048,6 +1074,8 @@ static AstOp flip(AstOp op) {
     }
 }
 
+/* ASOF: equality keys and one match comparison (its direction), WITHIN and TIES checked;
+ * NULL with the error. */
 static LPlan *sema_asof(Sema *s, const AstNode *n) {
     LPlan *l = sema_rel(s, n->a);
     if (!l) return NULL;
@@ -1191,6 +1219,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
 /* The text of an expression's source, whitespace collapsed: the name of an unnamed π item. */
 static const char *expr_text(Sema *s, RxSpan span) { return rx_source_text(s->a, s->src, span); }
 
+/* π items (R): each item typed and named; NULL with the error. */
 static LPlan *sema_project(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
     if (!in) return NULL;
@@ -1231,6 +1260,7 @@ static LPlan *sema_project(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* ρ a → b (R): every renamed column exists and the new names are unique; NULL with the error. */
 static LPlan *sema_rename_cols(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
     if (!in) return NULL;
@@ -1292,11 +1322,14 @@ static int split_join_condition(Sema *s, LPlan *p, Expr *cond, int nl, Expr **re
     return 0;
 }
 
+/* The number of conjuncts of e (1 when it is no ∧). */
 static int count_conjuncts(const Expr *e) {
     if (e->kind == EX_BINARY && e->op == OP_AND) return count_conjuncts(e->args[0]) + count_conjuncts(e->args[1]);
     return 1;
 }
 
+/* The joins (⨝ and its outer, semi and anti forms, ×): the condition typed BOOL over both
+ * sides, equality keys found; NULL with the error. */
 static LPlan *sema_join(Sema *s, const AstNode *n) {
     LPlan *l = sema_rel(s, n->a);
     if (!l) return NULL;
@@ -1375,6 +1408,7 @@ static LPlan *sema_join(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* ∪ ∩ −: both sides of one arity with column types that fit; NULL with the error. */
 static LPlan *sema_setop(Sema *s, const AstNode *n) {
     LPlan *l = sema_rel(s, n->a);
     if (!l) return NULL;
@@ -1413,8 +1447,10 @@ static LPlan *sema_setop(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* Whether τ and TOP can order by a value of type t. */
 static bool orderable(RxType t) { return t != TY_NULL; }
 
+/* The sort keys of τ or TOP over sc, into *out (the arena); -1 with the error. */
 static int sema_sort_keys(Sema *s, const PtrVec *items, const Schema *sc, SortKey **out, int *n_out) {
     int n = (int)items->n;
     *out = alloc(s, (size_t)(n ? n : 1) * sizeof **out);
@@ -1435,6 +1471,7 @@ static int sema_sort_keys(Sema *s, const PtrVec *items, const Schema *sc, SortKe
     return 0;
 }
 
+/* τ and TOP n [PER keys]: keys orderable, the count a non-negative integer; NULL with the error. */
 static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
     if (!in) return NULL;
@@ -1461,6 +1498,7 @@ static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
 static LPlan *sema_group(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
     if (!in) return NULL;
@@ -1563,6 +1601,7 @@ static LPlan *sema_group(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* Analyzes relational expression n into a logical plan in the arena; NULL with the error. */
 static LPlan *sema_rel(Sema *s, const AstNode *n) {
     switch (n->kind) {
     case AST_REL:
@@ -1620,6 +1659,8 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
     }
 }
 
+/* The plan of view d, analyzed once and shared; a view that reaches itself is an error
+ * naming the path (ref is the reference being resolved). NULL with the error. */
 static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref) {
     if (d->state == 2) return d->plan;
     if (d->state == 1) {

@@ -1,7 +1,7 @@
 /*
  * asof.c - the AS-OF join kernel of exec/asof.h: for each left (probe) row, the nearest right row
  * by match value within the probe's partition, in one of four directions, with the tie rule and
- * the WITHIN bound of spec/asof-join.md. The executor (exec/asofjoin.c) maps the columns to int64
+ * the WITHIN bound of spec/asof-join.md. The executor (exec/exec.c) maps the columns to int64
  * keys and dense partition ids and gathers the output from the match vector.
  *
  * Algorithm (docs/asof.md has the costs and the reasoning):
