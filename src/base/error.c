@@ -50,6 +50,17 @@ static size_t skip_chars(const char *t, size_t i, size_t lo, size_t hi, long k) 
     return i;
 }
 
+/* Columns that t[0..n) takes as rx_error_format prints it: one per UTF-8 character and one per
+ * byte that is not UTF-8 (each prints as U+FFFD). */
+static size_t shown_width(const char *t, size_t n) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; w++) {
+        int k = (unsigned char)t[i] < 0x80 ? 1 : utf8_seq_len((const unsigned char *)t + i, n - i);
+        i += k ? (size_t)k : 1;
+    }
+    return w;
+}
+
 void rx_error_clear(RxError *e) {
     e->code = RX_OK;
     e->msg[0] = 0;
@@ -167,19 +178,23 @@ void rx_error_format(const RxError *e, StrBuf *out) {
     sb_puts(out, "  ");
     if (ws > ls) sb_puts(out, "…");
     /* A tab prints as one space and other control bytes (a NUL would end the text for a C
-     * caller) as U+FFFD, each one column wide like the byte it stands for. */
-    for (size_t i = ws; i < we; i++) {
+     * caller), C1 controls (U+0080..U+009F, which a terminal obeys) and bytes that are not
+     * UTF-8 as U+FFFD, each one column wide like the character it stands for. */
+    for (size_t i = ws; i < we;) {
         unsigned char c = (unsigned char)text[i];
+        int k = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)text + i, we - i);
         if (c == '\t') sb_putc(out, ' ');
-        else if (c < 0x20 || c == 0x7F) sb_puts(out, "\xEF\xBF\xBD");
-        else sb_putc(out, (char)c);
+        else if (c < 0x20 || c == 0x7F || !k || (k == 2 && c == 0xC2 && (unsigned char)text[i + 1] < 0xA0))
+            sb_puts(out, "\xEF\xBF\xBD");
+        else sb_append(out, text + i, (size_t)k);
+        i += k ? (size_t)k : 1;
     }
     if (we < le) sb_puts(out, "…");
     sb_puts(out, "\n  ");
-    size_t pad = utf8_width(text + ws, s - ws) + (ws > ls);
+    size_t pad = shown_width(text + ws, s - ws) + (ws > ls);
     sb_repeat(out, " ", 1, pad);
     size_t end = end0 > we ? we : end0;
-    size_t w = end > s ? utf8_width(text + s, end - s) : 1;
+    size_t w = end > s ? shown_width(text + s, end - s) : 1;
     sb_putc(out, '^');
     if (w > 1) sb_repeat(out, "~", 1, w - 1);
     sb_putc(out, '\n');
