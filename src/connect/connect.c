@@ -292,6 +292,21 @@ static RxType pg_type(const char *typname, DbNative *nat) {
     return TY_TEXT; /* char(n), uuid, json and every other type in its text form */
 }
 
+/* Whether the relation named by the quoted identifier ident stores rows with a ctid: a table,
+ * a partitioned table or a materialized view; a view or a foreign table has none. */
+static bool pg_has_ctid(DbConn *c, const char *ident) {
+    const char *params[1] = {ident};
+    PGresult *r = PQexecParams(c->pg, "SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", 1, NULL, params,
+                               NULL, NULL, 0);
+    bool has = true;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        char k = PQgetvalue(r, 0, 0)[0];
+        has = k == 'r' || k == 'p' || k == 'm';
+    }
+    PQclear(r);
+    return has;
+}
+
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
@@ -394,7 +409,6 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass($1) AND i.indisprimary "
             "ORDER BY array_position(i.indkey::int2[], a.attnum)",
             1, NULL, params, NULL, NULL, 0);
-        sb_free(&ident);
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
             for (int i = 0; i < out->n_cols; i++)
                 if (strcmp(out->names[i], PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
@@ -409,14 +423,39 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
                 sb_free(&one);
                 if (orc < 0) {
                     PQclear(r);
+                    sb_free(&ident);
                     goto oom;
                 }
             }
         PQclear(r);
-        if (!order.n) {
+        if (!order.n && pg_has_ctid(c, params[0])) {
             sb_puts(&order, "ctid");
             if (order_add(out, "ctid") < 0) goto oom;
+        } else if (!order.n) {
+            /* a view or a foreign table has no ctid: its order is that of all its columns that
+             * have one (rows equal in all of them are indistinguishable in the result) */
+            r = PQexecParams(c->pg,
+                "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 "
+                "AND NOT a.attisdropped AND EXISTS (SELECT 1 FROM pg_opclass o JOIN pg_am m ON m.oid = o.opcmethod "
+                "WHERE m.amname = 'btree' AND o.opcdefault AND o.opcintype = a.atttypid) ORDER BY a.attnum",
+                1, NULL, params, NULL, NULL, 0);
+            for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
+                if (order.n) sb_puts(&order, ", ");
+                StrBuf one;
+                sb_init(&one);
+                db_quote_ident(&one, PQgetvalue(r, i, 0));
+                sb_puts(&order, one.p);
+                int orc = order_add(out, one.p);
+                sb_free(&one);
+                if (orc < 0) {
+                    PQclear(r);
+                    sb_free(&ident);
+                    goto oom;
+                }
+            }
+            PQclear(r);
         }
+        sb_free(&ident);
     }
     out->order_by = strdup(order.p ? order.p : "1");
     rc = out->order_by ? 0 : rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
