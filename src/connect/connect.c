@@ -614,8 +614,25 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
                                                types[j] == TY_TIMESTAMP)) {
                     int64_t x = sqlite3_column_int64(st, j);
                     if (types[j] == TY_INT) v.v.i = x;
-                    else if (types[j] == TY_FLOAT) v.v.f = (double)x;
-                    else if (types[j] == TY_BOOL) v.v.b = x != 0;
+                    else if (types[j] == TY_FLOAT) {
+                        /* a NUMERIC-affinity column keeps integers, which a double may round */
+                        v.v.f = (double)x;
+                        if (v.v.f >= 0x1p63 || (int64_t)v.v.f != x) {
+                            char num[32];
+                            int nn = snprintf(num, sizeof num, "%lld", (long long)x);
+                            bad_value(err, names[j], rows, types[j], num, (size_t)nn, "not exact as a FLOAT");
+                            goto out;
+                        }
+                    } else if (types[j] == TY_BOOL) {
+                        /* 0 and 1 only: any other integer is not a truth value to round */
+                        if (x != 0 && x != 1) {
+                            char num[32];
+                            int nn = snprintf(num, sizeof num, "%lld", (long long)x);
+                            bad_value(err, names[j], rows, types[j], num, (size_t)nn, "only 0 and 1 are booleans");
+                            goto out;
+                        }
+                        v.v.b = x != 0;
+                    }
                     else if (__builtin_mul_overflow(x, US_PER_SEC, &v.v.i)) {
                         bad_value(err, names[j], rows, types[j], "(integer)", 9, "out of range");
                         goto out;
