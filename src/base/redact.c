@@ -4,12 +4,13 @@
  *
  * The rule works on any text (a connection string, a script line, a REPL line), because a
  * secret can sit in a string literal of a line that an error quotes:
- *   - a URI's userinfo, scheme://user:SECRET@host: the part after the first ':' before '@';
+ *   - a URI's userinfo, scheme://user:SECRET@host: the part after the first ':' before '@'
+ *     (a blank, '/', '?' or '#' before any '@' means there is none);
  *   - a key that names a secret (password, sslpassword, passwd, and after '?' or '&' also
  *     SQLite's key, hexkey, textkey), matched case-insensitively and after percent-decoding,
  *     followed by '=' (blanks around it allowed): its value, which is either quoted (up to the
  *     next quote character, so "''my secret''" in a Relix literal is covered) or bare (up to a
- *     blank, '&', a quote, ';', ')' or the end).
+ *     blank, '&', ';', ')', a quote that is not doubled, or the end).
  * Each secret is replaced by "***"; everything else is copied unchanged. Over-redacting
  * (a query comparing a column named password with '=') is accepted: it only hides text.
  */
@@ -61,8 +62,7 @@ static size_t secret_at(const char *t, size_t n, size_t i, size_t *from) {
     /* scheme://user:SECRET@ */
     if (i + 3 <= n && memcmp(t + i, "://", 3) == 0) {
         size_t j = i + 3, colon = 0;
-        for (; j < n && t[j] != '@' && t[j] != '/' && t[j] != '?' && t[j] != '#' && !is_blank(t[j]) && !is_quote(t[j]);
-             j++)
+        for (; j < n && t[j] != '@' && t[j] != '/' && t[j] != '?' && t[j] != '#' && !is_blank(t[j]); j++)
             if (t[j] == ':' && !colon) colon = j;
         if (j < n && t[j] == '@' && colon) {
             *from = colon + 1;
@@ -87,7 +87,11 @@ static size_t secret_at(const char *t, size_t n, size_t i, size_t *from) {
     if (j > q) {
         while (j < n && !(is_quote(t[j]) && t[j - 1] != '\\')) j++;
     } else {
-        while (j < n && !is_blank(t[j]) && t[j] != '&' && !is_quote(t[j]) && t[j] != ';' && t[j] != ')') j++;
+        /* a doubled quote is a quote inside a Relix literal, not its end */
+        while (j < n && !is_blank(t[j]) && t[j] != '&' && t[j] != ';' && t[j] != ')') {
+            if (is_quote(t[j]) && !(j + 1 < n && t[j + 1] == t[j])) break;
+            j += is_quote(t[j]) ? 2 : 1;
+        }
     }
     if (j == v) return 0;
     *from = v;

@@ -38,6 +38,10 @@ static void test_spellings(void) {
     CHECK_STR(red("sqlite:x.db?key=s3cret"), "sqlite:x.db?key=***");
     CHECK_STR(red("PG := connect('postgresql://u:s3cret@h/db'); query { PG.t };"),
               "PG := connect('postgresql://u:***@h/db'); query { PG.t };");
+    /* a quote inside the secret, doubled in a Relix literal */
+    CHECK_STR(red("connect('postgresql://u:pa''ss@h/db')"), "connect('postgresql://u:***@h/db')");
+    CHECK_STR(red("connect('host=h password=pa''ss dbname=d')"), "connect('host=h password=*** dbname=d')");
+    CHECK_STR(red("connect('host=h password=s3cret')"), "connect('host=h password=***')");
     /* nothing secret: unchanged */
     CHECK_STR(red("postgresql://u@h:5432/db?sslmode=disable"), "postgresql://u@h:5432/db?sslmode=disable");
     CHECK_STR(red("host=h user=password dbname=key"), "host=h user=password dbname=key");
