@@ -78,6 +78,12 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
 const char *rx_errmsg(const RxSession *s);
 int rx_errcode(const RxSession *s);
 
+/* A copy of text[0..len) with every connection-string secret (user:PASSWORD@, password=...,
+ * in any spelling) replaced by "***", as Relix shows connection strings everywhere: for a
+ * caller that keeps script text (a REPL history). malloc'd and NUL-terminated, the caller
+ * frees it; NULL when out of memory. */
+char *rx_redact_secrets(const char *text, size_t len);
+
 /* ---- results -------------------------------------------------------------------------------- */
 
 size_t rx_result_rows(const RxResult *r);

@@ -117,6 +117,18 @@ int rx_report_end(RxSession *s) {
 
 const char *rx_errmsg(const RxSession *s) { return s->errmsg.p ? s->errmsg.p : ""; }
 int rx_errcode(const RxSession *s) { return (int)s->err.code; }
+
+char *rx_redact_secrets(const char *text, size_t len) {
+    StrBuf b;
+    sb_init(&b);
+    rx_redact(text, len, &b, NULL, 0);
+    sb_putc(&b, 0);
+    if (b.oom) {
+        sb_free(&b);
+        return NULL;
+    }
+    return b.p;
+}
 RxTiming rx_timing(const RxSession *s) { return s->timing; }
 
 static int fail(RxSession *s) {

@@ -124,6 +124,15 @@ const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span);
 /* 1-based line and column (in characters) of byte offset off in src. */
 void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint32_t *col);
 
+/* Appends t[0..n) to out with every secret of a connection string replaced by "***": a URI's
+ * user:PASSWORD@, and the value of password=, sslpassword= (and SQLite's key= in a URI query),
+ * quoted or bare, in any case and percent-encoding (redact.c gives the rule). It works on any
+ * text, so that a script line quoting a connection string is redacted too. offs[0..n_offs)
+ * (at most 64) are byte offsets into t, rewritten to the matching offsets into what was
+ * appended (an offset inside a secret moves to its mask). True when something was redacted.
+ * This is the only function that decides what of a connection string may be shown. */
+bool rx_redact(const char *t, size_t n, StrBuf *out, size_t *offs, int n_offs);
+
 static inline RxSpan rx_span(uint32_t start, uint32_t end) {
     RxSpan s = {start, end};
     return s;

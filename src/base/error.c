@@ -50,6 +50,17 @@ static size_t skip_chars(const char *t, size_t i, size_t lo, size_t hi, long k) 
     return i;
 }
 
+/* Columns that t[0..n) takes as rx_error_format prints it: one per UTF-8 character and one per
+ * byte that is not UTF-8 (each prints as U+FFFD). */
+static size_t shown_width(const char *t, size_t n) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; w++) {
+        int k = (unsigned char)t[i] < 0x80 ? 1 : utf8_seq_len((const unsigned char *)t + i, n - i);
+        i += k ? (size_t)k : 1;
+    }
+    return w;
+}
+
 void rx_error_clear(RxError *e) {
     e->code = RX_OK;
     e->msg[0] = 0;
@@ -130,44 +141,64 @@ void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint3
 }
 
 void rx_error_format(const RxError *e, StrBuf *out) {
+    /* the message, too, never shows a connection string's secret */
     if (!e->src) {
-        sb_printf(out, "error: %s\n", e->msg);
+        sb_puts(out, "error: ");
+        rx_redact(e->msg, strlen(e->msg), out, NULL, 0);
+        sb_putc(out, '\n');
         return;
     }
     const RxSource *src = e->src;
     uint32_t line, col;
     rx_source_position(src, e->span.start, &line, &col);
-    sb_printf(out, "%s:%u:%u: error: %s\n", src->name, line, col, e->msg);
-    /* The line holding the span's start, then a caret under the span (within that line). */
-    size_t s = e->span.start > src->len ? src->len : e->span.start;
-    size_t ls = s, le = s;
+    sb_printf(out, "%s:%u:%u: error: ", src->name, line, col);
+    rx_redact(e->msg, strlen(e->msg), out, NULL, 0);
+    sb_putc(out, '\n');
+    /* The line holding the span's start, then a caret under the span (within that line). The
+     * line is shown with any connection string's secret masked (rx_redact), the span mapped
+     * onto the masked line. */
+    size_t s0 = e->span.start > src->len ? src->len : e->span.start;
+    size_t ls = s0, le = s0;
     while (ls > 0 && src->text[ls - 1] != '\n') ls--;
     while (le < src->len && src->text[le] != '\n' && src->text[le] != '\r') le++;
+    size_t span_end = e->span.end < s0 ? s0 : e->span.end > le ? le : e->span.end;
+    size_t offs[2] = {s0 - ls, span_end - ls};
+    StrBuf red;
+    sb_init(&red);
+    rx_redact(src->text + ls, le - ls, &red, offs, 2);
+    const char *text = red.p ? red.p : "";
+    size_t s = offs[0], end0 = offs[1];
+    ls = 0, le = red.p ? red.n : 0;
     /* A long line shows only a window that starts a little before the span. */
     size_t ws = ls, we = le;
-    if (utf8_width(src->text + ls, le - ls) > LINE_WINDOW) {
-        ws = skip_chars(src->text, s, ls, le, -LINE_BEFORE);
-        we = skip_chars(src->text, ws, ls, le, LINE_WINDOW);
+    if (utf8_width(text + ls, le - ls) > LINE_WINDOW) {
+        ws = skip_chars(text, s, ls, le, -LINE_BEFORE);
+        we = skip_chars(text, ws, ls, le, LINE_WINDOW);
     }
     sb_puts(out, "  ");
     if (ws > ls) sb_puts(out, "…");
     /* A tab prints as one space and other control bytes (a NUL would end the text for a C
-     * caller) as U+FFFD, each one column wide like the byte it stands for. */
-    for (size_t i = ws; i < we; i++) {
-        unsigned char c = (unsigned char)src->text[i];
+     * caller), C1 controls (U+0080..U+009F, which a terminal obeys) and bytes that are not
+     * UTF-8 as U+FFFD, each one column wide like the character it stands for. */
+    for (size_t i = ws; i < we;) {
+        unsigned char c = (unsigned char)text[i];
+        int k = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)text + i, we - i);
         if (c == '\t') sb_putc(out, ' ');
-        else if (c < 0x20 || c == 0x7F) sb_puts(out, "\xEF\xBF\xBD");
-        else sb_putc(out, (char)c);
+        else if (c < 0x20 || c == 0x7F || !k || (k == 2 && c == 0xC2 && (unsigned char)text[i + 1] < 0xA0))
+            sb_puts(out, "\xEF\xBF\xBD");
+        else sb_append(out, text + i, (size_t)k);
+        i += k ? (size_t)k : 1;
     }
     if (we < le) sb_puts(out, "…");
     sb_puts(out, "\n  ");
-    size_t pad = utf8_width(src->text + ws, s - ws) + (ws > ls);
+    size_t pad = shown_width(text + ws, s - ws) + (ws > ls);
     sb_repeat(out, " ", 1, pad);
-    size_t end = e->span.end > we ? we : e->span.end;
-    size_t w = end > s ? utf8_width(src->text + s, end - s) : 1;
+    size_t end = end0 > we ? we : end0;
+    size_t w = end > s ? shown_width(text + s, end - s) : 1;
     sb_putc(out, '^');
     if (w > 1) sb_repeat(out, "~", 1, w - 1);
     sb_putc(out, '\n');
+    sb_free(&red);
 }
 
 const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span) {

@@ -9,7 +9,7 @@
  * connection's table, \d Conn.table), \help.
  *
  * Editing: libedit in emacs mode; history in $RELIX_HISTORY, else ~/.relix_history, one entry
- * per line entered; Tab completes keywords, functions, relation names and column names (after
+ * per line entered, with connection-string secrets masked (rx_redact_secrets); Tab completes keywords, functions, relation names and column names (after
  * "R." only R's columns). Ctrl-C at the prompt discards the line and the statement being typed
  * (ISIG is off while editing, so it arrives as a key); during a query the terminal is back in
  * its own mode and main.c's SIGINT handler interrupts the run, which fails with "interrupted".
@@ -513,7 +513,7 @@ static void remember(Repl *r, const char *line, size_t len) {
     size_t b = 0;
     while (b < e && (line[b] == ' ' || line[b] == '\t')) b++;
     if (b == e) return;
-    char *entry = strndup(line, e);
+    char *entry = rx_redact_secrets(line, e); /* a password typed in a string is not kept */
     if (!entry) return;
     HistEvent ev;
     history(r->hist, &ev, H_ENTER, entry);

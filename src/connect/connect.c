@@ -39,15 +39,63 @@ void db_close(DbConn *c) {
     free(c);
 }
 
-/* postgresql://user:secret@host/db has a password when the userinfo part holds a ':'. */
-static bool uri_has_password(const char *uri) {
-    const char *p = strstr(uri, "://");
-    if (!p) return false;
-    p += 3;
-    const char *at = strchr(p, '@'), *slash = strchr(p, '/');
-    if (!at || (slash && slash < at)) return false;
-    const char *colon = memchr(p, ':', (size_t)(at - p));
-    return colon != NULL;
+/* The display form of a connection string: rx_redact's, malloc'd (NULL when out of memory). */
+static char *display_of(const char *conn) {
+    StrBuf b;
+    sb_init(&b);
+    rx_redact(conn, strlen(conn), &b, NULL, 0);
+    if (!b.p || b.oom) {
+        sb_free(&b);
+        return strdup("");
+    }
+    return b.p;
+}
+
+/* Whether conn holds a secret that rx_redact would mask. */
+static bool has_secret(const char *conn) {
+    StrBuf b;
+    sb_init(&b);
+    bool any = rx_redact(conn, strlen(conn), &b, NULL, 0);
+    sb_free(&b);
+    return any;
+}
+
+/* libpq's options that carry a secret: a script never holds one. */
+static bool pg_secret_option(const char *kw) {
+    return strcmp(kw, "password") == 0 || strcmp(kw, "sslpassword") == 0;
+}
+
+static const char PG_SECRET_HINT[] =
+    "a connection string must not hold a password (it is not shown here): put it in PGPASSWORD, "
+    "in ~/.pgpass, or in a service file (PGSERVICE or service=NAME)";
+
+/* A PostgreSQL connection string (URI or keyword/value) parsed by libpq's own parser: 0 when it
+ * is well formed and holds no password in any spelling, else -1 with err. */
+static int pg_check(const char *conn, RxError *err) {
+    char *msg = NULL;
+    PQconninfoOption *opts = PQconninfoParse(conn, &msg);
+    if (!opts) {
+        int rc;
+        /* libpq quotes pieces of a malformed string: left out when a secret may be among them */
+        if (msg && !has_secret(conn)) {
+            char *nl = strchr(msg, '\n');
+            if (nl) *nl = 0;
+            rc = rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "malformed PostgreSQL connection string: %s", msg);
+        } else if (has_secret(conn)) {
+            rc = rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", PG_SECRET_HINT);
+        } else {
+            rc = rx_error(err, msg ? RX_EVALUE : RX_ENOMEM, NULL, rx_span(0, 0),
+                          msg ? "malformed PostgreSQL connection string" : "out of memory");
+        }
+        PQfreemem(msg);
+        return rc;
+    }
+    bool secret = false;
+    for (PQconninfoOption *o = opts; o->keyword; o++)
+        if (o->val && pg_secret_option(o->keyword)) secret = true;
+    PQconninfoFree(opts);
+    if (secret || has_secret(conn)) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", PG_SECRET_HINT);
+    return 0;
 }
 
 static int pg_exec_ok(PGconn *pg, const char *sql) {
@@ -57,26 +105,43 @@ static int pg_exec_ok(PGconn *pg, const char *sql) {
     return ok ? 0 : -1;
 }
 
-/* libpq's message, first line only (it never contains the password). */
+/* libpq's message, first line only. libpq names host, port and user but not the password;
+ * should the password in use (from PGPASSWORD or ~/.pgpass) still appear, it is masked. */
 static void pg_message(PGconn *pg, char *buf, size_t n) {
     const char *m = pg ? PQerrorMessage(pg) : "";
     snprintf(buf, n, "%s", m && *m ? m : "unknown error");
     char *nl = strchr(buf, '\n');
     if (nl) *nl = 0;
+    const char *pw = pg ? PQpass(pg) : NULL;
+    size_t k = pw ? strlen(pw) : 0;
+    if (k < 4) return;
+    for (char *at; (at = strstr(buf, pw)) != NULL;) {
+        memcpy(at, "***", 3);
+        memmove(at + 3, at + k, strlen(at + k) + 1);
+    }
 }
 
 int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
     *out = NULL;
     DbConn *c = calloc(1, sizeof *c);
     if (!c) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    c->display = display_of(uri);
+    if (!c->display) {
+        db_close(c);
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
     if (strncmp(uri, "sqlite:", 7) == 0) {
+        if (has_secret(uri)) {
+            db_close(c);
+            return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
+                            "a connection string must not hold a password or key (it is not shown here)");
+        }
         const char *path = uri + 7;
         if (strncmp(path, "//", 2) == 0) path += 2;
         char full[4096];
         if (path[0] != '/' && base_dir && base_dir[0]) snprintf(full, sizeof full, "%s/%s", base_dir, path);
         else snprintf(full, sizeof full, "%s", path);
         c->kind = DB_SQLITE;
-        c->display = strdup(uri);
         if (sqlite3_open_v2(full, &c->lite, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", c->lite ? sqlite3_errmsg(c->lite) : "cannot open");
@@ -86,21 +151,20 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         *out = c;
         return 0;
     }
-    if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0) {
-        if (uri_has_password(uri)) {
+    /* PostgreSQL: a URI, or libpq's keyword/value form ("host=h dbname=d") */
+    if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 || strchr(uri, '=')) {
+        if (pg_check(uri, err) < 0) {
             db_close(c);
-            return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
-                            "a connection URI must not hold a password: put it in PGPASSWORD or "
-                            "~/.pgpass");
+            return -1;
         }
         c->kind = DB_POSTGRES;
-        c->display = strdup(uri);
         c->pg = PQconnectdb(uri);
         if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot connect to %s: %s", c->display, msg);
             db_close(c);
-            return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot connect to %s: %s", uri, msg);
+            return -1;
         }
         if (pg_exec_ok(c->pg, "SET TimeZone = 'UTC'") < 0 || pg_exec_ok(c->pg, "SET DateStyle = 'ISO, YMD'") < 0 ||
             pg_exec_ok(c->pg, "SET IntervalStyle = 'iso_8601'") < 0 ||
@@ -108,15 +172,17 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
             pg_exec_ok(c->pg, "SET extra_float_digits = 3") < 0) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot set up the session on %s: %s", c->display, msg);
             db_close(c);
-            return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot set up the session on %s: %s", uri, msg);
+            return -1;
         }
         *out = c;
         return 0;
     }
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
-                    "unknown connection URI (sqlite:path/to/file.db or postgresql://user@host:port/db)");
+                    "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
+                    "or \"host=... dbname=...\")");
 }
 
 void db_quote_ident(StrBuf *b, const char *name) {
@@ -226,6 +292,21 @@ static RxType pg_type(const char *typname, DbNative *nat) {
     return TY_TEXT; /* char(n), uuid, json and every other type in its text form */
 }
 
+/* Whether the relation named by the quoted identifier ident stores rows with a ctid: a table,
+ * a partitioned table or a materialized view; a view or a foreign table has none. */
+static bool pg_has_ctid(DbConn *c, const char *ident) {
+    const char *params[1] = {ident};
+    PGresult *r = PQexecParams(c->pg, "SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", 1, NULL, params,
+                               NULL, NULL, 0);
+    bool has = true;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
+        char k = PQgetvalue(r, 0, 0)[0];
+        has = k == 'r' || k == 'p' || k == 'm';
+    }
+    PQclear(r);
+    return has;
+}
+
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
@@ -328,7 +409,6 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass($1) AND i.indisprimary "
             "ORDER BY array_position(i.indkey::int2[], a.attnum)",
             1, NULL, params, NULL, NULL, 0);
-        sb_free(&ident);
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
             for (int i = 0; i < out->n_cols; i++)
                 if (strcmp(out->names[i], PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
@@ -343,14 +423,39 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
                 sb_free(&one);
                 if (orc < 0) {
                     PQclear(r);
+                    sb_free(&ident);
                     goto oom;
                 }
             }
         PQclear(r);
-        if (!order.n) {
+        if (!order.n && pg_has_ctid(c, params[0])) {
             sb_puts(&order, "ctid");
             if (order_add(out, "ctid") < 0) goto oom;
+        } else if (!order.n) {
+            /* a view or a foreign table has no ctid: its order is that of all its columns that
+             * have one (rows equal in all of them are indistinguishable in the result) */
+            r = PQexecParams(c->pg,
+                "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 "
+                "AND NOT a.attisdropped AND EXISTS (SELECT 1 FROM pg_opclass o JOIN pg_am m ON m.oid = o.opcmethod "
+                "WHERE m.amname = 'btree' AND o.opcdefault AND o.opcintype = a.atttypid) ORDER BY a.attnum",
+                1, NULL, params, NULL, NULL, 0);
+            for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
+                if (order.n) sb_puts(&order, ", ");
+                StrBuf one;
+                sb_init(&one);
+                db_quote_ident(&one, PQgetvalue(r, i, 0));
+                sb_puts(&order, one.p);
+                int orc = order_add(out, one.p);
+                sb_free(&one);
+                if (orc < 0) {
+                    PQclear(r);
+                    sb_free(&ident);
+                    goto oom;
+                }
+            }
+            PQclear(r);
         }
+        sb_free(&ident);
     }
     out->order_by = strdup(order.p ? order.p : "1");
     rc = out->order_by ? 0 : rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -509,8 +614,25 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
                                                types[j] == TY_TIMESTAMP)) {
                     int64_t x = sqlite3_column_int64(st, j);
                     if (types[j] == TY_INT) v.v.i = x;
-                    else if (types[j] == TY_FLOAT) v.v.f = (double)x;
-                    else if (types[j] == TY_BOOL) v.v.b = x != 0;
+                    else if (types[j] == TY_FLOAT) {
+                        /* a NUMERIC-affinity column keeps integers, which a double may round */
+                        v.v.f = (double)x;
+                        if (v.v.f >= 0x1p63 || (int64_t)v.v.f != x) {
+                            char num[32];
+                            int nn = snprintf(num, sizeof num, "%lld", (long long)x);
+                            bad_value(err, names[j], rows, types[j], num, (size_t)nn, "not exact as a FLOAT");
+                            goto out;
+                        }
+                    } else if (types[j] == TY_BOOL) {
+                        /* 0 and 1 only: any other integer is not a truth value to round */
+                        if (x != 0 && x != 1) {
+                            char num[32];
+                            int nn = snprintf(num, sizeof num, "%lld", (long long)x);
+                            bad_value(err, names[j], rows, types[j], num, (size_t)nn, "only 0 and 1 are booleans");
+                            goto out;
+                        }
+                        v.v.b = x != 0;
+                    }
                     else if (__builtin_mul_overflow(x, US_PER_SEC, &v.v.i)) {
                         bad_value(err, names[j], rows, types[j], "(integer)", 9, "out of range");
                         goto out;

@@ -2,11 +2,13 @@
  * connect.h - database connections: SQLite (libsqlite3, the embedded default) and PostgreSQL
  * (libpq, and every engine that speaks its protocol).
  *
- * A connection is opened from a URI: sqlite:path/to/file.db (a relative path is taken from the
- * script's folder by the caller) or postgresql://user@host:port/db (postgres:// too). The
- * password never comes from the script: libpq reads PGPASSWORD or ~/.pgpass, and a URI that
- * contains one is rejected. Messages and EXPLAIN show only db_display(), which has no
- * password.
+ * A connection is opened from a connection string: sqlite:path/to/file.db (a relative path is
+ * taken from the script's folder by the caller), a PostgreSQL URI postgresql://user@host:port/db
+ * (postgres:// too) or libpq's keyword/value form "host=h dbname=d", both parsed by libpq's own
+ * parser. The password never comes from the script: libpq reads PGPASSWORD, ~/.pgpass or a
+ * service file, and a string that holds one in any spelling (user:pw@, ?password=, password=,
+ * sslpassword=; SQLite's key=) is refused without showing it. Messages and EXPLAIN show only
+ * db_display(), rx_redact's form of the string.
  *
  * A database table's order, which Relix's defined result order needs, is the order of its
  * primary key, else SQLite's rowid or PostgreSQL's ctid: scans and pushed statements both
@@ -22,12 +24,12 @@ typedef enum { DB_SQLITE, DB_POSTGRES } DbKind;
 
 typedef struct DbConn DbConn;
 
-/* Opens uri. -1 with err (RX_EIO: cannot connect / no such file; RX_EVALUE: a malformed URI or
- * one that holds a password). */
+/* Opens uri. -1 with err (RX_EIO: cannot connect / no such file; RX_EVALUE: a malformed string
+ * or one that holds a password; the message never contains the secret). */
 int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err);
 void db_close(DbConn *c);
 DbKind db_kind(const DbConn *c);
-/* The URI without any password, for messages. */
+/* The connection string as shown (rx_redact's form), for messages and EXPLAIN. */
 const char *db_display(const DbConn *c);
 
 /* How a column's stored values relate to its Relix type, which decides what a pushed statement

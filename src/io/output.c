@@ -12,8 +12,11 @@
  *
  * Choices per format:
  *   table     a TEXT value's newline, carriage return and tab print as \n, \r and \t so that
- *             the grid stays one line per row; the table is for reading, not for reading back
- *             (a backslash is not escaped, use csv or json for exact text).
+ *             the grid stays one line per row; every other control character (C0 as \xHH,
+ *             DEL as \x7f, C1 U+0080..U+009F as \u00HH) and every byte that is not UTF-8
+ *             (as \xHH) is escaped too, so that no value can drive the terminal, and column
+ *             widths count the escapes. The table is for reading, not for reading back (a
+ *             backslash is not escaped, use csv or json for exact text).
  *   csv       RFC 4180 with \n line ends (not CRLF: the files are read on Unix as often as
  *             not, and every CSV reader accepts \n). A field is quoted only when it contains
  *             the delimiter, a quote, CR or LF, has a leading or trailing space, starts with
@@ -24,8 +27,8 @@
  *   json      an array of objects, one row per line; NaN and infinities are null; strings
  *             escaped as JSON.stringify does (\" \\ \b \f \n \r \t, other control characters
  *             as \u00XX), invalid UTF-8 bytes replaced by U+FFFD.
- *   markdown  a GitHub table; | in a value is \|, newlines and tabs as in the table format,
- *             NULL as NULL. A table without columns prints nothing.
+ *   markdown  a GitHub table; | in a value is \|, control characters and bytes that are not
+ *             UTF-8 escaped as in the table format, NULL as NULL. A table without columns prints nothing.
  */
 #include "io/io.h"
 
@@ -117,31 +120,65 @@ static bool is_null_at(const Column *c, size_t row) {
 
 static bool right_aligned(RxType t) { return t == TY_INT || t == TY_FLOAT; }
 
-/* Appends s with \n, \r and \t written as two-character escapes (table and markdown), and |
- * as \| when pipe is set. */
+/* How put_display writes the character at s[i..]: *len bytes of it are consumed; the result is
+ * 0 when they print as they are, else the escape's kind: 'n', 'r', 't' (two-character
+ * escapes), 'x' (\xHH for a C0 control, DEL or a byte that is not UTF-8), 'u' (\u00HH for a
+ * C1 control, U+0080..U+009F, which a terminal would obey as well). */
+static char display_kind(const unsigned char *p, size_t n, size_t *len) {
+    unsigned c = p[0];
+    *len = 1;
+    if (c == '\n') return 'n';
+    if (c == '\r') return 'r';
+    if (c == '\t') return 't';
+    if (c < 0x20 || c == 0x7F) return 'x';
+    if (c < 0x80) return 0;
+    int k = utf8_seq_len(p, n);
+    if (!k) return 'x';
+    *len = (size_t)k;
+    return k == 2 && c == 0xC2 && p[1] < 0xA0 ? 'u' : 0;
+}
+
+/* Appends s for a terminal (table and markdown): \n, \r and \t as two-character escapes,
+ * other control characters (C0, DEL, C1) and bytes that are not UTF-8 as \xHH or \u00HH
+ * (display_kind), so that no value can drive the terminal; | as \| when pipe is set. */
 static void put_display(StrBuf *b, RxStr s, bool pipe) {
-    const char *p = s.ptr, *e = s.ptr + s.len, *run = p;
-    for (; p < e; p++) {
-        char c = *p, rep;
-        if (c == '\n') rep = 'n';
-        else if (c == '\r') rep = 'r';
-        else if (c == '\t') rep = 't';
-        else if (c == '|' && pipe) rep = '|';
-        else continue;
-        sb_append(b, run, (size_t)(p - run));
-        sb_putc(b, '\\');
-        sb_putc(b, rep);
-        run = p + 1;
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s.ptr, *e = p + s.len, *run = p;
+    while (p < e) {
+        size_t len;
+        char k = display_kind(p, (size_t)(e - p), &len);
+        if (!k && !(pipe && *p == '|')) {
+            p += len;
+            continue;
+        }
+        sb_append(b, (const char *)run, (size_t)(p - run));
+        if (!k) {
+            sb_append(b, "\\|", 2);
+        } else if (k == 'x') {
+            char esc[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
+            sb_append(b, esc, 4);
+        } else if (k == 'u') {
+            char esc[6] = {'\\', 'u', '0', '0', hex[p[1] >> 4], hex[p[1] & 15]};
+            sb_append(b, esc, 6);
+        } else {
+            char esc[2] = {'\\', k};
+            sb_append(b, esc, 2);
+        }
+        p += len;
+        run = p;
     }
-    sb_append(b, run, (size_t)(e - run));
+    sb_append(b, (const char *)run, (size_t)(e - run));
 }
 
 /* Width in code points of s as put_display writes it (without pipe escapes). */
 static size_t display_width(RxStr s) {
-    size_t w = utf8_width(s.ptr, s.len);
-    for (size_t i = 0; i < s.len; i++) {
-        char c = s.ptr[i];
-        if (c == '\n' || c == '\r' || c == '\t') w++;
+    const unsigned char *p = (const unsigned char *)s.ptr, *e = p + s.len;
+    size_t w = 0;
+    while (p < e) {
+        size_t len;
+        char k = display_kind(p, (size_t)(e - p), &len);
+        w += !k ? 1 : k == 'x' ? 4 : k == 'u' ? 6 : 2;
+        p += len;
     }
     return w;
 }

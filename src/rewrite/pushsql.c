@@ -453,12 +453,14 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         if (tx != TY_TEXT) return NULL;
         return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->pg ? collated(g, a) : a);
     case FN_LENGTH:
-        /* characters (code points) */
-        if (tx != TY_TEXT) return NULL;
+        /* characters (code points); SQLite's length() and substr() stop at a NUL that a TEXT
+         * value may hold, the engine's do not, so neither is pushed to SQLite */
+        if (tx != TY_TEXT || !g->pg) return NULL;
         return g->pg ? gfmt(g, "CAST(length(%s) AS int8)", a) : gfmt(g, "length(%s)", a);
     case FN_SUBSTR: {
         int64_t start, len = 0;
-        if (tx != TY_TEXT || !int_const(e->args[1], &start) || (na == 3 && !int_const(e->args[2], &len))) return NULL;
+        if (tx != TY_TEXT || !g->pg || !int_const(e->args[1], &start) || (na == 3 && !int_const(e->args[2], &len)))
+            return NULL;
         /* SQL's substr, as the engine's, for a start from 1 (SQLite counts a start below 1
          * from the end) and a length of 0 or more within PostgreSQL's int4 */
         if (start < (g->pg ? -2147483647 : 1) || start > 2147483647 || len < 0 || len > 2147483647) return NULL;
@@ -546,7 +548,8 @@ static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         const char *a = expr(g, x, cols, &n);
         if (!a) return NULL;
         if (e->op == OP_NOT) return gfmt(g, "(NOT %s)", a);
-        if (e->type == TY_FLOAT) return gfmt(g, "(- %s)", a);
+        /* SQLite computes -x as 0 - x, which makes -0.0 of 0.0; a product keeps the sign */
+        if (e->type == TY_FLOAT) return gfmt(g, g->pg ? "(- %s)" : "(-1.0 * %s)", a);
         /* an INT negation fails on -9223372036854775808 in the engine and in PostgreSQL; SQLite
          * makes it a REAL */
         if (!g->pg) return NULL;

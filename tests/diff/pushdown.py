@@ -203,7 +203,7 @@ class Gen:
                 return f"({self.scalar(cols, 'INT', depth + 1)} {r.choice(['+', '-', '*'])} {self.scalar(cols, 'INT', depth + 1)})"
             if pg and k == 1:
                 return f"({self.scalar(cols, 'INT', depth + 1)} % {r.choice(['3', '-2', '5'])})"
-            if k == 2:
+            if pg and k == 2:  # SQLite's length() stops at a NUL: not pushed there
                 return f"length({self.scalar(cols, 'TEXT', depth + 1)})"
             if k == 3:
                 return f"abs({self.scalar(cols, 'INT', depth + 1)})"
@@ -228,7 +228,7 @@ class Gen:
         if typ == "TEXT":
             if k == 0:
                 return f"{r.choice(['lower', 'upper'])}({self.scalar(cols, 'TEXT', depth + 1)})"
-            if k == 1:
+            if pg and k == 1:  # SQLite's substr() stops at a NUL: not pushed there
                 return f"substr({self.scalar(cols, 'TEXT', depth + 1)}, {r.randrange(1, 3)}, {r.randrange(0, 3)})"
             if k == 2:
                 return f"({self.scalar(cols, 'TEXT', depth + 1)} || {self.scalar(cols, r.choice(['TEXT', 'INT']), depth + 1)})"

@@ -247,14 +247,15 @@ static void test_json(void) {
               "{\"s\\\"\":\"bad\xEF\xBF\xBD\xEF\xBF\xBD\",\"f\":-0},\n"
               "{\"s\\\"\":\"é€😀\",\"f\":1e+21}\n"
               "]\n");
-    /* Widths: the escaped control text is 9 code points; each invalid byte counts one. */
+    /* Widths: the escaped control text is 18 code points (\x01 \n \t \r \x08 \x0c); each
+     * invalid byte prints as \xHH, four. */
     CHECK_STR(render(t, OUT_TABLE),
-              " s\"                f\n"
-              " ─────────  ────────\n"
-              " q\"b\\s/          NaN\n"
-              " \x01\\n\\t\\r\b\f  Infinity\n"
-              " bad\xff\xc3            -0\n"
-              " é€😀           1e+21\n"
+              " s\"" "                         f\n"
+              " ──────────────────  ────────\n"
+              " q\"b\\s/                   NaN\n"
+              " \\x01\\n\\t\\r\\x08\\x0c  Infinity\n"
+              " bad\\xff\\xc3               -0\n"
+              " é€😀                    1e+21\n"
               "(4 rows)\n");
     table_free(t);
 }
@@ -272,6 +273,63 @@ static void test_markdown(void) {
     table_set(t, 0, text_col(3, v), "c|d");
     CHECK_STR(render(t, OUT_MARKDOWN),
               "| c\\|d |\n|---|\n| a\\|b |\n| NULL |\n| x\\ny |\n");
+    table_free(t);
+}
+
+/* Regression (issue #20): the table and markdown formats printed control bytes raw, so a CSV
+ * cell holding ESC [ 2 J, BEL or a C1 CSI (U+009B) drove the user's terminal. They print
+ * escaped now, widths counted on the escapes; csv, tsv and json keep the bytes (json escapes
+ * C0 as RFC 8259 requires). */
+static void test_terminal_escapes(void) {
+    static const char *v[] = {"\x1b[2J", "bel\a", "del\x7f", "c1\xc2\x9b" "31m", "nel\xc2\x85",
+                              "nbsp\xc2\xa0é", "bad\xff\xfe", "\x1b]0;title\x07"};
+    Table *t = table_new(1, 8);
+    table_set(t, 0, text_col(8, v), "h\x1b[1m");
+    CHECK_STR(render(t, OUT_TABLE),
+              " h\\x1b[1m\n"
+              " ────────────────\n"
+              " \\x1b[2J\n"
+              " bel\\x07\n"
+              " del\\x7f\n"
+              " c1\\u009b31m\n"
+              " nel\\u0085\n"
+              " nbsp\xc2\xa0é\n"
+              " bad\\xff\\xfe\n"
+              " \\x1b]0;title\\x07\n"
+              "(8 rows)\n");
+    const char *md = render(t, OUT_MARKDOWN);
+    CHECK_STR(md, "| h\\x1b[1m |\n|---|\n| \\x1b[2J |\n| bel\\x07 |\n| del\\x7f |\n| c1\\u009b31m |\n"
+                  "| nel\\u0085 |\n| nbsp\xc2\xa0é |\n| bad\\xff\\xfe |\n| \\x1b]0;title\\x07 |\n");
+    /* no byte below 0x20 but \n, no DEL, no C1 lead pair in either */
+    const char *outs[2];
+    outs[0] = strdup(render(t, OUT_TABLE));
+    outs[1] = strdup(render(t, OUT_MARKDOWN));
+    for (int k = 0; k < 2; k++) {
+        bool clean = outs[k] != NULL;
+        for (const unsigned char *p = (const unsigned char *)outs[k]; clean && *p; p++)
+            clean = !((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) ||
+                      *p == 0xFF);
+        CHECK(clean);
+        free((void *)outs[k]);
+    }
+    /* the data formats keep every byte */
+    CHECK_STR(render(t, OUT_CSV), "h\x1b[1m\n\x1b[2J\nbel\a\ndel\x7f\nc1\xc2\x9b" "31m\nnel\xc2\x85\n"
+                                  "nbsp\xc2\xa0é\nbad\xff\xfe\n\x1b]0;title\x07\n");
+    CHECK_STR(render(t, OUT_TSV), "h\x1b[1m\n\x1b[2J\nbel\a\ndel\x7f\nc1\xc2\x9b" "31m\nnel\xc2\x85\n"
+                                  "nbsp\xc2\xa0é\nbad\xff\xfe\n\x1b]0;title\x07\n");
+    CHECK_STR(render(t, OUT_JSON), "[\n{\"h\\u001b[1m\":\"\\u001b[2J\"},\n{\"h\\u001b[1m\":\"bel\\u0007\"},\n"
+                                   "{\"h\\u001b[1m\":\"del\x7f\"},\n{\"h\\u001b[1m\":\"c1\xc2\x9b" "31m\"},\n"
+                                   "{\"h\\u001b[1m\":\"nel\xc2\x85\"},\n{\"h\\u001b[1m\":\"nbsp\xc2\xa0é\"},\n"
+                                   "{\"h\\u001b[1m\":\"bad\xEF\xBF\xBD\xEF\xBF\xBD\"},\n"
+                                   "{\"h\\u001b[1m\":\"\\u001b]0;title\\u0007\"}\n]\n");
+    table_free(t);
+    /* alignment: a right-hand column starts at the same place after escaped and plain cells */
+    static const char *w[] = {"\x1b", "abcd"};
+    static const int64_t n[] = {1, 2};
+    t = table_new(2, 2);
+    table_set(t, 0, text_col(2, w), "s");
+    table_set(t, 1, int_col(2, n, NULL), "n");
+    CHECK_STR(render(t, OUT_TABLE), " s     n\n ────  ─\n \\x1b  1\n abcd  2\n(2 rows)\n");
     table_free(t);
 }
 
@@ -333,6 +391,7 @@ int main(void) {
     test_csv_tsv();
     test_json();
     test_markdown();
+    test_terminal_escapes();
     test_names_and_values();
     test_chunks_and_failure();
     free(last);
