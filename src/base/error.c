@@ -53,7 +53,16 @@ static size_t skip_chars(const char *t, size_t i, size_t lo, size_t hi, long k) 
 void rx_error_clear(RxError *e) {
     e->code = RX_OK;
     e->msg[0] = 0;
+    e->hint[0] = 0;
     e->src = NULL;
+}
+
+void rx_error_hint(RxError *e, const char *fmt, ...) {
+    if (!e || e->code == RX_OK || e->hint[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    set_msg(e->hint, sizeof e->hint, fmt, ap);
+    va_end(ap);
 }
 
 int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...) {
@@ -61,6 +70,7 @@ int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const
     e->code = code;
     e->src = src;
     e->span = span;
+    e->hint[0] = 0;
     va_list ap;
     va_start(ap, fmt);
     set_msg(e->msg, sizeof e->msg, fmt, ap);
@@ -73,6 +83,7 @@ int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line
                      const char *fmt, ...) {
     if (!e || e->code != RX_OK) return -1;
     e->code = code;
+    e->hint[0] = 0;
     snprintf(e->own_name, sizeof e->own_name, "%s", path);
     /* col is 1-based in characters; convert to a byte offset within the line. */
     size_t off = 0;
@@ -132,6 +143,7 @@ void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint3
 void rx_error_format(const RxError *e, StrBuf *out) {
     if (!e->src) {
         sb_printf(out, "error: %s\n", e->msg);
+        if (e->hint[0]) sb_printf(out, "  hint: %s\n", e->hint);
         return;
     }
     const RxSource *src = e->src;
@@ -168,6 +180,7 @@ void rx_error_format(const RxError *e, StrBuf *out) {
     sb_putc(out, '^');
     if (w > 1) sb_repeat(out, "~", 1, w - 1);
     sb_putc(out, '\n');
+    if (e->hint[0]) sb_printf(out, "  hint: %s\n", e->hint);
 }
 
 const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span) {
