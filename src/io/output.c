@@ -228,7 +228,7 @@ static void write_table(Out *o, const Table *t, size_t max_rows, const char *hin
             sb_repeat(&o->b, "\xE2\x94\x80", 3, width[j]);
         }
         trim_line(o, ls);
-        for (size_t k = 0; k < shown && !o->failed; k++) {
+        for (size_t k = 0; k <= shown && !o->failed; k++) {
             if (k == head && shown < nr) {
                 sb_puts(&o->b, " \xE2\x80\xA6 ");
                 put_grouped(&o->b, nr - shown);
@@ -236,6 +236,7 @@ static void write_table(Out *o, const Table *t, size_t max_rows, const char *hin
                 if (hint) sb_printf(&o->b, "; %s", hint);
                 sb_putc(&o->b, '\n');
             }
+            if (k == shown) break;
             size_t i = ROW_AT(k);
             ls = o->b.n;
             for (int j = 0; j < nc; j++) {

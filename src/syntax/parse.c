@@ -1772,15 +1772,17 @@ static void bare_expression_error(Parser *p) {
     RxError *err = p->err;
     p->err = &scratch;
     AstNode *e = peek_kind(p) != TK_EOF && !at_word(p, "query") ? parse_rel(p) : NULL;
-    bool whole = e && (peek_kind(p) == TK_SEMI || peek_kind(p) == TK_EOF);
+    bool whole = e && (peek_kind(p) == TK_SEMI || peek_kind(p) == TK_EOF) && p->pos > at;
+    size_t end = p->pos;
     p->err = err;
     p->pos = at;
     p->depth = depth;
     if (whole) {
-        const Token *t = peek(p);
-        rx_error(p->err, RX_ESYNTAX, p->src, rx_span_join(t->span, e->span),
-                 "an expression on its own is not a statement in a script");
-        rx_error_hint(p->err, "run it as a query: query { %s };", rx_source_text(p->a, p->src, e->span));
+        /* from the first token to the last before the ';' (a node's span may leave out its
+         * closing parenthesis) */
+        RxSpan span = rx_span_join(peek(p)->span, p->t[end - 1].span);
+        rx_error(p->err, RX_ESYNTAX, p->src, span, "an expression on its own is not a statement in a script");
+        rx_error_hint(p->err, "run it as a query: query { %s };", rx_source_text(p->a, p->src, span));
         return;
     }
     expected(p, "a statement ('Name := ...;' or 'query { ... };')");
