@@ -1734,15 +1734,24 @@ static Stmt *parse_statement(Parser *p) {
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_EQ) {
         syntax_error(p, peek_at(p, 1), "definitions use ':=', not '='");
         return NULL;
-    } else if (p->bare) {
+    } else if (p->bare && !word_is(p, t, "query")) {
         st->kind = ST_QUERY;
+        size_t start = p->pos;
         st->expr = parse_rel(p);
+        if (!st->expr && p->pos == start && p->err->code == RX_ESYNTAX) {
+            /* nothing here starts an expression either: say what a statement is */
+            rx_error_clear(p->err);
+            expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+        }
         if (!st->expr) return NULL;
         /* the last statement may end without its ';' */
         if (peek_kind(p) == TK_EOF) {
             st->span = rx_span_join(t->span, st->expr->span);
             return st;
         }
+    } else if (p->bare) {
+        expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+        return NULL;
     } else {
         bare_expression_error(p);
         return NULL;
