@@ -1,6 +1,6 @@
-# Statements written the SQL way: the syntax error stays where it was found, and a hint line
-# gives the Relix spelling of the SQL word (the first one in the statement). A syntax error
-# without SQL words gets no hint.
+# Statements written the SQL way (in -e, and in a script file): the syntax error stays where it
+# was found, and a hint line gives the Relix spelling of the SQL word (the first one in the
+# statement). A syntax error without SQL words gets no hint.
 P='T := [
 | a | b |
 |---|---|
@@ -24,3 +24,9 @@ run 'query { T LIMIT 5 };'
 run 'query { π a, (T) };'
 echo "== and the Relix spellings run"
 run 'query { π a (σ a ≥ 1 (T ⨝ T.a = S.a S)) };'
+echo "== in a script file (where a statement cannot be an expression)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%sSELECT a FROM T WHERE b > 1;\n' "$P" > "$tmp/sql.rx"
+"$RELIX" "$tmp/sql.rx" 2>&1 | sed "s|$tmp/||"
+echo "exit ${PIPESTATUS[0]}"
