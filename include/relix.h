@@ -36,8 +36,10 @@ typedef enum {
     RX_TYPE_TIMESTAMP, RX_TYPE_DATE, RX_TYPE_TIME, RX_TYPE_DURATION
 } RxColType;
 
-/* Output formats for rx_result_write. */
-typedef enum { RX_FORMAT_TABLE, RX_FORMAT_CSV, RX_FORMAT_TSV, RX_FORMAT_JSON, RX_FORMAT_MARKDOWN } RxFormat;
+/* Output formats for rx_result_write. JSONL: one JSON object per row and line. */
+typedef enum {
+    RX_FORMAT_TABLE, RX_FORMAT_CSV, RX_FORMAT_TSV, RX_FORMAT_JSON, RX_FORMAT_MARKDOWN, RX_FORMAT_JSONL
+} RxFormat;
 
 /* Error classes of rx_errcode. */
 enum {
@@ -61,6 +63,11 @@ void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
 /* SQL pushdown to database connections on (default) or off (every operator in the engine). */
 void rx_set_pushdown(RxSession *s, int on);
+/* Bare queries on or off (default): with on, a relational expression on its own is a query
+ * statement ("Trades ASOF Trades.ts >= Quotes.ts Quotes;" runs as query { ... } does) and the
+ * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must
+ * wrap it in query { ... }; the error says so. */
+void rx_set_bare_queries(RxSession *s, int on);
 /* Stops a running rx_exec at its next check (safe to call from a signal handler through the
  * flag it sets). */
 void rx_interrupt(RxSession *s);
@@ -100,12 +107,26 @@ double rx_result_float(const RxResult *r, size_t row, int col);
 /* Any value as the text the table format prints (NULL as "NULL"); valid until the callback
  * returns. */
 const char *rx_result_text(const RxResult *r, size_t row, int col);
+/* The result's place among the results this rx_exec call hands to the callback: index 1, 2, ...
+ * of count (query statements with "into csv(...)" write a file and count for neither). The
+ * whole script is checked before the first query runs, so count is known from the first. */
+int rx_result_index(const RxResult *r);
+int rx_result_count(const RxResult *r);
 /* "Rewrites applied" and "Physical plan", as --explain prints them. */
 const char *rx_result_explain(const RxResult *r);
 
 /* Writes the result in a format through write(ud, bytes, n) (which returns 0, or non-zero to
  * fail). Returns 0 or non-zero. */
 int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud);
+/* As rx_result_write, with
+ *   max_rows  RX_FORMAT_TABLE only: a result of more rows shows its first ceil(max_rows / 2)
+ *             and last floor(max_rows / 2) rows with a line between them, "… 999,960 rows not
+ *             shown", then "; " and hint when hint is not NULL (how to see more); the row
+ *             count still ends the table. 0: every row.
+ *   query     RX_FORMAT_JSONL only: 0 writes each row as its object; N >= 1 as
+ *             {"query":N,"row":{...}} (for the results of a script with several queries). */
+int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const char *hint, int query,
+                         int (*write)(void *ud, const char *p, size_t n), void *ud);
 
 /* ---- the HTML report ------------------------------------------------------------------------ */
 

@@ -379,6 +379,8 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     const FuncSig *f = lang_function_from_name(n->name, strlen(n->name), &id) == 0 ? &funcs[id] : NULL;
     if (!f) {
         rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown function '%s'", n->name);
+        const char *near = syntax_nearest_function(n->name, strlen(n->name));
+        if (near) rx_error_hint(s->err, "did you mean %s(...)?", near);
         return NULL;
     }
     int na = (int)n->items.n;
@@ -573,6 +575,16 @@ static Expr *sema_typed_literal(Sema *s, const AstNode *n) {
     case TY_TIME: rc = tm_parse_time(n->str, n->str_len, &e->value.v.i, &why); break;
     case TY_DURATION: rc = tm_parse_duration(n->str, n->str_len, &e->value.v.d, &why); break;
     default: break;
+    }
+    if (rc < 0 && n->lit_type == TY_DURATION) {
+        char iso[TM_BUF];
+        bool guessed = tm_guess_duration(n->str, n->str_len, iso) > 0;
+        if (guessed || n->str_len == 0 || (n->str[0] | 0x20) != 'p') {
+            rx_error(s->err, RX_EVALUE, s->src, n->span, "invalid DURATION literal '%.*s': %s",
+                     (int)n->str_len, n->str, tm_duration_forms);
+            if (guessed) rx_error_hint(s->err, "did you mean DURATION '%s'?", iso);
+            return NULL;
+        }
     }
     if (rc < 0) {
         char buf[256];
@@ -1169,8 +1181,15 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
             w = w->a;
         }
         if (w->kind != AST_TYPED || w->lit_type != TY_DURATION) {
-            rx_error(s->err, RX_ETYPE, s->src, n->within->span,
-                     "WITHIN takes a DURATION literal, e.g. WITHIN DURATION 'PT5M'");
+            char iso[TM_BUF];
+            if (w->kind == AST_STRING && tm_guess_duration(w->str, w->str_len, iso) > 0) {
+                rx_error(s->err, RX_ETYPE, s->src, n->within->span,
+                         "WITHIN takes a DURATION literal, not text; %s", tm_duration_forms);
+                rx_error_hint(s->err, "did you mean WITHIN DURATION '%s'?", iso);
+            } else {
+                rx_error(s->err, RX_ETYPE, s->src, n->within->span,
+                         "WITHIN takes a DURATION literal, e.g. WITHIN DURATION 'PT5M'");
+            }
             return NULL;
         }
         Expr *we = sema_typed_literal(s, w);

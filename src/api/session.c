@@ -40,6 +40,7 @@ struct RxSession {
     RxTiming timing;
     SessionReport *report;  /* an open HTML report (rx_report_begin), or NULL */
     Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
+    bool bare;              /* rx_set_bare_queries */
 };
 
 struct RxResult {
@@ -47,6 +48,7 @@ struct RxResult {
     StrBuf explain;
     Arena *a;             /* for text values handed out by rx_result_text */
     StrBuf cell;
+    int index, count;     /* rx_result_index, rx_result_count */
 };
 
 static double now_s(void) {
@@ -200,7 +202,9 @@ static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const 
     return 0;
 }
 
-static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn fn, void *ud) {
+/* Runs one query statement and hands its result to fn as result index of count. */
+static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, int count, RxResultFn fn,
+                     void *ud) {
     Arena *qa = arena_new();
     if (!qa) return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
     double t0 = now_s();
@@ -238,7 +242,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, RxResultFn 
         arena_free(qa);
         return -1;
     }
-    RxResult r = {.t = t, .a = qa};
+    RxResult r = {.t = t, .a = qa, .index = index, .count = count};
     sb_init(&r.explain);
     sb_init(&r.cell);
     explain_text(&log, plan, &r.explain);
@@ -300,16 +304,19 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     src->first_line = 1;
     Script sc;
     double t0 = now_s();
-    if (parse_script(a, src, &sc, &s->err) < 0) return fail_script(s);
+    if (parse_script_opts(a, src, s->bare, &sc, &s->err) < 0) return fail_script(s);
     s->cat.base_dir = dir_of(a, name);
     double load0 = s->cat.load_s;
     if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail_script(s);
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
+    int count = 0, index = 0;
+    for (size_t i = 0; i < sc.n; i++)
+        if (sc.stmts[i]->kind == ST_QUERY && !sc.stmts[i]->into_path) count++;
     for (size_t i = 0; i < sc.n; i++) {
         const Stmt *st = sc.stmts[i];
         if (st->kind != ST_QUERY) continue;
-        int rc = run_query(s, &sc, st, fn, ud);
+        int rc = run_query(s, &sc, st, st->into_path ? 0 : ++index, count, fn, ud);
         if (rc < 0) {
             rc = fail(s);
             if (s->report) srep_error(s->report, sc.src, st->span, rx_errmsg(s));
@@ -319,6 +326,8 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     }
     return 0;
 }
+
+void rx_set_bare_queries(RxSession *s, int on) { s->bare = on != 0; }
 
 int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
     /* the progress hooks of the stages below report to this session's meter while it runs */
@@ -392,8 +401,17 @@ const char *rx_result_text(const RxResult *r, size_t row, int col) {
 const char *rx_result_explain(const RxResult *r) { return r->explain.p ? r->explain.p : ""; }
 
 int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud) {
+    return rx_result_write_opts(r, f, 0, NULL, 0, write, ud);
+}
+
+int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const char *hint, int query,
+                         int (*write)(void *ud, const char *p, size_t n), void *ud) {
     RxSink sink = {write, ud};
     RxError err;
     rx_error_clear(&err);
-    return out_write(r->t, (OutFormat)f, &sink, &err) < 0 ? 1 : 0;
+    OutOptions opt = {max_rows, hint, query};
+    return out_write_opts(r->t, (OutFormat)f, &opt, &sink, &err) < 0 ? 1 : 0;
 }
+
+int rx_result_index(const RxResult *r) { return r->index; }
+int rx_result_count(const RxResult *r) { return r->count; }

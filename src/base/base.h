@@ -100,6 +100,7 @@ typedef struct {
     RxSpan span;
     const RxSource *src;  /* NULL: the error has no position */
     char msg[1024];
+    char hint[512];       /* "" or one line printed after the caret: how to write it instead */
     /* Storage for an error that quotes a data file: the source then points here. */
     RxSource own_src;
     char own_name[512];
@@ -115,8 +116,12 @@ int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line
                      const char *line_text, size_t line_len, uint32_t caret_len,
                      const char *fmt, ...) __attribute__((format(printf, 9, 10)));
 void rx_error_clear(RxError *e);
+/* Adds a one-line hint to the error recorded in e (how the user probably meant to write it),
+ * printed as "  hint: ..." after the caret line. Does nothing when e holds no error or
+ * already has a hint. */
+void rx_error_hint(RxError *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends "FILE:LINE:COL: error: MSG\n" plus the source line and a caret line when the error
- * has a position. */
+ * has a position, then "  hint: HINT\n" when it has a hint. */
 void rx_error_format(const RxError *e, StrBuf *out);
 /* The text of span in src with runs of white space folded into one space, in arena a (the
  * name of an unnamed column, the detail of a rewrite). "?" when there is none. */

@@ -64,7 +64,16 @@ static size_t shown_width(const char *t, size_t n) {
 void rx_error_clear(RxError *e) {
     e->code = RX_OK;
     e->msg[0] = 0;
+    e->hint[0] = 0;
     e->src = NULL;
+}
+
+void rx_error_hint(RxError *e, const char *fmt, ...) {
+    if (!e || e->code == RX_OK || e->hint[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    set_msg(e->hint, sizeof e->hint, fmt, ap);
+    va_end(ap);
 }
 
 int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...) {
@@ -72,6 +81,7 @@ int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const
     e->code = code;
     e->src = src;
     e->span = span;
+    e->hint[0] = 0;
     va_list ap;
     va_start(ap, fmt);
     set_msg(e->msg, sizeof e->msg, fmt, ap);
@@ -84,6 +94,7 @@ int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line
                      const char *fmt, ...) {
     if (!e || e->code != RX_OK) return -1;
     e->code = code;
+    e->hint[0] = 0;
     snprintf(e->own_name, sizeof e->own_name, "%s", path);
     /* col is 1-based in characters; convert to a byte offset within the line. */
     size_t off = 0;
@@ -146,6 +157,7 @@ void rx_error_format(const RxError *e, StrBuf *out) {
         sb_puts(out, "error: ");
         rx_redact(e->msg, strlen(e->msg), out, NULL, 0);
         sb_putc(out, '\n');
+        if (e->hint[0]) sb_printf(out, "  hint: %s\n", e->hint);
         return;
     }
     const RxSource *src = e->src;
@@ -198,6 +210,7 @@ void rx_error_format(const RxError *e, StrBuf *out) {
     sb_putc(out, '^');
     if (w > 1) sb_repeat(out, "~", 1, w - 1);
     sb_putc(out, '\n');
+    if (e->hint[0]) sb_printf(out, "  hint: %s\n", e->hint);
     sb_free(&red);
 }
 

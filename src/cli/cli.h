@@ -9,17 +9,38 @@
 
 #include "relix.h"
 
+#include <stdio.h>
+
 typedef struct {
     int format;       /* RxFormat */
     bool explain;
     bool timing;
     bool count_only;  /* print each result's row count only (benchmarks) */
     int n_printed;    /* results printed so far (a blank line separates them) */
+    size_t max_rows;  /* table rows shown on a terminal (first and last half); 0: all */
+    bool repl;        /* the REPL runs: hints name \set, an input without queries prints nothing */
+    FILE *out;        /* where results go (the REPL's \o FILE); NULL: standard output */
+    bool json_open;   /* a JSON array of several results has been opened and not closed */
 } CliOptions;
 
+/* The default of max_rows: 20 first and 20 last rows, as the DuckDB shell shows. */
+#define CLI_MAX_ROWS 40
+
+/* Prints one result to o->out (or standard output) in o->format: results of a script with
+ * several queries form one JSON array in json, carry their index in jsonl, are separated by a
+ * blank line otherwise. A table on a terminal shows at most o->max_rows rows. */
 int cli_print_result(void *ud, const RxResult *r);
 int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, const char *name);
 /* The interactive loop: statements end with ';'; an error leaves the session intact. */
 int cli_repl(RxSession *s, CliOptions *o);
+
+/* A file that appears whole or not at all: cli_file_open creates a temporary file next to
+ * path and returns it open for writing (NULL with errno when it cannot); cli_file_commit
+ * flushes, syncs and closes it and renames it over path (0, or -1 with errno, the temporary
+ * removed and path untouched); cli_file_abort closes and removes it. *tmp_path is
+ * allocated by cli_file_open and freed by commit and abort. */
+FILE *cli_file_open(const char *path, char **tmp_path);
+int cli_file_commit(FILE *f, char *tmp_path, const char *path);
+void cli_file_abort(FILE *f, char *tmp_path);
 
 #endif

@@ -27,10 +27,16 @@ static const char usage_text[] =
     "\n"
     "Runs a Relix script: inline tables, csv('file') sources, views and query { ... }\n"
     "statements. With no script and a terminal on standard input, starts a REPL.\n"
+    "The REPL and -e also run an expression on its own as a query: -e 'T ⨝ S'.\n"
     "\n"
     "options:\n"
     "  -e, --eval TEXT        run TEXT as the script\n"
-    "  -f, --format FORMAT    table (default), csv, tsv, json or markdown\n"
+    "  -f, --format FORMAT    table (default), csv, tsv, json, jsonl or markdown; json\n"
+    "                         prints one document (a script of several queries: an\n"
+    "                         array with one array of rows per query), jsonl one\n"
+    "                         object per row and line (docs/cli.md)\n"
+    "      --max-rows N       on a terminal, show a table's first and last N/2 rows only\n"
+    "                         (default 40; 0 shows all; files and pipes get every row)\n"
     "  -o, --output FILE      write the results to FILE instead of standard output\n"
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
@@ -79,10 +85,10 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
+/* The result sink: ud is the FILE results go to. */
 static int write_stdout(void *ud, const char *p, size_t n) {
-    (void)ud;
     if (cli_interrupted) return -1; /* Ctrl-C stops a long output too */
-    return fwrite(p, 1, n, stdout) == n ? 0 : -1;
+    return fwrite(p, 1, n, ud) == n ? 0 : -1;
 }
 
 static int close_output(void) {
@@ -95,13 +101,26 @@ static int close_output(void) {
 
 int cli_print_result(void *ud, const RxResult *r) {
     CliOptions *o = ud;
+    FILE *out = o->out ? o->out : stdout;
     if (o->count_only) {
         size_t n = rx_result_rows(r);
-        printf("(%zu row%s)\n", n, n == 1 ? "" : "s");
+        fprintf(out, "(%zu row%s)\n", n, n == 1 ? "" : "s");
         return 0;
     }
-    if (o->n_printed++ > 0) fputc('\n', stdout);
-    if (rx_result_write(r, (RxFormat)o->format, write_stdout, NULL) != 0) {
+    int index = rx_result_index(r), count = rx_result_count(r);
+    bool several = count > 1;
+    if (o->format == RX_FORMAT_JSON) {
+        /* one document: the results of several queries as an array of arrays */
+        if (several) fputs(index <= 1 ? "[\n" : ",\n", out);
+        o->json_open = several;
+    } else if (o->format != RX_FORMAT_JSONL && o->n_printed > 0) {
+        fputc('\n', out);
+    }
+    o->n_printed++;
+    /* a table on a terminal is cut to its first and last rows; files and pipes get all */
+    size_t max_rows = o->format == RX_FORMAT_TABLE && !o->out && isatty(fileno(stdout)) ? o->max_rows : 0;
+    const char *hint = o->repl ? "\\set maxrows N shows more, 0 all" : "--max-rows N shows more, 0 all";
+    if (rx_result_write_opts(r, (RxFormat)o->format, max_rows, hint, several ? index : 0, write_stdout, out) != 0) {
         if (cli_interrupted) {
             cli_interrupted = 0;
             fputs("\nrelix: interrupted\n", stderr);
@@ -110,11 +129,15 @@ int cli_print_result(void *ud, const RxResult *r) {
         }
         return 1;
     }
-    if (o->explain) {
-        fputc('\n', stdout);
-        fputs(rx_result_explain(r), stdout);
+    if (o->json_open && index >= count) {
+        fputs("]\n", out);
+        o->json_open = false;
     }
-    fflush(stdout);
+    if (o->explain) {
+        fputc('\n', out);
+        fputs(rx_result_explain(r), out);
+    }
+    fflush(out);
     return 0;
 }
 
@@ -196,6 +219,14 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)\n",
                 t.load_s, t.analyze_s, t.run_s, t.join_s);
     }
+    FILE *out = o->out ? o->out : stdout;
+    if (o->json_open) {
+        /* a run stopped by an error still leaves a well-formed document (exit status 1) */
+        fputs("]\n", out);
+        o->json_open = false;
+    }
+    if (rc == 0 && o->format == RX_FORMAT_JSON && !o->repl && !o->count_only && o->n_printed == 0)
+        fputs("[]\n", out);
     if (rc != 0) {
         fputs(rx_errmsg(s), stderr);
         if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0)
@@ -260,14 +291,14 @@ static int parse_algo(const char *v, const char *const *names, int n) {
 }
 
 int main(int argc, char **argv) {
-    CliOptions o = {0};
+    CliOptions o = {.max_rows = CLI_MAX_ROWS};
     const char *eval_text = NULL, *file = NULL, *report_path = NULL;
     bool no_progress = false;
     int ijoin_algo = 0, asof_algo = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     long long mem_limit = default_memory_limit();
     int threads = 0; /* 0: RELIX_THREADS, else the CPUs (rx_set_threads) */
-    static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown"};
+    static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown", "jsonl"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
     for (int i = 1; i < argc; i++) {
@@ -300,10 +331,18 @@ int main(int argc, char **argv) {
             eval_text = val;
         } else if (strcmp(a, "-f") == 0 || strcmp(a, "--format") == 0) {
             NEXT_VALUE();
-            int f = parse_algo(val, formats, 5);
+            int f = parse_algo(val, formats, 6);
             if (f < 0 && strcmp(val, "md") == 0) f = 4;
-            if (f < 0) return usage_error("unknown format '%s' (table, csv, tsv, json, markdown)", val);
+            if (f < 0) return usage_error("unknown format '%s' (table, csv, tsv, json, jsonl, markdown)", val);
             o.format = f;
+        } else if (strcmp(a, "--max-rows") == 0) {
+            NEXT_VALUE();
+            char *end;
+            errno = 0;
+            long long m = strtoll(val, &end, 10);
+            if (errno || end == val || *end || m < 0)
+                return usage_error("--max-rows takes a whole number (0 shows every row), not '%s'", val);
+            o.max_rows = (size_t)m;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             NEXT_VALUE();
             if (!freopen(val, "w", stdout)) {
@@ -379,6 +418,9 @@ int main(int argc, char **argv) {
     size_t len = 0;
     const char *name = eval_text ? "<command line>" : file ? file : "<stdin>";
     bool repl = !eval_text && !file && isatty(STDIN_FILENO);
+    /* an expression on its own is a query at the prompt and in -e, not in a script file */
+    rx_set_bare_queries(s, repl || eval_text);
+    o.repl = repl;
     if (!eval_text && !repl) {
         FILE *f = file ? fopen(file, "rb") : stdin;
         if (!f) {

@@ -4,12 +4,16 @@
  * Lines accumulate until every statement is closed by a ';' outside an inline table, a string,
  * a quoted name and any '{ }' or '( )' (so γ's "keys; aggregates" does not end a statement),
  * then run in the same session, so definitions persist; an error is printed and the session
- * goes on. Backslash commands: \q quits, \explain on|off, \format NAME, \timing, \d lists the
- * relations (and connections) defined here, \d NAME shows one's columns and types (also of a
- * connection's table, \d Conn.table), \help.
+ * goes on. A relational expression on its own is a query (rx_set_bare_queries). Backslash
+ * commands: \q quits, \explain and \timing toggle (or take on|off), \format NAME, \set maxrows N,
+ * \i FILE runs a script into the session, \o FILE sends results to a file (written whole when
+ * \o ends it) and \o alone back to the terminal, \d lists the relations (and connections)
+ * defined here, \d NAME shows one's columns and types (also of a connection's table,
+ * \d Conn.table), \help.
  *
  * Editing: libedit in emacs mode; history in $RELIX_HISTORY, else ~/.relix_history, one entry
- * per line entered, with connection-string secrets masked (rx_redact_secrets); Tab completes keywords, functions, relation names and column names (after
+ * per statement (a statement typed over several lines is one entry) or command, with
+ * connection-string secrets masked (rx_redact_secrets); Tab completes keywords, functions, relation names and column names (after
  * "R." only R's columns). Ctrl-C at the prompt discards the line and the statement being typed
  * (ISIG is off while editing, so it arrives as a key); during a query the terminal is back in
  * its own mode and main.c's SIGINT handler interrupts the run, which fails with "interrupted".
@@ -19,6 +23,7 @@
  * "query { sigma FALSE (NAME) };", which yields no row but every column with its type. Schemas
  * are cached (a name cannot be redefined in a session).
  */
+#include <errno.h>
 #include <histedit.h>
 #include <locale.h>
 #include <stdio.h>
@@ -49,6 +54,8 @@ typedef struct {
     size_t n_rels, cap_rels;
     size_t n_pending;   /* bytes of the statement being typed (selects the prompt) */
     bool cancelled;     /* Ctrl-C was pressed on the line el_gets returned */
+    char *out_path;     /* \o FILE: the file results go to, written whole when \o ends */
+    char *out_tmp;      /* its temporary (o->out is open on it) */
 } Repl;
 
 /* ---- scanning statements -------------------------------------------------------------------- */
@@ -521,30 +528,138 @@ static void remember(Repl *r, const char *line, size_t len) {
     if (r->hist_path) history(r->hist, &ev, H_SAVE, r->hist_path);
 }
 
+/* Ends \o FILE: the file replaces FILE now, whole; on failure FILE is left as it was. */
+static void end_output(Repl *r) {
+    if (!r->out_path) return;
+    fflush(r->o->out);
+    if (cli_file_commit(r->o->out, r->out_tmp, r->out_path) != 0)
+        fprintf(stderr, "\\o: cannot write '%s': %s (the file is unchanged)\n", r->out_path, strerror(errno));
+    r->o->out = NULL;
+    r->out_tmp = NULL;
+    free(r->out_path);
+    r->out_path = NULL;
+}
+
+/* \o [FILE] */
+static void set_output(Repl *r, const char *path) {
+    end_output(r);
+    if (!path[0]) return;
+    char *tmp = NULL;
+    FILE *f = cli_file_open(path, &tmp);
+    char *copy = f ? strdup(path) : NULL;
+    if (!f || !copy) {
+        fprintf(stderr, "\\o: cannot write '%s': %s\n", path, strerror(f ? ENOMEM : errno));
+        if (f) cli_file_abort(f, tmp);
+        return;
+    }
+    r->o->out = f;
+    r->o->n_printed = 0;
+    r->out_tmp = tmp;
+    r->out_path = copy;
+}
+
+/* \i FILE: runs the script in the session as a script file runs (bare expressions are an
+ * error there too); its definitions stay, its errors point into FILE. */
+static void include_file(Repl *r, const char *path) {
+    if (!path[0]) {
+        fputs("\\i needs a file name: \\i script.rx\n", stderr);
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "\\i: cannot open '%s': %s\n", path, strerror(errno));
+        return;
+    }
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 1 << 16;
+            char *p = realloc(text, ncap);
+            if (!p) break;
+            text = p;
+            cap = ncap;
+        }
+        size_t k = fread(text + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool bad = ferror(f) || !text || n == cap;
+    fclose(f);
+    if (bad) {
+        fprintf(stderr, "\\i: cannot read '%s'\n", path);
+        free(text);
+        return;
+    }
+    rx_set_bare_queries(r->s, 0);
+    if (!r->o->out) r->o->n_printed = 0;
+    int rc = cli_run_text(r->s, r->o, text, n, path);
+    rx_set_bare_queries(r->s, 1);
+    scan_statements(text, n, r, rc == 0);
+    free(text);
+}
+
+/* on|off for \explain and \timing; no argument toggles. */
+static void toggle(bool *flag, const char *cmd, const char *arg) {
+    if (!arg[0]) *flag = !*flag;
+    else if (strcmp(arg, "on") == 0) *flag = true;
+    else if (strcmp(arg, "off") == 0) *flag = false;
+    else {
+        fprintf(stderr, "\\%s takes on or off, not '%s'\n", cmd, arg);
+        return;
+    }
+    fprintf(stderr, "%s is %s\n", cmd, *flag ? "on" : "off");
+}
+
 /* Runs a backslash command line. Returns false for \q. */
 static bool run_command(Repl *r, const char *line) {
     CliOptions *o = r->o;
-    char cmd[64] = {0}, arg[256] = {0};
-    sscanf(line, "\\%63s %255s", cmd, arg);
+    char cmd[64] = {0}, arg[256] = {0}, arg2[64] = {0};
+    sscanf(line, "\\%63s %255s %63s", cmd, arg, arg2);
+    /* the rest of the line, for a file name with spaces */
+    const char *rest = line + 1 + strlen(cmd);
+    while (*rest == ' ' || *rest == '\t') rest++;
+    char path[4096];
+    size_t pn = strlen(rest);
+    while (pn > 0 && (rest[pn - 1] == '\n' || rest[pn - 1] == '\r' || rest[pn - 1] == ' ')) pn--;
+    if (pn >= sizeof path) pn = sizeof path - 1;
+    memcpy(path, rest, pn);
+    path[pn] = 0;
     if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) return false;
     if (strcmp(cmd, "explain") == 0) {
-        o->explain = strcmp(arg, "off") != 0;
+        toggle(&o->explain, "explain", arg);
     } else if (strcmp(cmd, "timing") == 0) {
-        o->timing = !o->timing;
+        toggle(&o->timing, "timing", arg);
     } else if (strcmp(cmd, "format") == 0) {
-        static const char *const f[] = {"table", "csv", "tsv", "json", "markdown"};
+        static const char *const f[] = {"table", "csv", "tsv", "json", "markdown", "jsonl"};
         int k = -1;
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 6; i++)
             if (strcmp(arg, f[i]) == 0) k = i;
-        if (k < 0) fprintf(stderr, "unknown format '%s' (table, csv, tsv, json, markdown)\n", arg);
+        if (k < 0) fprintf(stderr, "unknown format '%s' (table, csv, tsv, json, jsonl, markdown)\n", arg);
         else o->format = k;
+    } else if (strcmp(cmd, "set") == 0) {
+        char *end = NULL;
+        long long v = arg2[0] ? strtoll(arg2, &end, 10) : -1;
+        if (strcmp(arg, "maxrows") != 0)
+            fprintf(stderr, "\\set knows maxrows N (table rows shown; 0 shows all), not '%s'\n", arg);
+        else if (v < 0 || !end || *end)
+            fprintf(stderr, "\\set maxrows takes a whole number (0 shows every row), not '%s'\n", arg2);
+        else
+            o->max_rows = (size_t)v;
+    } else if (strcmp(cmd, "i") == 0 || strcmp(cmd, "include") == 0) {
+        include_file(r, path);
+    } else if (strcmp(cmd, "o") == 0 || strcmp(cmd, "output") == 0) {
+        set_output(r, path);
     } else if (strcmp(cmd, "d") == 0) {
         if (arg[0]) describe_relation(r, arg);
         else list_relations(r);
         fflush(stdout);
     } else {
-        fputs("\\q quit   \\explain on|off   \\format table|csv|tsv|json|markdown   \\timing\n"
-              "\\d list relations   \\d NAME columns and types   Tab completes   Ctrl-C clears the input\n",
+        fputs("statements end with ';'; an expression on its own runs as a query: T ⨝ S;\n"
+              "\\q quit   \\i FILE run a script   \\o FILE results to a file   \\o back to the terminal\n"
+              "\\explain [on|off]   \\timing [on|off]   \\format table|csv|tsv|json|jsonl|markdown\n"
+              "\\set maxrows N (table rows shown, 0 all)   \\d list relations   \\d NAME columns and types\n"
+              "Tab completes   Ctrl-C clears the input or stops a query\n",
               stderr);
     }
     return true;
@@ -598,8 +713,8 @@ int cli_repl(RxSession *s, CliOptions *o) {
             n = 0;
             continue;
         }
-        remember(&r, line, (size_t)len);
         if (n == 0 && line[0] == '\\') {
+            remember(&r, line, (size_t)len);
             if (!run_command(&r, line)) break;
             continue;
         }
@@ -620,11 +735,14 @@ int cli_repl(RxSession *s, CliOptions *o) {
             n = 0;
             continue;
         }
-        o->n_printed = 0;
+        /* the statement, however many lines it took, is one history entry */
+        remember(&r, buf, n);
+        if (!o->out) o->n_printed = 0; /* results into a \o file stay apart by a blank line */
         last = cli_run_text(s, o, buf, n, "<stdin>");
         scan_statements(buf, n, &r, last == 0);
         n = 0;
     }
+    end_output(&r);
     if (r.hist) {
         HistEvent ev;
         if (r.hist_path) history(r.hist, &ev, H_SAVE, r.hist_path);

@@ -694,7 +694,13 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             RxDuration *r = &((RxDuration *)out->data)[i];
             if (a->type == TY_TEXT) {
                 RxStr s = ((RxStr *)a->data)[i];
-                if (tm_parse_duration(s.ptr, s.len, r, &why) < 0) return conv_error(v, e, "DURATION", s, why);
+                if (tm_parse_duration(s.ptr, s.len, r, &why) < 0) {
+                    char iso[TM_BUF];
+                    if (tm_guess_duration(s.ptr, s.len, iso) == 0) return conv_error(v, e, "DURATION", s, why);
+                    conv_error(v, e, "DURATION", s, tm_duration_forms);
+                    rx_error_hint(v->err, "did you mean '%s'?", iso);
+                    return -1;
+                }
             } else if (a->type == TY_INT) {
                 r->months = 0;
                 if (__builtin_mul_overflow(((int64_t *)a->data)[i], US_PER_SEC, &r->us))

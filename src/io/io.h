@@ -64,14 +64,30 @@ typedef struct {
     void *ud;
 } RxSink;
 
-typedef enum { OUT_TABLE, OUT_CSV, OUT_TSV, OUT_JSON, OUT_MARKDOWN } OutFormat;
+typedef enum { OUT_TABLE, OUT_CSV, OUT_TSV, OUT_JSON, OUT_MARKDOWN, OUT_JSONL } OutFormat;
 
-/* "table", "csv", "tsv", "json", "markdown" (also "md"); -1 if unknown. */
+/* "table", "csv", "tsv", "json", "jsonl", "markdown" (also "md"); -1 if unknown. */
 int out_format_from_name(const char *name, OutFormat *out);
 
 /* Writes table t in format f to sink. Column names are t->names, types the columns' types.
  * -1 with err (RX_EIO) if the sink fails. */
 int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err);
+
+/* What out_write_opts may change about a result's text.
+ *   max_rows  table format only: when the result has more rows, print the first
+ *             ceil(max_rows / 2) and the last floor(max_rows / 2) with one line between
+ *             them, "… 999,960 rows not shown" followed by "; " and hint when hint is set.
+ *             0: every row.
+ *   query     jsonl only: 0 prints each row as its object; N >= 1 wraps it as
+ *             {"query":N,"row":{...}} (a script with several queries). */
+typedef struct {
+    size_t max_rows;
+    const char *hint;
+    int query;
+} OutOptions;
+
+/* As out_write, with options (NULL: none). */
+int out_write_opts(const Table *t, OutFormat f, const OutOptions *opt, const RxSink *sink, RxError *err);
 
 /* Appends the text of one value as the table and CSV writers print it (no quoting): numbers in
  * shortest round-trip form, temporal values in ISO-8601, BOOL true/false; NULL appends

@@ -26,13 +26,18 @@
  *   tsv       PostgreSQL's text format: \t \n \r \\ escaped with a backslash, NULL as \N.
  *   json      an array of objects, one row per line; NaN and infinities are null; strings
  *             escaped as JSON.stringify does (\" \\ \b \f \n \r \t, other control characters
- *             as \u00XX), invalid UTF-8 bytes replaced by U+FFFD.
+ *             as \u00XX), invalid UTF-8 bytes replaced by U+FFFD. INT, FLOAT and BOOL are
+ *             JSON numbers and booleans; temporal values are ISO-8601 strings (a DURATION as
+ *             "P1M2DT3H", exact with its months, which seconds would lose).
+ *   jsonl     the same objects, one per line and nothing else (JSON Lines); with
+ *             OutOptions.query each is wrapped as {"query":N,"row":{...}}.
  *   markdown  a GitHub table; | in a value is \|, control characters and bytes that are not
  *             UTF-8 escaped as in the table format, NULL as NULL. A table without columns prints nothing.
  */
 #include "io/io.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +47,7 @@
 int out_format_from_name(const char *name, OutFormat *out) {
     static const struct { const char *name; OutFormat f; } names[] = {
         {"table", OUT_TABLE}, {"csv", OUT_CSV}, {"tsv", OUT_TSV},
-        {"json", OUT_JSON},   {"markdown", OUT_MARKDOWN}, {"md", OUT_MARKDOWN},
+        {"json", OUT_JSON},   {"jsonl", OUT_JSONL}, {"markdown", OUT_MARKDOWN}, {"md", OUT_MARKDOWN},
     };
     for (size_t i = 0; i < RX_ARRAY_LEN(names); i++)
         if (strcmp(name, names[i].name) == 0) {
@@ -200,9 +205,28 @@ static void put_cell(StrBuf *b, RxStr s, size_t w, size_t width, bool right) {
 
 static const char NULL_TEXT[] = "NULL";
 
-static void write_table(Out *o, const Table *t) {
+/* n with a comma between groups of three digits: 999,960. */
+static void put_grouped(StrBuf *b, size_t n) {
+    char d[32];
+    int k = snprintf(d, sizeof d, "%zu", n);
+    for (int i = 0; i < k; i++) {
+        if (i > 0 && (k - i) % 3 == 0) sb_putc(b, ',');
+        sb_putc(b, d[i]);
+    }
+}
+
+/* The table, every row or (max_rows > 0 and fewer than the rows) the first and last ones with
+ * a line saying how many are not shown, then hint after "; " when set. Widths are measured
+ * over the rows shown only. */
+static void write_table(Out *o, const Table *t, size_t max_rows, const char *hint) {
     int nc = t->n_cols;
     size_t nr = t->n_rows;
+    size_t head = nr, shown = nr;
+    if (max_rows > 0 && nr > max_rows) {
+        head = (max_rows + 1) / 2;
+        shown = max_rows;
+    }
+#define ROW_AT(k) ((k) < head ? (k) : nr - (shown - (k)))
     char buf[VAL_BUF];
     size_t *width = malloc(((size_t)nc + 1) * sizeof *width);
     if (!width) {
@@ -216,8 +240,8 @@ static void write_table(Out *o, const Table *t) {
         const char *name = t->names[j] ? t->names[j] : "";
         RxStr h = {name, strlen(name)};
         size_t w = display_width(h);
-        for (size_t i = 0; i < nr; i++) {
-            size_t vw;
+        for (size_t k = 0; k < shown; k++) {
+            size_t i = ROW_AT(k), vw;
             if (is_null_at(c, i)) vw = 4;
             else if (c->type == TY_TEXT) vw = display_width(col_str(c)[i]);
             else vw = value_text(c, i, buf).len; /* ASCII */
@@ -241,7 +265,16 @@ static void write_table(Out *o, const Table *t) {
             sb_repeat(&o->b, "\xE2\x94\x80", 3, width[j]);
         }
         trim_line(o, ls);
-        for (size_t i = 0; i < nr && !o->failed; i++) {
+        for (size_t k = 0; k <= shown && !o->failed; k++) {
+            if (k == head && shown < nr) {
+                sb_puts(&o->b, " \xE2\x80\xA6 ");
+                put_grouped(&o->b, nr - shown);
+                sb_puts(&o->b, " rows not shown");
+                if (hint) sb_printf(&o->b, "; %s", hint);
+                sb_putc(&o->b, '\n');
+            }
+            if (k == shown) break;
+            size_t i = ROW_AT(k);
             ls = o->b.n;
             for (int j = 0; j < nc; j++) {
                 const Column *c = t->cols[j];
@@ -257,6 +290,7 @@ static void write_table(Out *o, const Table *t) {
             trim_line(o, ls);
         }
     }
+#undef ROW_AT
     sb_printf(&o->b, "(%zu row%s)\n", nr, nr == 1 ? "" : "s");
     free(width);
 }
@@ -382,37 +416,53 @@ static void put_json_string(StrBuf *b, RxStr s) {
     sb_putc(b, '"');
 }
 
-static void write_json(Out *o, const Table *t) {
-    int nc = t->n_cols;
+/* One row as a JSON object {"column":value,...}. */
+static void put_json_row(StrBuf *b, const Table *t, size_t i) {
     char buf[VAL_BUF];
+    sb_putc(b, '{');
+    for (int j = 0; j < t->n_cols; j++) {
+        const Column *c = t->cols[j];
+        const char *name = t->names[j] ? t->names[j] : "";
+        RxStr h = {name, strlen(name)};
+        if (j) sb_putc(b, ',');
+        put_json_string(b, h);
+        sb_putc(b, ':');
+        if (is_null_at(c, i) || (c->type == TY_FLOAT && !isfinite(col_f64(c)[i]))) {
+            sb_append(b, "null", 4);
+            continue;
+        }
+        RxStr s = value_text(c, i, buf);
+        if (c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_BOOL)
+            sb_append(b, s.ptr, s.len);
+        else
+            put_json_string(b, s);
+    }
+    sb_putc(b, '}');
+}
+
+static void write_json(Out *o, const Table *t) {
     if (t->n_rows == 0) {
         sb_append(&o->b, "[]\n", 3);
         return;
     }
     sb_append(&o->b, "[\n", 2);
     for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
-        sb_putc(&o->b, '{');
-        for (int j = 0; j < nc; j++) {
-            const Column *c = t->cols[j];
-            const char *name = t->names[j] ? t->names[j] : "";
-            RxStr h = {name, strlen(name)};
-            if (j) sb_putc(&o->b, ',');
-            put_json_string(&o->b, h);
-            sb_putc(&o->b, ':');
-            if (is_null_at(c, i) || (c->type == TY_FLOAT && !isfinite(col_f64(c)[i]))) {
-                sb_append(&o->b, "null", 4);
-                continue;
-            }
-            RxStr s = value_text(c, i, buf);
-            if (c->type == TY_INT || c->type == TY_FLOAT || c->type == TY_BOOL)
-                sb_append(&o->b, s.ptr, s.len);
-            else
-                put_json_string(&o->b, s);
-        }
-        sb_append(&o->b, i + 1 < t->n_rows ? "},\n" : "}\n", i + 1 < t->n_rows ? 3 : 2);
+        put_json_row(&o->b, t, i);
+        sb_append(&o->b, i + 1 < t->n_rows ? ",\n" : "\n", i + 1 < t->n_rows ? 2 : 1);
         maybe_flush(o);
     }
     sb_append(&o->b, "]\n", 2);
+}
+
+/* One object per row and line; query >= 1 wraps each as {"query":N,"row":{...}}. */
+static void write_jsonl(Out *o, const Table *t, int query) {
+    for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
+        if (query > 0) sb_printf(&o->b, "{\"query\":%d,\"row\":", query);
+        put_json_row(&o->b, t, i);
+        if (query > 0) sb_putc(&o->b, '}');
+        sb_putc(&o->b, '\n');
+        maybe_flush(o);
+    }
 }
 
 /* ---- markdown ------------------------------------------------------------------------------- */
@@ -449,6 +499,12 @@ static void write_markdown(Out *o, const Table *t) {
 /* ---- entry ---------------------------------------------------------------------------------- */
 
 int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err) {
+    return out_write_opts(t, f, NULL, sink, err);
+}
+
+int out_write_opts(const Table *t, OutFormat f, const OutOptions *opt, const RxSink *sink, RxError *err) {
+    static const OutOptions none = {0, NULL, 0};
+    if (!opt) opt = &none;
     Out o;
     memset(&o, 0, sizeof o);
     sb_init(&o.b);
@@ -456,10 +512,11 @@ int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err) {
     o.err = err;
     sb_reserve(&o.b, FLUSH_AT + 4096);
     switch (f) {
-    case OUT_TABLE: write_table(&o, t); break;
+    case OUT_TABLE: write_table(&o, t, opt->max_rows, opt->hint); break;
     case OUT_CSV: write_delimited(&o, t, false); break;
     case OUT_TSV: write_delimited(&o, t, true); break;
     case OUT_JSON: write_json(&o, t); break;
+    case OUT_JSONL: write_jsonl(&o, t, opt->query); break;
     case OUT_MARKDOWN: write_markdown(&o, t); break;
     }
     flush(&o);

@@ -24,6 +24,7 @@ typedef struct {
     size_t n, pos;
     int depth;
     RxError *err;
+    bool bare;      /* a relational expression on its own is a query statement */
 } Parser;
 
 /* ---- token helpers -------------------------------------------------------------------------- */
@@ -179,6 +180,42 @@ static bool is_rel_binop_word(Parser *p, const Token *t) {
 }
 
 bool syntax_is_function(const char *name, size_t n) { return lang_is_function(name, n); }
+
+/* Damerau-Levenshtein distance (optimal string alignment; ASCII letters compared without
+ * case) between x[0..n) and the NUL-terminated y; names longer than 32 bytes count as far. */
+static size_t name_distance(const char *x, size_t n, const char *y) {
+    size_t m = strlen(y);
+    if (n > 32 || m > 32) return 99;
+    size_t d[33][33];
+    for (size_t i = 0; i <= n; i++) d[i][0] = i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            char a = (char)((x[i - 1] >= 'A' && x[i - 1] <= 'Z') ? x[i - 1] | 0x20 : x[i - 1]);
+            char b = (char)((y[j - 1] >= 'A' && y[j - 1] <= 'Z') ? y[j - 1] | 0x20 : y[j - 1]);
+            size_t best = d[i - 1][j - 1] + (a != b);
+            if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a == (y[j - 2] | 0x20) && (x[i - 2] | 0x20) == b && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *syntax_nearest_function(const char *name, size_t n) {
+    const char *best = NULL;
+    /* close: one edit for names of up to 4 characters, two beyond */
+    size_t bd = n <= 4 ? 2 : 3;
+    for (size_t i = 0; i < RX_ARRAY_LEN(builtin_functions); i++) {
+        size_t d = name_distance(name, n, builtin_functions[i]);
+        if (d < bd) {
+            bd = d;
+            best = builtin_functions[i];
+        }
+    }
+    return best;
+}
 
 /* ---- scalar expressions --------------------------------------------------------------------- */
 
@@ -431,6 +468,8 @@ static AstNode *parse_primary(Parser *p) {
             if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus) {
                 syntax_error(p, t, "unknown function '%.*s' (docs/functions.md lists them)",
                              (int)tok_len(t), tok_text(p, t));
+                const char *near = syntax_nearest_function(tok_text(p, t), tok_len(t));
+                if (near) rx_error_hint(p->err, "did you mean %s(...)?", near);
                 return NULL;
             }
         }
@@ -685,6 +724,7 @@ static AstNode *parse_expr(Parser *p) {
 /* ---- relational expressions ----------------------------------------------------------------- */
 
 static AstNode *parse_rel(Parser *p);
+static void bare_expression_error(Parser *p);
 static AstNode *parse_rel_unary(Parser *p);
 
 /* operand = '(' rel ')' | name [ alias ] */
@@ -1678,8 +1718,26 @@ static Stmt *parse_statement(Parser *p) {
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_EQ) {
         syntax_error(p, peek_at(p, 1), "definitions use ':=', not '='");
         return NULL;
-    } else {
+    } else if (p->bare && !word_is(p, t, "query")) {
+        st->kind = ST_QUERY;
+        size_t start = p->pos;
+        st->expr = parse_rel(p);
+        if (!st->expr && p->pos == start && p->err->code == RX_ESYNTAX) {
+            /* nothing here starts an expression either: say what a statement is */
+            rx_error_clear(p->err);
+            expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+        }
+        if (!st->expr) return NULL;
+        /* the last statement may end without its ';' */
+        if (peek_kind(p) == TK_EOF) {
+            st->span = rx_span_join(t->span, st->expr->span);
+            return st;
+        }
+    } else if (p->bare) {
         expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+        return NULL;
+    } else {
+        bare_expression_error(p);
         return NULL;
     }
     const Token *semi = peek(p);
@@ -1692,6 +1750,85 @@ static Stmt *parse_statement(Parser *p) {
     advance(p);
     st->span = rx_span_join(t->span, semi->span);
     return st;
+}
+
+/* ---- hints ------------------------------------------------------------------------------------- */
+
+/* The statement at the current token is neither a definition nor a query: reports it, and
+ * when it parses as a relational expression ended by ';' (or the end), says that a script
+ * runs an expression only inside query { ... } (the REPL and -e take it bare). */
+static void bare_expression_error(Parser *p) {
+    size_t at = p->pos;
+    int depth = p->depth;
+    RxError scratch;
+    rx_error_clear(&scratch);
+    RxError *err = p->err;
+    p->err = &scratch;
+    AstNode *e = peek_kind(p) != TK_EOF && !at_word(p, "query") ? parse_rel(p) : NULL;
+    bool whole = e && (peek_kind(p) == TK_SEMI || peek_kind(p) == TK_EOF) && p->pos > at;
+    size_t end = p->pos;
+    p->err = err;
+    p->pos = at;
+    p->depth = depth;
+    if (whole) {
+        /* from the first token to the last before the ';' (a node's span may leave out its
+         * closing parenthesis) */
+        RxSpan span = rx_span_join(peek(p)->span, p->t[end - 1].span);
+        rx_error(p->err, RX_ESYNTAX, p->src, span, "an expression on its own is not a statement in a script");
+        rx_error_hint(p->err, "run it as a query: query { %s };", rx_source_text(p->a, p->src, span));
+        return;
+    }
+    expected(p, "a statement ('Name := ...;' or 'query { ... };')");
+}
+
+/* A hint for a syntax error in a statement written the SQL way: the first SQL word among the
+ * statement's tokens [from, to] and the Relix spelling of what it does. */
+static void sql_hint(Parser *p, size_t from, size_t to) {
+    bool join = false;
+    for (size_t i = from; i <= to && i < p->n; i++) {
+        const Token *t = &p->t[i];
+        const Token *next = i + 1 < p->n ? &p->t[i + 1] : t;
+        if (word_is(p, t, "JOIN")) join = true;
+        if (word_is(p, t, "SELECT")) {
+            rx_error_hint(p->err, "Relix has no SELECT: π a, b (R) keeps columns (ASCII: pi), "
+                                  "σ cond (R) keeps rows (ASCII: sigma), inside query { ... }");
+            return;
+        }
+        if (word_is(p, t, "FROM")) {
+            rx_error_hint(p->err, "Relix has no FROM: the input follows the operator in "
+                                  "parentheses, π a, b (R) or σ cond (R)");
+            return;
+        }
+        if (word_is(p, t, "WHERE")) {
+            rx_error_hint(p->err, "Relix has no WHERE: σ cond (R) keeps the rows where cond "
+                                  "holds (ASCII: sigma cond (R))");
+            return;
+        }
+        if (word_is(p, t, "GROUP") && word_is(p, next, "BY")) {
+            rx_error_hint(p->err, "Relix has no GROUP BY: γ keys; aggregates (R) groups, "
+                                  "e.g. γ sym; count(*) → n (R) (ASCII: gamma, ->)");
+            return;
+        }
+        if (word_is(p, t, "ORDER") && word_is(p, next, "BY")) {
+            rx_error_hint(p->err, "Relix has no ORDER BY: τ col [DESC] (R) sorts (ASCII: tau), "
+                                  "TOP n BY col (R) keeps the first n");
+            return;
+        }
+        if (word_is(p, t, "HAVING")) {
+            rx_error_hint(p->err, "Relix has no HAVING: select on the grouped result, "
+                                  "σ n > 1 (γ k; count(*) → n (R))");
+            return;
+        }
+        if (word_is(p, t, "LIMIT")) {
+            rx_error_hint(p->err, "Relix has no LIMIT: TOP n (R) keeps the first n rows");
+            return;
+        }
+        if (join && word_is(p, t, "ON")) {
+            rx_error_hint(p->err, "a join's condition goes between its operands, without ON: "
+                                  "R ⨝ R.k = S.k S (ASCII: R JOIN R.k = S.k S)");
+            return;
+        }
+    }
 }
 
 /* ---- depth of a statement's tree ---------------------------------------------------------- */
@@ -1817,15 +1954,21 @@ static int check_statement_depth(Parser *p, const Stmt *st) {
     return 0;
 }
 
-/* script = { statement } EOF */
 int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err) {
+    return parse_script_opts(a, src, false, out, err);
+}
+
+/* script = { statement } EOF */
+int parse_script_opts(Arena *a, const RxSource *src, bool bare, Script *out, RxError *err) {
     TokenList tl;
     if (lex_script(a, src, &tl, err) < 0) return -1;
-    Parser p = {.a = a, .src = src, .t = tl.toks, .n = tl.n, .err = err};
+    Parser p = {.a = a, .src = src, .t = tl.toks, .n = tl.n, .err = err, .bare = bare};
     PtrVec stmts = {0};
     while (peek_kind(&p) != TK_EOF) {
         if (peek_kind(&p) == TK_SEMI) return expected(&p, "a statement");
+        size_t start = p.pos;
         Stmt *st = parse_statement(&p);
+        if (!st && err->code == RX_ESYNTAX) sql_hint(&p, start, p.pos + 1);
         if (!st || check_statement_depth(&p, st) < 0) return -1;
         ptrvec_push(a, &stmts, st);
     }

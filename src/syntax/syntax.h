@@ -189,8 +189,16 @@ typedef struct {
  * it). -1 with err (RX_ESYNTAX; RX_ELIMIT for nesting deeper than PARSE_MAX_DEPTH or a tree
  * deeper than PARSE_MAX_EXPR_DEPTH / PARSE_MAX_REL_DEPTH) on the first error. */
 int parse_script(Arena *a, const RxSource *src, Script *out, RxError *err);
+/* As parse_script; with bare, a relational expression on its own ("R ⨝ S;") is a query
+ * statement, as if in query { ... }, and the last statement may omit its ';' (the REPL and
+ * relix -e). Without, such a statement is an error with a hint to wrap it. */
+int parse_script_opts(Arena *a, const RxSource *src, bool bare, Script *out, RxError *err);
 
 /* True if name is a built-in function (an identifier followed by '(' is then a call). */
 bool syntax_is_function(const char *name, size_t n);
+/* The built-in function whose name is closest to name[0..n) (Damerau-Levenshtein, without
+ * case), when it is close: one edit away for a name of up to 4 characters, two beyond; else
+ * NULL. */
+const char *syntax_nearest_function(const char *name, size_t n);
 
 #endif

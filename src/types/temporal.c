@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- static reasons --------------------------------------------------------------------- */
 
@@ -734,4 +735,139 @@ bool tm_shape_timestamp(const char *s, size_t n) {
     return (z[0] == '+' || z[0] == '-') && digits_at(z + 1, 2) &&
            (k == 3 || (k == 5 && digits_at(z + 3, 2)) ||
             (k == 6 && z[3] == ':' && digits_at(z + 4, 2)));
+}
+
+/* ---- informal durations (error hints) -------------------------------------------------------- */
+
+const char tm_duration_forms[] =
+    "a DURATION is ISO-8601, P[nY][nM][nW][nD][T[nH][nM][n[.f]S]], e.g. 'PT5M', 'PT1H30M', 'P1D'";
+
+/* The unit a word names: 's', 'm' (minutes), 'h', 'd', 'w', 'M' (months), 'y', 'u' (milli-
+ * seconds), or 0. */
+static char duration_unit(const char *w, size_t n) {
+    static const struct { const char *word; char unit; } units[] = {
+        {"s", 's'}, {"sec", 's'}, {"secs", 's'}, {"second", 's'}, {"seconds", 's'},
+        {"m", 'm'}, {"min", 'm'}, {"mins", 'm'}, {"minute", 'm'}, {"minutes", 'm'},
+        {"h", 'h'}, {"hr", 'h'}, {"hrs", 'h'}, {"hour", 'h'}, {"hours", 'h'},
+        {"d", 'd'}, {"day", 'd'}, {"days", 'd'}, {"w", 'w'}, {"wk", 'w'}, {"week", 'w'},
+        {"weeks", 'w'}, {"mo", 'M'}, {"mon", 'M'}, {"month", 'M'}, {"months", 'M'},
+        {"y", 'y'}, {"yr", 'y'}, {"yrs", 'y'}, {"year", 'y'}, {"years", 'y'},
+        {"ms", 'u'}, {"msec", 'u'}, {"millisecond", 'u'}, {"milliseconds", 'u'},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        size_t k = strlen(units[i].word);
+        if (k != n) continue;
+        size_t j = 0;
+        while (j < n && (w[j] | 0x20) == units[i].word[j]) j++;
+        if (j == n) return units[i].unit;
+    }
+    return 0;
+}
+
+size_t tm_guess_duration(const char *s, size_t n, char *buf) {
+    int64_t years = 0, months = 0, days = 0, hours = 0, minutes = 0, ms = 0;
+    const int64_t cap = 1000000000;
+    size_t i = 0, parts = 0;
+    buf[0] = 0;
+    /* H:MM or H:MM:SS */
+    int64_t hms[3] = {0, 0, 0};
+    int k = 0;
+    for (; k < 3; k++) {
+        size_t d = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && i - d < 9) hms[k] = hms[k] * 10 + (s[i++] - '0');
+        if (i == d) break;
+        if (i == n || s[i] != ':') {
+            k++;
+            break;
+        }
+        i++;
+    }
+    if (k >= 2 && i == n && hms[1] < 60 && hms[2] < 60) {
+        hours = hms[0], minutes = hms[1], ms = hms[2] * 1000;
+        parts = 1;
+    } else {
+        i = 0;
+        for (;;) {
+            while (i < n && (s[i] == ' ' || s[i] == ',' || s[i] == '\t')) i++;
+            if (parts > 0 && i + 3 <= n && strncasecmp(s + i, "and", 3) == 0 && (i + 3 == n || s[i + 3] == ' ')) {
+                i += 3;
+                continue;
+            }
+            if (i == n) break;
+            int64_t v = 0, frac = 0, scale = 1;
+            size_t d = i;
+            while (i < n && s[i] >= '0' && s[i] <= '9' && v < cap) v = v * 10 + (s[i++] - '0');
+            if (i == d || v >= cap) return 0;
+            if (i < n && s[i] == '.') {
+                i++;
+                while (i < n && s[i] >= '0' && s[i] <= '9' && scale < 1000) frac = frac * 10 + (s[i++] - '0'), scale *= 10;
+            }
+            while (i < n && s[i] == ' ') i++;
+            size_t w = i;
+            while (i < n && ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z')) i++;
+            char u = duration_unit(s + w, i - w);
+            if (!u) return 0;
+            /* a fraction only where it converts exactly to milliseconds */
+            int64_t whole_ms = 0;
+            switch (u) {
+            case 's': whole_ms = 1000; break;
+            case 'm': whole_ms = 60000; break;
+            case 'h': whole_ms = 3600000; break;
+            case 'u': whole_ms = 1; break;
+            default: if (frac) return 0;
+            }
+            if (whole_ms) {
+                ms += v * whole_ms + frac * whole_ms / scale;
+            } else if (u == 'd') {
+                days += v;
+            } else if (u == 'w') {
+                days += 7 * v;
+            } else if (u == 'M') {
+                months += v;
+            } else {
+                years += v;
+            }
+            parts++;
+        }
+    }
+    if (parts == 0) return 0;
+    ms += hours * 3600000 + minutes * 60000;
+    /* ms splits into H, M and S only as far as the text named the larger units: '90s' stays
+     * PT90S, '1h30m' is PT1H30M */
+    int64_t h = 0, m = 0;
+    bool used_h = false, used_m = false;
+    {
+        size_t j = 0;
+        while (j < n) {
+            while (j < n && !((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z')) j++;
+            size_t w = j;
+            while (j < n && ((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z')) j++;
+            char u = duration_unit(s + w, j - w);
+            if (u == 'h') used_h = true;
+            if (u == 'm') used_m = true;
+        }
+        if (k >= 2) used_h = used_m = true;
+    }
+    if (used_h) h = ms / 3600000, ms -= h * 3600000;
+    if (used_m || used_h) m = ms / 60000, ms -= m * 60000;
+    char *p = buf;
+    p += sprintf(p, "P");
+    if (years) p += sprintf(p, "%lldY", (long long)years);
+    if (months) p += sprintf(p, "%lldM", (long long)months);
+    if (days) p += sprintf(p, "%lldD", (long long)days);
+    if (h || m || ms || p == buf + 1) {
+        p += sprintf(p, "T");
+        if (h) p += sprintf(p, "%lldH", (long long)h);
+        if (m) p += sprintf(p, "%lldM", (long long)m);
+        if (ms || (!h && !m)) {
+            if (ms % 1000) {
+                p += sprintf(p, "%lld.%03lld", (long long)(ms / 1000), (long long)(ms % 1000));
+                while (p[-1] == '0') p--;
+                p += sprintf(p, "S");
+            } else {
+                p += sprintf(p, "%lldS", (long long)(ms / 1000));
+            }
+        }
+    }
+    return (size_t)(p - buf);
 }

@@ -46,6 +46,14 @@ int tm_parse_duration(const char *s, size_t n, RxDuration *out, const char **why
  * "February 2026 has 28 days"; any other reason is *why itself) and returns its length, or 0
  * (buf "") when the text parses. */
 size_t tm_explain(RxType t, const char *s, size_t n, char *buf);
+/* The forms a DURATION text takes, for error messages: "ISO-8601 ... e.g. 'PT5M'". */
+extern const char tm_duration_forms[];
+/* The ISO-8601 spelling of an informal duration that tm_parse_duration rejects: '2 minutes',
+ * '5m', '1h30m', '2 hours, 10 sec', '1 day', '90s', '250ms', '00:02:30' -> PT2M, PT5M, PT1H30M,
+ * PT2H10S, P1D, PT90S, PT0.25S, PT2M30S (numbers with units s, m, h, d, w, mo, y in short or
+ * long English forms, or H:MM[:SS]). Writes it into buf (TM_BUF bytes) and returns its
+ * length, or 0 (buf "") when the text is no such duration. */
+size_t tm_guess_duration(const char *s, size_t n, char *buf);
 
 /* YYYY-MM-DDTHH:MM:SSZ, with .ffffff trimmed of trailing zeros when there is a fraction.
  * Days and time of day are floor divisions: -1 is 1969-12-31T23:59:59.999999Z. A value outside

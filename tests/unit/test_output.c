@@ -386,8 +386,109 @@ static void test_chunks_and_failure(void) {
     table_free(t);
 }
 
+/* The table written in format f with options; valid until the next call. */
+static const char *render_opts(const Table *t, OutFormat f, const OutOptions *opt) {
+    free(last);
+    Capture c;
+    memset(&c, 0, sizeof c);
+    sb_init(&c.b);
+    RxSink sink = {capture_write, &c};
+    RxError e;
+    memset(&e, 0, sizeof e);
+    CHECK(out_write_opts(t, f, opt, &sink, &e) == 0);
+    last = c.b.p ? c.b.p : strdup("");
+    return last;
+}
+
+/* A table of n rows: k = 1..n, and a text whose width grows in the middle rows (so that the
+ * widths are measured over the rows shown only). */
+static Table *numbers(size_t n) {
+    Column *k = col_new(TY_INT, n);
+    Column *w = col_new(TY_TEXT, n);
+    static const char wide[] = "a-wide-middle-value";
+    for (size_t i = 0; i < n; i++) {
+        col_i64(k)[i] = (int64_t)i + 1;
+        bool middle = i > 2 && i + 3 < n;
+        RxStr v = {middle ? wide : "x", middle ? sizeof wide - 1 : 1};
+        col_str(w)[i] = v;
+    }
+    Table *t = table_new(2, n);
+    table_set(t, 0, k, "k");
+    table_set(t, 1, w, "w");
+    return t;
+}
+
+static void test_row_limit(void) {
+    Table *t = numbers(1234);
+    OutOptions opt = {4, "more with N", 0};
+    CHECK_STR(render_opts(t, OUT_TABLE, &opt),
+              "    k  w\n"
+              " ────  ─\n"
+              "    1  x\n"
+              "    2  x\n"
+              " … 1,230 rows not shown; more with N\n"
+              " 1233  x\n"
+              " 1234  x\n"
+              "(1234 rows)\n");
+    /* odd: one more at the head; no hint */
+    OutOptions three = {3, NULL, 0};
+    CHECK_STR(render_opts(t, OUT_TABLE, &three),
+              "    k  w\n"
+              " ────  ─\n"
+              "    1  x\n"
+              "    2  x\n"
+              " … 1,231 rows not shown\n"
+              " 1234  x\n"
+              "(1234 rows)\n");
+    /* one row: the head only, the line still says what is missing */
+    OutOptions one = {1, NULL, 0};
+    CHECK_STR(render_opts(t, OUT_TABLE, &one),
+              " k  w\n"
+              " ─  ─\n"
+              " 1  x\n"
+              " … 1,233 rows not shown\n"
+              "(1234 rows)\n");
+    /* the other formats and a limit of 0 write every row */
+    OutOptions none = {0, "x", 0};
+    CHECK(strstr(render_opts(t, OUT_TABLE, &none), " 617  a-wide-middle-value\n") != NULL);
+    CHECK(strstr(render_opts(t, OUT_CSV, &opt), "\n617,a-wide-middle-value\n") != NULL);
+    table_free(t);
+    /* no more rows than the limit: all of them, no line */
+    t = numbers(4);
+    CHECK_STR(render_opts(t, OUT_TABLE, &opt),
+              " k  w\n"
+              " ─  ─\n"
+              " 1  x\n"
+              " 2  x\n"
+              " 3  x\n"
+              " 4  x\n"
+              "(4 rows)\n");
+    table_free(t);
+}
+
+static void test_jsonl(void) {
+    Table *t = trades(3);
+    CHECK_STR(render(t, OUT_JSONL),
+              "{\"sym\":\"ACME\",\"ts\":\"2026-01-02T09:03:00Z\",\"qty\":100,\"sym_r\":\"ACME\",\"ts_r\":\"2026-01-02T09:00:00Z\",\"price\":10}\n"
+              "{\"sym\":\"ACME\",\"ts\":\"2026-01-02T09:07:00Z\",\"qty\":50,\"sym_r\":\"ACME\",\"ts_r\":\"2026-01-02T09:05:00Z\",\"price\":10.25}\n"
+              "{\"sym\":\"GLOBX\",\"ts\":\"2026-01-02T09:08:00.5Z\",\"qty\":7,\"sym_r\":null,\"ts_r\":null,\"price\":null}\n");
+    OutOptions q = {0, NULL, 2};
+    table_free(t);
+    t = trades(1);
+    CHECK_STR(render_opts(t, OUT_JSONL, &q),
+              "{\"query\":2,\"row\":{\"sym\":\"ACME\",\"ts\":\"2026-01-02T09:03:00Z\",\"qty\":100,\"sym_r\":\"ACME\",\"ts_r\":\"2026-01-02T09:00:00Z\",\"price\":10}}\n");
+    table_free(t);
+    t = trades(0);
+    CHECK_STR(render(t, OUT_JSONL), "");
+    table_free(t);
+    OutFormat f;
+    CHECK(out_format_from_name("jsonl", &f) == 0 && f == OUT_JSONL);
+}
+
 int main(void) {
     test_table();
+    test_row_limit();
+    test_jsonl();
     test_csv_tsv();
     test_json();
     test_markdown();

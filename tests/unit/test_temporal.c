@@ -659,8 +659,36 @@ static void test_shapes(void) {
     }
 }
 
+/* Informal durations and the ISO spelling offered for them; each offer parses back to the
+ * same length. Texts that are no duration get none. */
+static void test_guess_duration(void) {
+    static const struct { const char *text, *iso; } cases[] = {
+        {"2 minutes", "PT2M"}, {"5m", "PT5M"}, {"1h30m", "PT1H30M"}, {"2 hours", "PT2H"},
+        {"1 day", "P1D"}, {"90s", "PT90S"}, {"250ms", "PT0.25S"}, {"00:02:30", "PT2M30S"},
+        {"1:30", "PT1H30M"}, {"1 week, 2 days", "P9D"}, {"3 months", "P3M"}, {"1 year", "P1Y"},
+        {"1.5 hours", "PT1H30M"}, {"2 hours and 10 sec", "PT2H10S"}, {"2 HOURS", "PT2H"},
+        {"1h 0m", "PT1H"}, {"0s", "PT0S"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[TM_BUF];
+        size_t n = tm_guess_duration(cases[i].text, strlen(cases[i].text), buf);
+        CHECK_STR(buf, cases[i].iso);
+        CHECK(n == strlen(cases[i].iso));
+        RxDuration d;
+        const char *why;
+        CHECK(tm_parse_duration(buf, n, &d, &why) == 0);
+    }
+    static const char *const none[] = {"", "soon", "5 parsecs", "m", "1.5 days", "PT5M5", "5m x", "99:99"};
+    for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+        char buf[TM_BUF] = "junk";
+        CHECK(tm_guess_duration(none[i], strlen(none[i]), buf) == 0);
+        CHECK_STR(buf, "");
+    }
+}
+
 int main(void) {
     test_calendar();
+    test_guess_duration();
     test_timestamp_round_trip();
     test_timestamp_forms();
     test_timestamp_errors();
