@@ -96,6 +96,11 @@ double rx_result_float(const RxResult *r, size_t row, int col);
 const char *rx_result_text(const RxResult *r, size_t row, int col);
 /* "Rewrites applied" and "Physical plan", as --explain prints them. */
 const char *rx_result_explain(const RxResult *r);
+/* The same with the figures of the run, as --explain analyze prints them: every plan line
+ * followed by "(actual rows=N time=T ms self=S ms peak=M)": the rows the operator produced,
+ * its time with its inputs' (inclusive) and without (self), and the most memory it had
+ * allocated at once while it ran, its new output columns at least. */
+const char *rx_result_explain_analyze(const RxResult *r);
 
 /* Writes the result in a format through write(ud, bytes, n) (which returns 0, or non-zero to
  * fail). Returns 0 or non-zero. */

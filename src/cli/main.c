@@ -34,7 +34,8 @@ static const char usage_text[] =
     "  -o, --output FILE      write the results to FILE instead of standard output\n"
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
-    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
+    "      --explain analyze  the same with what each operator did: actual rows, time\n"
+    "                         (inclusive and self) and peak memory\n"    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
     "                         (bytes, or with K, M, G; default: 80% of the machine's memory;\n"
     "                         0 for none)\n"
     "      --report FILE      write a self-contained HTML page of what the engine did for\n"
@@ -112,7 +113,7 @@ int cli_print_result(void *ud, const RxResult *r) {
     }
     if (o->explain) {
         fputc('\n', stdout);
-        fputs(rx_result_explain(r), stdout);
+        fputs(o->explain_analyze ? rx_result_explain_analyze(r) : rx_result_explain(r), stdout);
     }
     fflush(stdout);
     return 0;
@@ -312,6 +313,10 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
+            /* --explain analyze: the word after it, when it is that, belongs to it */
+            if (i + 1 < argc && strcmp(argv[i + 1], "analyze") == 0) o.explain_analyze = true, i++;
+        } else if (strcmp(a, "--explain=analyze") == 0) {
+            o.explain = o.explain_analyze = true;
         } else if (strcmp(a, "--report") == 0) {
             NEXT_VALUE();
             if (!*val) return usage_error("--report needs a file name%s", "");

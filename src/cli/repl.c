@@ -529,6 +529,7 @@ static bool run_command(Repl *r, const char *line) {
     if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) return false;
     if (strcmp(cmd, "explain") == 0) {
         o->explain = strcmp(arg, "off") != 0;
+        o->explain_analyze = strcmp(arg, "analyze") == 0;
     } else if (strcmp(cmd, "timing") == 0) {
         o->timing = !o->timing;
     } else if (strcmp(cmd, "format") == 0) {
@@ -543,7 +544,7 @@ static bool run_command(Repl *r, const char *line) {
         else list_relations(r);
         fflush(stdout);
     } else {
-        fputs("\\q quit   \\explain on|off   \\format table|csv|tsv|json|markdown   \\timing\n"
+        fputs("\\q quit   \\explain on|off|analyze   \\format table|csv|tsv|json|markdown   \\timing\n"
               "\\d list relations   \\d NAME columns and types   Tab completes   Ctrl-C clears the input\n",
               stderr);
     }

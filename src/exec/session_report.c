@@ -168,9 +168,17 @@ static void collect_inputs(const PNode *p, Inputs *in) {
 
 /* ---- plan ----------------------------------------------------------------------------------- */
 
+typedef struct {
+    HtmlReport *h;
+    const ExecNodeStats *stats;
+} PlanOut;
+
 static void plan_line(void *ud, const PlanLine *line) {
-    report_plan_line(ud, line->tree, line->label, line->rows_est, line->node->ran,
-                     line->node->actual_rows);
+    const PlanOut *po = ud;
+    const ExecNodeStats *st = &po->stats[line->node->id];
+    RepActual act = {.ran = st->ran, .rows = st->rows, .time_s = st->time_s, .self_s = st->self_s,
+                     .peak_bytes = st->peak_bytes};
+    report_plan_line(po->h, line->tree, line->label, line->rows_est, &act);
 }
 
 static const char *side_name(const LPlan *in, int col, const char *fallback) {
@@ -178,7 +186,7 @@ static const char *side_name(const LPlan *in, int col, const char *fallback) {
     return q && *q ? q : fallback;
 }
 
-static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
+static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *stats, bool pushed) {
     if (!p) return;
     StrBuf label;
     sb_init(&label);
@@ -209,15 +217,15 @@ static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
                      .n_shown = t->n_shown, .n_probes = t->n_total, .n_matched = t->n_matched};
         report_asof(sr->h, &j);
     } else if (p->kind == PN_IJOIN || p->kind == PN_ASOF) {
-        report_no_timeline(sr->h, title, p->ran ? "its matches were not kept (out of memory)"
+        report_no_timeline(sr->h, title, stats[p->id].ran ? "its matches were not kept (out of memory)"
                                                 : "the join did not run");
     } else if (p->kind == PN_SQL && pushed) {
         report_no_timeline(sr->h, title, "the join ran in the database as one SQL statement, whose "
                                          "result is all Relix sees of it");
     }
     sb_free(&label);
-    timelines(sr, p->in[0], pushed);
-    timelines(sr, p->in[1], pushed);
+    timelines(sr, p->in[0], stats, pushed);
+    timelines(sr, p->in[1], stats, pushed);
 }
 
 static void query_begin(SessionReport *sr, const RxSource *src, RxSpan span) {
@@ -231,7 +239,7 @@ static void query_begin(SessionReport *sr, const RxSource *src, RxSpan span) {
 }
 
 void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const RewriteLog *log,
-                const PNode *plan, const Table *result) {
+                const PNode *plan, const ExecNodeStats *stats, const Table *result) {
     query_begin(sr, src, span);
     Inputs in = {0};
     collect_inputs(plan, &in);
@@ -247,13 +255,14 @@ void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const Rewri
     }
     report_rewrites(sr->h, rw, rw ? log->n : 0);
     free(rw);
-    plan_lines(plan, plan_line, sr->h);
+    PlanOut po = {sr->h, stats};
+    plan_lines(plan, plan_line, &po);
     StrBuf notes;
     sb_init(&notes);
-    plan_run_notes(plan, &notes);
+    exec_run_notes(plan, stats, &notes);
     if (notes.n) report_run_notes(sr->h, notes.p);
     sb_free(&notes);
-    timelines(sr, plan, pushed);
+    timelines(sr, plan, stats, pushed);
     report_query_end(sr->h);
     drop_traces(sr);
 }

@@ -27,9 +27,10 @@ void srep_free(SessionReport *sr);
  * the query's timelines. A failed allocation only loses the timeline. */
 void srep_on_join(void *ud, const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                   const uint32_t *ri, size_t n);
-/* The section of a query that ran: statement span in src, its rewrites, plan and result. */
+/* The section of a query that ran: statement span in src, its rewrites, plan, what each
+ * operator did (the run's ExecCtx.stats) and result. */
 void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const RewriteLog *log,
-                const PNode *plan, const Table *result);
+                const PNode *plan, const ExecNodeStats *stats, const Table *result);
 /* An error: in the section of the statement at span (src NULL: the script's, on its own).
  * Drops what the failed query's joins kept. */
 void srep_error(SessionReport *sr, const RxSource *src, RxSpan span, const char *msg);

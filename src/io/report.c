@@ -167,7 +167,7 @@ static const char css[] =
     "padding:2px 10px;border-bottom:1px solid var(--line)}\n"
     "table.plan th.op{text-align:left}\n"
     "table.plan td{padding:1px 10px;white-space:pre}\n"
-    "table.plan td.est,table.plan td.act{text-align:right;color:#344054}\n"
+    "table.plan td.est,table.plan td.act,table.plan td.t{text-align:right;color:#344054}\n"
     "table.plan td.act.off{color:#b54708;font-weight:600}\n"
     "table.plan .tree{color:#98a2b3}\n"
     ".none{color:var(--dim);font-style:italic;margin:0}\n"
@@ -234,7 +234,8 @@ static void open_section(HtmlReport *r, int s) {
     case SEC_REWRITES: put(r, "<h3>Rewrites applied</h3>\n"); break;
     case SEC_PLAN:
         put(r, "<h3>Physical plan</h3>\n<div class=\"pw\"><table class=\"plan\"><thead><tr><th class=\"op\">operator"
-               "</th><th>estimated</th><th>actual</th></tr></thead><tbody>\n");
+               "</th><th>estimated</th><th>actual</th><th>time</th><th>self</th><th>peak memory</th>"
+               "</tr></thead><tbody>\n");
         break;
     case SEC_NOTES: put(r, "<h3>Run notes</h3>\n"); break;
     case SEC_TIMELINE: put(r, "<h3>Timeline</h3>\n"); break;
@@ -374,21 +375,27 @@ void report_rewrites(HtmlReport *r, const RepRewrite *items, size_t n) {
 }
 
 void report_plan_line(HtmlReport *r, const char *tree, const char *label, long long est,
-                      bool ran, double actual) {
+                      const RepActual *act) {
     open_section(r, SEC_PLAN);
     put(r, "<tr><td class=\"op\"><span class=\"tree\">");
     esc(r, tree);
     put(r, "</span>");
     esc(r, label);
     putf(r, "</td><td class=\"est\">~%lld</td>", est);
-    if (!ran) {
-        put(r, "<td class=\"act\">—</td></tr>\n");
+    if (!act->ran) {
+        put(r, "<td class=\"act\">—</td><td class=\"t\">—</td><td class=\"t\">—</td>"
+               "<td class=\"t\">—</td></tr>\n");
         return;
     }
     /* an estimate off by more than a factor of ten stands out */
+    double actual = act->rows;
     double e = est > 0 ? (double)est : 0.5, a = actual > 0 ? actual : 0.5;
     bool off = e / a > 10 || a / e > 10;
-    putf(r, "<td class=\"act%s\">%.0f</td></tr>\n", off ? " off" : "", actual);
+    char peak[32];
+    rx_format_bytes(peak, sizeof peak, act->peak_bytes);
+    putf(r, "<td class=\"act%s\">%.0f</td><td class=\"t\">%.3f ms</td><td class=\"t\">%.3f ms</td>"
+            "<td class=\"t\">%s</td></tr>\n", off ? " off" : "", actual, act->time_s * 1e3,
+         act->self_s * 1e3, peak);
 }
 
 void report_run_notes(HtmlReport *r, const char *text) {
