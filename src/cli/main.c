@@ -313,10 +313,11 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
-            /* --explain analyze: the word after it, when it is that, belongs to it */
-            if (i + 1 < argc && strcmp(argv[i + 1], "analyze") == 0) o.explain_analyze = true, i++;
-        } else if (strcmp(a, "--explain=analyze") == 0) {
-            o.explain = o.explain_analyze = true;
+            /* --explain analyze (or =analyze): the word after it, when it is that, is its mode */
+            if (!val && i + 1 < argc && strcmp(argv[i + 1], "analyze") == 0) val = argv[++i];
+            if (val && strcmp(val, "analyze") != 0)
+                return usage_error("unknown --explain mode '%s' (analyze)", val);
+            o.explain_analyze = val != NULL;
         } else if (strcmp(a, "--report") == 0) {
             NEXT_VALUE();
             if (!*val) return usage_error("--report needs a file name%s", "");
