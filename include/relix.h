@@ -119,6 +119,14 @@ int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const 
  * report is already open or memory ran out. */
 int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, const char *p, size_t n),
                     void *ud);
+/* Narrows the open report's interval-join timelines, for the queries run after it, to the
+ * pairs whose left row's partition key prints as key (NULL: any key; several key columns:
+ * their values joined by ", ") and whose two intervals both meet window, "FROM,TO" in the
+ * endpoints' own type (numbers, dates, timestamps, times, text; NULL: all time). A join the
+ * focus cannot apply to (no key, a window of another type) says why on the page instead of
+ * drawing. 0, or non-zero when no report is open or window has no comma. */
+int rx_report_focus(RxSession *s, const char *key, const char *window);
+
 /* Writes the end of the page and closes the report. Returns 0, or non-zero when no report was
  * open or a write failed (the page is then incomplete). rx_close drops an open report without
  * writing more. */

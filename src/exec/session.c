@@ -109,6 +109,11 @@ int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, cons
     return s->report ? 0 : 1;
 }
 
+int rx_report_focus(RxSession *s, const char *key, const char *window) {
+    if (!s->report) return 1;
+    return srep_focus(s->report, key, window) == 0 ? 0 : 1;
+}
+
 int rx_report_end(RxSession *s) {
     if (!s->report) return 1;
     int rc = srep_finish(s->report);

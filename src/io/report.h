@@ -81,6 +81,8 @@ typedef struct {
     const char *const *key_names;
     const uint32_t *pl, *pr;
     size_t n_shown, n_pairs;
+    const char *focus;        /* the pairs are those in this focus ("the left key 3"); NULL: all */
+    size_t n_all;             /* with a focus: the join's pairs in all (n_pairs: in focus) */
 } RepIJoin;
 void report_ijoin(HtmlReport *r, const RepIJoin *j);
 

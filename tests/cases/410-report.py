@@ -79,6 +79,10 @@ class Page(HTMLParser):
         if tag == 'section' and 'query' in cls:
             self.q = {'where': '', 'inputs': [], 'result': None, 'more': [], 'plan': [],
                       'timelines': [], 'error': None, 'rewrites': 0, 'cells': []}
+        elif tag == 'rect' and 'dens' in cls and self.q and self.q['timelines']:
+            t = self.q['timelines'][-1]
+            k = 'density left bins' if 'left' in cls else 'density right bins'
+            t[k] = t.get(k, 0) + 1
         elif tag == 'svg' and 'timeline' in cls:
             self.svg = {'kind': 'ijoin' if 'ijoin' in cls else 'asof' if 'asof' in cls else '?'}
         elif self.svg is not None and not self.inside('g', 'legend'):
@@ -231,7 +235,8 @@ def check_page(html_path, explain_path):
             print(f'   {title}: {t["kind"]} svg: {counts}')
             cap = t.get('caption', '')
             for pat in (r'the first \d+ of \d+', r'TEXT holding ISO-8601', r'WITHIN \S+ window',
-                        r'\d+ rows? with a NULL endpoint', r'only the rows of the drawn pairs'):
+                        r'\d+ rows? with a NULL endpoint', r'only the rows of the drawn pairs',
+                        r'Lines: [^;]*\(the focus; \d+ pairs? in all\)'):
                 m = re.search(pat, cap)
                 if m:
                     print(f'     caption says: {m.group(0)}')
