@@ -639,7 +639,8 @@ out:
 
 /* ---- driver --------------------------------------------------------------------------------- */
 
-/* Whether a column of in0 or in1 (NULL: none) holds c itself (c_is_col) or its string heap h. */
+/* Whether a column of in0 or in1 (NULL: none) is c itself (c not NULL) or holds string heap h
+ * (h not NULL). */
 static bool in_inputs(const Table *in0, const Table *in1, const Column *c, const StrHeap *h) {
     for (int k = 0; k < 2; k++) {
         const Table *in = k ? in1 : in0;

@@ -4,11 +4,12 @@
  *
  *   1. While the query runs, the executor hands every interval and AS-OF join's inputs and
  *      matches to srep_on_join, which keeps the inputs (sharing their columns: no copy) and the
- *      first REPORT_PAIRS matches (for AS-OF, of the first REPORT_PAIRS probes).
+ *      first REPORT_PAIRS matches (for AS-OF, of the first REPORT_PAIRS probes); under a
+ *      focus (srep_focus), the first REPORT_PAIRS interval-join pairs in it, and their count.
  *   2. Once it has run, srep_query walks the plan: its scans give the data flow's input tables
  *      (each relation once, with the columns the query reads), the result follows, then the
  *      rewrite log as --explain prints it, the plan's lines from plan_lines (EXPLAIN's own
- *      walk) with each operator's actual row count, the run notes, and a timeline for each
+ *      walk) with what each operator did (ExecNodeStats), the run notes, and a timeline for each
  *      join node in plan order.
  *   3. The kept inputs are released after the section is written, or by srep_error when the
  *      query failed.

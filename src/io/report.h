@@ -5,9 +5,10 @@
  * This is an output writer beside output.c: it knows tables and text, not plans. The session
  * (src/exec/session_report.c) walks each query's plan and hands over what the page shows, in
  * page order: the query's text, its input tables and result (data flow), the rewrites applied,
- * the physical plan's lines with estimated and actual rows, time and peak memory, the run notes, and for every
- * interval or AS-OF join the join's inputs and matches, which the page draws as a timeline in
- * inline SVG.
+ * the physical plan's lines with estimated and actual rows, time and peak memory, the run
+ * notes, and for every interval or AS-OF join the join's inputs and matches, which the page
+ * draws as a timeline in inline SVG (an interval join of big inputs also as a density strip
+ * of all their rows, bounded in size by its bins).
  *
  * The page: inline CSS and SVG only, no script, no external font, image or link, so that it
  * opens the same offline and from a mail attachment. Every text that comes from the script or
