@@ -114,6 +114,11 @@ int rx_result_index(const RxResult *r);
 int rx_result_count(const RxResult *r);
 /* "Rewrites applied" and "Physical plan", as --explain prints them. */
 const char *rx_result_explain(const RxResult *r);
+/* The same with the figures of the run, as --explain analyze prints them: every plan line
+ * followed by "(actual rows=N time=T ms self=S ms peak=M)": the rows the operator produced,
+ * its time with its inputs' (inclusive) and without (self), and the most memory it had
+ * allocated at once while it ran, its new output columns at least. */
+const char *rx_result_explain_analyze(const RxResult *r);
 
 /* Writes the result in a format through write(ud, bytes, n) (which returns 0, or non-zero to
  * fail). Returns 0 or non-zero. */
@@ -141,6 +146,14 @@ int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const c
  * report is already open or memory ran out. */
 int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, const char *p, size_t n),
                     void *ud);
+/* Narrows the open report's interval-join timelines, for the queries run after it, to the
+ * pairs whose left row's partition key prints as key (NULL: any key; several key columns:
+ * their values joined by ", ") and whose two intervals both meet window, "FROM,TO" in the
+ * endpoints' own type (numbers, dates, timestamps, times, text; NULL: all time). A join the
+ * focus cannot apply to (no key, a window of another type) says why on the page instead of
+ * drawing. 0, or non-zero when no report is open or window has no comma. */
+int rx_report_focus(RxSession *s, const char *key, const char *window);
+
 /* Writes the end of the page and closes the report. Returns 0, or non-zero when no report was
  * open or a write failed (the page is then incomplete). rx_close drops an open report without
  * writing more. */

@@ -46,6 +46,7 @@ struct RxSession {
 struct RxResult {
     Table *t;
     StrBuf explain;
+    StrBuf explain_analyze;
     Arena *a;             /* for text values handed out by rx_result_text */
     StrBuf cell;
     int index, count;     /* rx_result_index, rx_result_count */
@@ -110,6 +111,11 @@ int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, cons
     return s->report ? 0 : 1;
 }
 
+int rx_report_focus(RxSession *s, const char *key, const char *window) {
+    if (!s->report) return 1;
+    return srep_focus(s->report, key, window) == 0 ? 0 : 1;
+}
+
 int rx_report_end(RxSession *s) {
     if (!s->report) return 1;
     int rc = srep_finish(s->report);
@@ -139,16 +145,19 @@ static int fail(RxSession *s) {
     return s->err.code ? (int)s->err.code : 1;
 }
 
-static void explain_text(const RewriteLog *log, const PNode *plan, StrBuf *out) {
+/* --explain's text, or with analyze --explain analyze's (the plan with the run's figures). */
+static void explain_text(const RewriteLog *log, const PNode *plan, const ExecNodeStats *stats,
+                         bool analyze, StrBuf *out) {
     sb_puts(out, "Rewrites applied\n");
     if (log->n == 0) sb_puts(out, "  (none)\n");
     for (size_t i = 0; i < log->n; i++)
         sb_printf(out, "  • %s %s %s\n", log->items[i].id, log->items[i].what, log->items[i].detail);
     sb_puts(out, "\nPhysical plan\n");
-    plan_explain(plan, out);
+    if (analyze) exec_explain_analyze(plan, stats, out);
+    else plan_explain(plan, out);
     StrBuf notes;
     sb_init(&notes);
-    plan_run_notes(plan, &notes);
+    exec_run_notes(plan, stats, &notes);
     if (notes.n) {
         sb_puts(out, "\nRun notes\n");
         sb_append(out, notes.p, notes.n);
@@ -228,7 +237,14 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         arena_free(qa);
         return -1;
     }
-    ExecCtx x = {.interrupt = &s->interrupt};
+    /* the run-time state of each operator, beside the read-only plan */
+    ExecNodeStats *stats = arena_alloc(qa, (size_t)plan_nodes(plan) * sizeof *stats);
+    if (!stats) {
+        rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
+        arena_free(qa);
+        return -1;
+    }
+    ExecCtx x = {.interrupt = &s->interrupt, .stats = stats};
     if (s->report) {
         x.on_join = srep_on_join;
         x.join_ud = s->report;
@@ -244,13 +260,16 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     }
     RxResult r = {.t = t, .a = qa, .index = index, .count = count};
     sb_init(&r.explain);
+    sb_init(&r.explain_analyze);
     sb_init(&r.cell);
-    explain_text(&log, plan, &r.explain);
-    if (s->report) srep_query(s->report, sc->src, st->span, &log, plan, t);
+    explain_text(&log, plan, stats, false, &r.explain);
+    explain_text(&log, plan, stats, true, &r.explain_analyze);
+    if (s->report) srep_query(s->report, sc->src, st->span, &log, plan, stats, t);
     if (st->into_path) {
         /* query { ... } into csv('file'): the result goes to the file, not to the caller */
         int wrc = write_csv_file(s, sc, st, t);
         sb_free(&r.explain);
+        sb_free(&r.explain_analyze);
         sb_free(&r.cell);
         table_free(t);
         arena_free(qa);
@@ -258,6 +277,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     }
     int cb = fn ? fn(ud, &r) : 0;
     sb_free(&r.explain);
+    sb_free(&r.explain_analyze);
     sb_free(&r.cell);
     table_free(t);
     arena_free(qa);
@@ -399,6 +419,9 @@ const char *rx_result_text(const RxResult *r, size_t row, int col) {
 }
 
 const char *rx_result_explain(const RxResult *r) { return r->explain.p ? r->explain.p : ""; }
+const char *rx_result_explain_analyze(const RxResult *r) {
+    return r->explain_analyze.p ? r->explain_analyze.p : "";
+}
 
 int rx_result_write(const RxResult *r, RxFormat f, int (*write)(void *ud, const char *p, size_t n), void *ud) {
     return rx_result_write_opts(r, f, 0, NULL, 0, write, ud);

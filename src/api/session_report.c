@@ -4,11 +4,12 @@
  *
  *   1. While the query runs, the executor hands every interval and AS-OF join's inputs and
  *      matches to srep_on_join, which keeps the inputs (sharing their columns: no copy) and the
- *      first REPORT_PAIRS matches (for AS-OF, of the first REPORT_PAIRS probes).
+ *      first REPORT_PAIRS matches (for AS-OF, of the first REPORT_PAIRS probes); under a
+ *      focus (srep_focus), the first REPORT_PAIRS interval-join pairs in it, and their count.
  *   2. Once it has run, srep_query walks the plan: its scans give the data flow's input tables
  *      (each relation once, with the columns the query reads), the result follows, then the
  *      rewrite log as --explain prints it, the plan's lines from plan_lines (EXPLAIN's own
- *      walk) with each operator's actual row count, the run notes, and a timeline for each
+ *      walk) with what each operator did (ExecNodeStats), the run notes, and a timeline for each
  *      join node in plan order.
  *   3. The kept inputs are released after the section is written, or by srep_error when the
  *      query failed.
@@ -19,11 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "types/number.h"
+#include "types/temporal.h"
+
 typedef struct {
     const PNode *node;
     Table *l, *r;          /* shared copies of the join's inputs */
     uint32_t *pl, *pr;     /* IJOIN: the first pairs; AS-OF: pr is the first probes' matches */
     size_t n_shown, n_total, n_matched;
+    size_t n_all;          /* IJOIN under a focus: all its pairs (n_total: those in focus) */
+    char *focus_error;     /* the focus does not apply to this join, and why; NULL: it does */
 } JoinTrace;
 
 struct SessionReport {
@@ -31,6 +37,9 @@ struct SessionReport {
     HtmlReport *h;
     JoinTrace *traces;
     size_t n_traces, cap_traces;
+    char *key;             /* srep_focus: the left partition key's text, or NULL */
+    char *from, *to;       /* srep_focus: the window's bounds as given, or NULL */
+    char *focus;           /* how the page describes the focus, or NULL */
 };
 
 SessionReport *srep_new(const char *title, int (*write)(void *ud, const char *p, size_t n), void *ud) {
@@ -53,14 +62,155 @@ static void drop_traces(SessionReport *sr) {
         table_free(t->r);
         free(t->pl);
         free(t->pr);
+        free(t->focus_error);
     }
     sr->n_traces = 0;
+}
+
+static void free_focus(SessionReport *sr) {
+    free(sr->key), free(sr->from), free(sr->to), free(sr->focus);
+    sr->key = sr->from = sr->to = sr->focus = NULL;
+}
+
+int srep_focus(SessionReport *sr, const char *key, const char *window) {
+    free_focus(sr);
+    if (window) {
+        const char *comma = strchr(window, ',');
+        if (!comma || comma == window || !comma[1]) return -1;
+        sr->from = strndup(window, (size_t)(comma - window));
+        sr->to = strdup(comma + 1);
+        if (!sr->from || !sr->to) {
+            free_focus(sr);
+            return -1;
+        }
+    }
+    if (key && !(sr->key = strdup(key))) {
+        free_focus(sr);
+        return -1;
+    }
+    if (!key && !window) return 0;
+    StrBuf b;
+    sb_init(&b);
+    if (key) sb_printf(&b, "the left key %s", key);
+    if (window) sb_printf(&b, "%sboth intervals meeting [%s, %s]", key ? " and " : "", sr->from, sr->to);
+    sr->focus = b.p ? b.p : strdup("");
+    if (!sr->focus) free_focus(sr);
+    return sr->focus ? 0 : -1;
+}
+
+/* ---- the focus of interval-join timelines ---------------------------------------------------- */
+
+/* A window bound or an endpoint, comparable with the other values of its column's type. */
+typedef struct {
+    bool text;
+    double v;
+    RxStr s;
+} Point;
+
+/* Value i of endpoint column c; false when NULL or of a type without an order here. */
+static bool endpoint(const Column *c, size_t i, Point *p) {
+    if (col_is_null(c, i)) return false;
+    p->text = false;
+    switch (c->type) {
+    case TY_INT: case TY_TIMESTAMP: case TY_TIME: p->v = (double)col_i64(c)[i]; return true;
+    case TY_FLOAT: p->v = col_f64(c)[i]; return true;
+    case TY_DATE: p->v = (double)col_i32(c)[i]; return true;
+    case TY_TEXT: p->text = true, p->s = col_str(c)[i]; return true;
+    default: return false;
+    }
+}
+
+/* text as a value of type t (a window bound); false when it is not one. */
+static bool bound(RxType t, const char *text, Point *p) {
+    size_t n = strlen(text);
+    const char *why;
+    int64_t i;
+    int32_t d;
+    p->text = false;
+    switch (t) {
+    case TY_INT: case TY_FLOAT:
+        if (num_parse_float(text, n, &p->v) < 0) return false;
+        return true;
+    case TY_TIMESTAMP: if (tm_parse_timestamp(text, n, &i, &why) < 0) return false; p->v = (double)i; return true;
+    case TY_TIME: if (tm_parse_time(text, n, &i, &why) < 0) return false; p->v = (double)i; return true;
+    case TY_DATE: if (tm_parse_date(text, n, &d, &why) < 0) return false; p->v = d; return true;
+    case TY_TEXT: p->text = true, p->s = (RxStr){text, n}; return true;
+    default: return false;
+    }
+}
+
+static int point_cmp(const Point *a, const Point *b) {
+    if (a->text) return rx_str_cmp(&a->s, &b->s);
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+/* Whether row i's interval [cs, ce] (either order) meets the window [lo, hi]. */
+static bool meets(const Column *cs, const Column *ce, size_t i, const Point *lo, const Point *hi) {
+    Point a, b;
+    if (!endpoint(cs, i, &a) || !endpoint(ce, i, &b)) return false;
+    if (point_cmp(&a, &b) > 0) {
+        Point x = a;
+        a = b, b = x;
+    }
+    return point_cmp(&a, hi) <= 0 && point_cmp(&b, lo) >= 0;
+}
+
+/* Keeps in t the first REPORT_PAIRS pairs of an interval join that are in sr's focus, counts
+ * them all in t->n_total; or sets t->focus_error when the focus cannot apply. 0, or -1 when
+ * out of memory. */
+static int focus_pairs(SessionReport *sr, JoinTrace *t, const LPlan *lp, const uint32_t *li,
+                       const uint32_t *ri, size_t n) {
+    const Table *l = t->l, *r = t->r;
+    Point lo[2], hi[2];
+    const Column *ec[4] = {l->cols[lp->ends[0]], l->cols[lp->ends[1]], r->cols[lp->ends[2]], r->cols[lp->ends[3]]};
+    char why[300];
+    why[0] = 0;
+    if (sr->key && lp->n_keys == 0) snprintf(why, sizeof why, "the join has no partition key, so the key %s picks nothing", sr->key);
+    for (int side = 0; sr->from && !why[0] && side < 2; side++) {
+        RxType ty = ec[side * 2]->type;
+        if ((ty == TY_TEXT) != (ec[side * 2 + 1]->type == TY_TEXT) || !bound(ty, sr->from, &lo[side]) ||
+            !bound(ty, sr->to, &hi[side]))
+            snprintf(why, sizeof why, "the window [%s, %s] is not of the endpoints' type, %s", sr->from, sr->to, type_name(ty));
+    }
+    if (why[0]) return (t->focus_error = strdup(why)) ? 0 : -1;
+    uint8_t *key_ok = NULL;   /* per left row: 0 not known yet, 1 in focus, 2 not */
+    if (sr->key && !(key_ok = calloc(l->n_rows + 1, 1))) return -1;
+    StrBuf kt;
+    sb_init(&kt);
+    t->n_all = n;
+    t->n_total = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t a = li[i], b = ri[i];
+        if (key_ok) {
+            if (!key_ok[a]) {
+                kt.n = 0;
+                for (int k = 0; k < lp->n_keys; k++) {
+                    if (k) sb_puts(&kt, ", ");
+                    out_value_text(l->cols[lp->lkeys[k]], a, "NULL", &kt);
+                }
+                key_ok[a] = kt.n == strlen(sr->key) && memcmp(kt.p ? kt.p : "", sr->key, kt.n) == 0 ? 1 : 2;
+            }
+            if (key_ok[a] != 1) continue;
+        }
+        if (sr->from && (!meets(ec[0], ec[1], a, &lo[0], &hi[0]) || !meets(ec[2], ec[3], b, &lo[1], &hi[1])))
+            continue;
+        if (t->n_total < REPORT_PAIRS) {
+            t->pl[t->n_total] = (uint32_t)a;
+            t->pr[t->n_total] = (uint32_t)b;
+        }
+        t->n_total++;
+    }
+    t->n_shown = t->n_total < REPORT_PAIRS ? t->n_total : REPORT_PAIRS;
+    sb_free(&kt);
+    free(key_ok);
+    return 0;
 }
 
 int srep_finish(SessionReport *sr) {
     if (!sr) return -1;
     drop_traces(sr);
     free(sr->traces);
+    free_focus(sr);
     int rc = report_finish(sr->h);
     free(sr);
     return rc;
@@ -70,6 +220,7 @@ void srep_free(SessionReport *sr) {
     if (!sr) return;
     drop_traces(sr);
     free(sr->traces);
+    free_focus(sr);
     report_discard(sr->h);
     free(sr);
 }
@@ -106,6 +257,14 @@ void srep_on_join(void *ud, const PNode *p, const Table *l, const Table *r, cons
     t.pr = malloc((t.n_shown + 1) * sizeof *t.pr);
     if (!t.l || !t.r || !t.pl || !t.pr) {
         table_free(t.l), table_free(t.r), free(t.pl), free(t.pr);
+        return;
+    }
+    if (sr->focus && p->kind == PN_IJOIN) {
+        if (focus_pairs(sr, &t, p->lp, li, ri, n) < 0) {
+            table_free(t.l), table_free(t.r), free(t.pl), free(t.pr);
+            return;
+        }
+        sr->traces[sr->n_traces++] = t;
         return;
     }
     for (size_t i = 0; i < t.n_shown; i++) {
@@ -168,9 +327,17 @@ static void collect_inputs(const PNode *p, Inputs *in) {
 
 /* ---- plan ----------------------------------------------------------------------------------- */
 
+typedef struct {
+    HtmlReport *h;
+    const ExecNodeStats *stats;
+} PlanOut;
+
 static void plan_line(void *ud, const PlanLine *line) {
-    report_plan_line(ud, line->tree, line->label, line->rows_est, line->node->ran,
-                     line->node->actual_rows);
+    const PlanOut *po = ud;
+    const ExecNodeStats *st = &po->stats[line->node->id];
+    RepActual act = {.ran = st->ran, .rows = st->rows, .time_s = st->time_s, .self_s = st->self_s,
+                     .peak_bytes = st->peak_bytes};
+    report_plan_line(po->h, line->tree, line->label, line->rows_est, &act);
 }
 
 static const char *side_name(const LPlan *in, int col, const char *fallback) {
@@ -178,7 +345,7 @@ static const char *side_name(const LPlan *in, int col, const char *fallback) {
     return q && *q ? q : fallback;
 }
 
-static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
+static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *stats, bool pushed) {
     if (!p) return;
     StrBuf label;
     sb_init(&label);
@@ -190,13 +357,16 @@ static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
     int nk = lp->n_keys < 16 ? lp->n_keys : 16;
     for (int k = 0; k < nk && (p->kind == PN_IJOIN || p->kind == PN_ASOF); k++)
         names[k] = lp->in[0]->schema.cols[lp->lkeys[k]].name;
-    if (p->kind == PN_IJOIN && t) {
+    if (p->kind == PN_IJOIN && t && t->focus_error) {
+        report_no_timeline(sr->h, title, t->focus_error);
+    } else if (p->kind == PN_IJOIN && t) {
         RepIJoin j = {.title = title, .relation = ij_relation_name(lp->relation),
                       .left_name = side_name(lp->in[0], lp->ends[0], "left"),
                       .right_name = side_name(lp->in[1], lp->ends[2], "right"),
                       .l = t->l, .r = t->r, .n_keys = nk, .lkeys = lp->lkeys, .rkeys = lp->rkeys,
                       .key_names = names, .pl = t->pl, .pr = t->pr, .n_shown = t->n_shown,
-                      .n_pairs = t->n_total};
+                      .n_pairs = t->n_total, .focus = t->n_all ? sr->focus : NULL,
+                      .n_all = t->n_all};
         memcpy(j.ends, lp->ends, sizeof j.ends);
         report_ijoin(sr->h, &j);
     } else if (p->kind == PN_ASOF && t) {
@@ -209,15 +379,15 @@ static void timelines(SessionReport *sr, const PNode *p, bool pushed) {
                      .n_shown = t->n_shown, .n_probes = t->n_total, .n_matched = t->n_matched};
         report_asof(sr->h, &j);
     } else if (p->kind == PN_IJOIN || p->kind == PN_ASOF) {
-        report_no_timeline(sr->h, title, p->ran ? "its matches were not kept (out of memory)"
+        report_no_timeline(sr->h, title, stats[p->id].ran ? "its matches were not kept (out of memory)"
                                                 : "the join did not run");
     } else if (p->kind == PN_SQL && pushed) {
         report_no_timeline(sr->h, title, "the join ran in the database as one SQL statement, whose "
                                          "result is all Relix sees of it");
     }
     sb_free(&label);
-    timelines(sr, p->in[0], pushed);
-    timelines(sr, p->in[1], pushed);
+    timelines(sr, p->in[0], stats, pushed);
+    timelines(sr, p->in[1], stats, pushed);
 }
 
 static void query_begin(SessionReport *sr, const RxSource *src, RxSpan span) {
@@ -231,7 +401,7 @@ static void query_begin(SessionReport *sr, const RxSource *src, RxSpan span) {
 }
 
 void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const RewriteLog *log,
-                const PNode *plan, const Table *result) {
+                const PNode *plan, const ExecNodeStats *stats, const Table *result) {
     query_begin(sr, src, span);
     Inputs in = {0};
     collect_inputs(plan, &in);
@@ -247,13 +417,14 @@ void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const Rewri
     }
     report_rewrites(sr->h, rw, rw ? log->n : 0);
     free(rw);
-    plan_lines(plan, plan_line, sr->h);
+    PlanOut po = {sr->h, stats};
+    plan_lines(plan, plan_line, &po);
     StrBuf notes;
     sb_init(&notes);
-    plan_run_notes(plan, &notes);
+    exec_run_notes(plan, stats, &notes);
     if (notes.n) report_run_notes(sr->h, notes.p);
     sb_free(&notes);
-    timelines(sr, plan, pushed);
+    timelines(sr, plan, stats, pushed);
     report_query_end(sr->h);
     drop_traces(sr);
 }

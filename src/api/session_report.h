@@ -23,13 +23,21 @@ int srep_finish(SessionReport *sr);
 /* Frees without writing the end (the session closed with a report open). */
 void srep_free(SessionReport *sr);
 
+/* From now on, interval-join timelines draw only the pairs whose left row's partition key
+ * prints as key (NULL: any; the values of several key columns joined by ", ") and whose two
+ * intervals both meet the window "FROM,TO" (NULL: all), in the endpoints' own type; a join
+ * the focus cannot apply to says why instead of drawing. 0, or -1 when window has no comma
+ * or memory ran out (the focus is off then). */
+int srep_focus(SessionReport *sr, const char *key, const char *window);
+
 /* ExecCtx.on_join: keeps the join's inputs (sharing their columns) and its first matches for
  * the query's timelines. A failed allocation only loses the timeline. */
 void srep_on_join(void *ud, const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                   const uint32_t *ri, size_t n);
-/* The section of a query that ran: statement span in src, its rewrites, plan and result. */
+/* The section of a query that ran: statement span in src, its rewrites, plan, what each
+ * operator did (the run's ExecCtx.stats) and result. */
 void srep_query(SessionReport *sr, const RxSource *src, RxSpan span, const RewriteLog *log,
-                const PNode *plan, const Table *result);
+                const PNode *plan, const ExecNodeStats *stats, const Table *result);
 /* An error: in the section of the statement at span (src NULL: the script's, on its own).
  * Drops what the failed query's joins kept. */
 void srep_error(SessionReport *sr, const RxSource *src, RxSpan span, const char *msg);

@@ -188,6 +188,22 @@ void *rx_map_realloc(void *p, size_t bytes);
 void rx_map_free(void *p);
 size_t rx_map_live(void);
 
+/* The process's allocated bytes now: malloc's in-use bytes (its heaps and its own mappings, as
+ * mallinfo2 counts them) plus rx_map_live. Under AddressSanitizer malloc is the sanitizer's,
+ * which mallinfo2 does not see: only the mappings count then. */
+size_t rx_mem_live(void);
+/* A watch of the process's peak allocation (for EXPLAIN ANALYZE): begin returns rx_mem_live
+ * and starts the watch; until end, every allocation of 256 KiB or more through rx_malloc,
+ * rx_calloc, rx_realloc and rx_map_* samples rx_mem_live; end samples once more, stops the
+ * watch and returns the highest sample. A sampled peak: memory that smaller allocations take
+ * and give back between two samples is missed. One watch at a time, process-wide (another
+ * thread's allocations count too); thread-safe. */
+size_t rx_mem_watch_begin(void);
+size_t rx_mem_watch_end(void);
+/* Bytes in decimal units with one decimal, as EXPLAIN ANALYZE prints them: "512 B", "3.4 kB",
+ * "12.3 MB", "1.5 GB"; into buf (cap bytes, 16 are enough). */
+void rx_format_bytes(char *buf, size_t cap, uint64_t n);
+
 /* ---- threads -------------------------------------------------------------------------------- */
 
 /* How many threads an operator may use, process-wide (threads.c): the join kernels and the

@@ -5,6 +5,8 @@
 #include "base/base.h"
 
 #include <malloc.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -69,25 +71,73 @@ static void *advise_huge(void *p, size_t bytes) {
     return p;
 }
 
+/* The memory watch (rx_mem_watch_begin): while one is on, allocations of WATCH_MIN bytes and
+ * more sample the process's allocated bytes into watch_peak. */
+#define WATCH_MIN ((size_t)256 << 10)
+static atomic_int watching;
+static atomic_size_t watch_peak;
+
+static void watch_sample(void) {
+    size_t live = rx_mem_live();
+    size_t seen = atomic_load(&watch_peak);
+    while (live > seen && !atomic_compare_exchange_weak(&watch_peak, &seen, live)) {}
+}
+
+/* Returns p after sampling the watch for an allocation of bytes (when one is on). */
+static void *watched(void *p, size_t bytes) {
+    if (p && bytes >= WATCH_MIN && atomic_load_explicit(&watching, memory_order_relaxed)) watch_sample();
+    return p;
+}
+
+size_t rx_mem_live(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd + rx_map_live();
+}
+
+size_t rx_mem_watch_begin(void) {
+    size_t live = rx_mem_live();
+    atomic_store(&watch_peak, live);
+    atomic_store(&watching, 1);
+    return live;
+}
+
+size_t rx_mem_watch_end(void) {
+    watch_sample();
+    atomic_store(&watching, 0);
+    return atomic_load(&watch_peak);
+}
+
+void rx_format_bytes(char *buf, size_t cap, uint64_t n) {
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+    double v = (double)n;
+    int u = 0;
+    while (v >= 999.95 && u < 4) {
+        v /= 1000;
+        u++;
+    }
+    if (u == 0) snprintf(buf, cap, "%llu B", (unsigned long long)n);
+    else snprintf(buf, cap, "%.1f %s", v, units[u]);
+}
+
 void *rx_malloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return malloc(bytes ? bytes : 1);
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return watched(malloc(bytes ? bytes : 1), bytes);
     /* Aligned to a huge page and a whole number of them, so that every page can be huge. */
     bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    return advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes);
+    return watched(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes), bytes);
 }
 
 void *rx_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     /* calloc, not rx_malloc + memset: fresh memory from the system is zero already, and
      * calloc does not touch it, so the advice still comes before the first touch. */
-    return advise_huge(calloc(n ? n : 1, size ? size : 1), n * size);
+    return watched(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size), n * size);
 }
 
 /* A large buffer that grows moves into a fresh advised one: realloc would copy it into memory
  * that the copy itself touches first, in small pages, before any advice could apply. */
 void *rx_realloc(void *p, size_t bytes) {
     if (!p) return rx_malloc(bytes);
-    if (bytes < RX_HUGE_MIN) return realloc(p, bytes ? bytes : 1);
+    if (bytes < RX_HUGE_MIN) return watched(realloc(p, bytes ? bytes : 1), bytes);
     size_t have = malloc_usable_size(p);
     if (have >= bytes) return realloc(p, bytes); /* shrinks in place */
     void *q = rx_malloc(bytes);
@@ -160,7 +210,7 @@ static void *map_huge(size_t len) {
         munmap(a, len);
         return NULL;
     }
-    return a;
+    return watched(a, len);
 }
 
 /* Unlists mapping p and returns its length, or 0 when p is not one. */
@@ -181,14 +231,14 @@ static size_t unlist(void *p, bool remove) {
 }
 
 void *rx_map_alloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return malloc(bytes ? bytes : 1);
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return watched(malloc(bytes ? bytes : 1), bytes);
     return map_huge((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
 void *rx_map_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     size_t bytes = n * size;
-    if (bytes < RX_HUGE_MIN) return calloc(n ? n : 1, size ? size : 1);
+    if (bytes < RX_HUGE_MIN) return watched(calloc(n ? n : 1, size ? size : 1), bytes);
     return rx_map_alloc(bytes);   /* a new mapping is zero */
 }
 

@@ -14,6 +14,7 @@
 typedef struct {
     int format;       /* RxFormat */
     bool explain;
+    bool explain_analyze;  /* --explain analyze: the plan with the run's figures */
     bool timing;
     bool count_only;  /* print each result's row count only (benchmarks) */
     int n_printed;    /* results printed so far (a blank line separates them) */

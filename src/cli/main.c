@@ -40,13 +40,17 @@ static const char usage_text[] =
     "  -o, --output FILE      write the results to FILE instead of standard output\n"
     "      --explain          after each result, print the rewrites applied and the\n"
     "                         physical plan with row estimates\n"
-    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
+    "      --explain analyze  the same with what each operator did: actual rows, time\n"
+    "                         (inclusive and self) and peak memory\n"    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
     "                         (bytes, or with K, M, G; default: 80% of the machine's memory;\n"
     "                         0 for none)\n"
     "      --report FILE      write a self-contained HTML page of what the engine did for\n"
     "                         each query: input tables and result, rewrites, the plan\n"
     "                         with estimated and actual rows, and a timeline of every\n"
-    "                         interval and AS-OF join\n"
+    "                         interval and AS-OF join\n"    "      --report-key KEY   draw only the interval-join pairs whose left partition\n"
+    "                         key is KEY (several key columns: \"a, b\")\n"
+    "      --report-window FROM,TO  draw only the interval-join pairs whose intervals\n"
+    "                         both meet [FROM, TO] (in the endpoints' type)\n"
     "      --no-progress      never show the progress line of long steps (shown on a\n"
     "                         terminal after a second; RELIX_PROGRESS=0 does the same)\n"
     "      --threads N        run at most N threads (N >= 1; default: the RELIX_THREADS\n"
@@ -135,7 +139,7 @@ int cli_print_result(void *ud, const RxResult *r) {
     }
     if (o->explain) {
         fputc('\n', out);
-        fputs(rx_result_explain(r), out);
+        fputs(o->explain_analyze ? rx_result_explain_analyze(r) : rx_result_explain(r), out);
     }
     fflush(out);
     return 0;
@@ -293,6 +297,7 @@ static int parse_algo(const char *v, const char *const *names, int n) {
 int main(int argc, char **argv) {
     CliOptions o = {.max_rows = CLI_MAX_ROWS};
     const char *eval_text = NULL, *file = NULL, *report_path = NULL;
+    const char *report_key = NULL, *report_window = NULL;  /* --report-key, --report-window */
     bool no_progress = false;
     int ijoin_algo = 0, asof_algo = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
@@ -351,12 +356,24 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
+            /* --explain analyze (or =analyze): the word after it, when it is that, is its mode */
+            if (!val && i + 1 < argc && strcmp(argv[i + 1], "analyze") == 0) val = argv[++i];
+            if (val && strcmp(val, "analyze") != 0)
+                return usage_error("unknown --explain mode '%s' (analyze)", val);
+            o.explain_analyze = val != NULL;
         } else if (strcmp(a, "--report") == 0) {
             NEXT_VALUE();
             if (!*val) return usage_error("--report needs a file name%s", "");
             if (!may_overwrite(val))
                 return usage_error("--report would overwrite '%s', which is not an HTML page", val);
             report_path = val;
+        } else if (strcmp(a, "--report-key") == 0) {
+            NEXT_VALUE();
+            report_key = val;
+        } else if (strcmp(a, "--report-window") == 0) {
+            NEXT_VALUE();
+            if (!strchr(val, ',')) return usage_error("--report-window needs FROM,TO, not '%s'", val);
+            report_window = val;
         } else if (strcmp(a, "--no-progress") == 0) {
             no_progress = true;
         } else if (strcmp(a, "--timing") == 0) {
@@ -439,7 +456,8 @@ int main(int argc, char **argv) {
     FILE *report = NULL;
     if (report_path) {
         report = fopen(report_path, "wb");
-        if (!report || rx_report_begin(s, repl ? "REPL session" : name, write_file, report) != 0) {
+        if (!report || rx_report_begin(s, repl ? "REPL session" : name, write_file, report) != 0 ||
+            ((report_key || report_window) && rx_report_focus(s, report_key, report_window) != 0)) {
             fprintf(stderr, "relix: cannot write '%s': %s\n", report_path, report ? "out of memory" : strerror(errno));
             if (report) fclose(report);
             free(text);

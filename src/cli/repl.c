@@ -5,7 +5,7 @@
  * a quoted name and any '{ }' or '( )' (so γ's "keys; aggregates" does not end a statement),
  * then run in the same session, so definitions persist; an error is printed and the session
  * goes on. A relational expression on its own is a query (rx_set_bare_queries). Backslash
- * commands: \q quits, \explain and \timing toggle (or take on|off), \format NAME, \set maxrows N,
+ * commands: \q quits, \explain and \timing toggle (or take on|off; \explain analyze), \format NAME, \set maxrows N,
  * \i FILE runs a script into the session, \o FILE sends results to a file (written whole when
  * \o ends it) and \o alone back to the terminal, \d lists the relations (and connections)
  * defined here, \d NAME shows one's columns and types (also of a connection's table,
@@ -627,7 +627,13 @@ static bool run_command(Repl *r, const char *line) {
     path[pn] = 0;
     if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) return false;
     if (strcmp(cmd, "explain") == 0) {
-        toggle(&o->explain, "explain", arg);
+        if (strcmp(arg, "analyze") == 0) {
+            o->explain = true;
+            o->explain_analyze = true;
+        } else {
+            toggle(&o->explain, "explain", arg);
+            o->explain_analyze = false;
+        }
     } else if (strcmp(cmd, "timing") == 0) {
         toggle(&o->timing, "timing", arg);
     } else if (strcmp(cmd, "format") == 0) {
@@ -657,7 +663,7 @@ static bool run_command(Repl *r, const char *line) {
     } else {
         fputs("statements end with ';'; an expression on its own runs as a query: T ⨝ S;\n"
               "\\q quit   \\i FILE run a script   \\o FILE results to a file   \\o back to the terminal\n"
-              "\\explain [on|off]   \\timing [on|off]   \\format table|csv|tsv|json|jsonl|markdown\n"
+              "\\explain [on|off|analyze]   \\timing [on|off]   \\format table|csv|tsv|json|jsonl|markdown\n"
               "\\set maxrows N (table rows shown, 0 all)   \\d list relations   \\d NAME columns and types\n"
               "Tab completes   Ctrl-C clears the input or stops a query\n",
               stderr);

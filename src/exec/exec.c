@@ -600,8 +600,10 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     x->t_join_s += now_s() - t0;
     if (rc < 0) goto out;
     if (x->on_join) x->on_join(x->join_ud, p, l, r, NULL, match, nl);
-    p->left_presorted = st.left_sorted;
-    p->right_presorted = st.right_sorted;
+    if (x->stats) {
+        x->stats[p->id].left_presorted = st.left_sorted;
+        x->stats[p->id].right_presorted = st.right_sorted;
+    }
     /* Done with the keys and partitions: they go before the gather, whose output columns then
      * touch memory the system has just had back (an optimisation: on this VM, memory the host
      * has not backed lately costs up to 1.5 ms per MB to touch first, recent memory 0.1). */
@@ -639,15 +641,52 @@ out:
 
 /* ---- driver --------------------------------------------------------------------------------- */
 
+/* Whether a column of in0 or in1 (NULL: none) is c itself (c not NULL) or holds string heap h
+ * (h not NULL). */
+static bool in_inputs(const Table *in0, const Table *in1, const Column *c, const StrHeap *h) {
+    for (int k = 0; k < 2; k++) {
+        const Table *in = k ? in1 : in0;
+        for (int j = 0; in && j < in->n_cols; j++) {
+            const Column *ic = in->cols[j];
+            if (c && ic == c) return true;
+            for (uint32_t i = 0; h && i < ic->n_heaps; i++)
+                if (ic->heaps[i] == h) return true;
+        }
+    }
+    return false;
+}
+
+/* Bytes of t's columns that are not one of in0's or in1's (NULL: none): what an operator's
+ * output holds that it made itself. A view counts its validity bitmap only; string heaps
+ * count when no input column shares them. */
+static size_t new_bytes(const Table *t, const Table *in0, const Table *in1) {
+    size_t b = 0;
+    for (int i = 0; i < t->n_cols; i++) {
+        const Column *c = t->cols[i];
+        if (in_inputs(in0, in1, c, NULL)) continue;
+        if (c->valid) b += (c->n + 63) / 64 * 8;
+        if (c->base || c->pruned) continue;
+        if (c->codes) b += c->n * sizeof *c->codes + c->n_dict * sizeof *c->dict;
+        else if (c->data) b += c->n * type_width(c->type);
+        for (uint32_t h = 0; h < c->n_heaps; h++)
+            if (c->heaps[h] && !in_inputs(in0, in1, NULL, c->heaps[h])) b += c->heaps[h]->len;
+    }
+    return b;
+}
+
 static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
     Table *in0 = NULL, *in1 = NULL, *out = NULL;
+    double t_start = now_s();
     if (p->in[0] && !(in0 = run(x, p->in[0], err))) return NULL;
     if (p->in[1] && !(in1 = run(x, p->in[1], err))) {
         table_free(in0);
         return NULL;
     }
+    /* The inputs are built: from here on, time and memory are this operator's own. */
+    double t_self = now_s();
+    size_t mem0 = x->stats ? rx_mem_watch_begin() : 0;
     switch (p->kind) {
     case PN_SCAN:
         out = ops_shared_table(lp->table, &lp->schema);
@@ -698,16 +737,64 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
         break;
     }
     }
+    size_t mem1 = x->stats ? rx_mem_watch_end() : 0;
+    if (out && x->stats) {
+        ExecNodeStats *st = &x->stats[p->id];
+        double t_end = now_s();
+        st->ran = true;
+        st->rows = (double)out->n_rows;
+        st->time_s = t_end - t_start;
+        st->self_s = t_end - t_self;
+        st->out_bytes = new_bytes(out, p->kind == PN_SCAN ? lp->table : in0, in1);
+        st->peak_bytes = mem1 > mem0 ? mem1 - mem0 : 0;
+        if (st->peak_bytes < st->out_bytes) st->peak_bytes = st->out_bytes;
+    }
     table_free(in0);
     table_free(in1);
-    if (out) {
-        p->ran = true;
-        p->actual_rows = (double)out->n_rows;
-    }
     return out;
 }
 
 int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err) {
     *out = run(x, p, err);
     return *out ? 0 : -1;
+}
+
+/* ---- EXPLAIN ANALYZE ------------------------------------------------------------------------ */
+
+void exec_run_notes(const PNode *p, const ExecNodeStats *stats, StrBuf *out) {
+    if (!p || !stats) return;
+    exec_run_notes(p->in[0], stats, out);
+    exec_run_notes(p->in[1], stats, out);
+    const ExecNodeStats *st = &stats[p->id];
+    if (p->kind == PN_ASOF && st->ran && (st->left_presorted || st->right_presorted)) {
+        const char *which = st->left_presorted && st->right_presorted ? "both inputs" :
+                            st->left_presorted ? "the left input" : "the right input";
+        sb_printf(out, "  AsOfJoin on %s: %s arrived sorted by the keys and the match column, so %s skipped\n",
+                  p->lp->in[0]->schema.cols[p->lp->lmatch].name, which,
+                  st->left_presorted && st->right_presorted ? "both sorts were" : "its sort was");
+    }
+}
+
+typedef struct {
+    const ExecNodeStats *stats;
+    StrBuf *out;
+} AnalyzeOut;
+
+static void analyze_line(void *ud, const PlanLine *line) {
+    AnalyzeOut *ao = ud;
+    const ExecNodeStats *st = &ao->stats[line->node->id];
+    sb_printf(ao->out, "%s%s  ~%lld rows", line->tree, line->label, line->rows_est);
+    if (!st->ran) {
+        sb_puts(ao->out, "  (never ran)\n");
+        return;
+    }
+    char peak[32];
+    rx_format_bytes(peak, sizeof peak, st->peak_bytes);
+    sb_printf(ao->out, "  (actual rows=%.0f time=%.3f ms self=%.3f ms peak=%s)\n", st->rows,
+              st->time_s * 1e3, st->self_s * 1e3, peak);
+}
+
+void exec_explain_analyze(const PNode *p, const ExecNodeStats *stats, StrBuf *out) {
+    AnalyzeOut ao = {stats, out};
+    plan_lines(p, analyze_line, &ao);
 }

@@ -14,6 +14,21 @@
 
 #define EXEC_BATCH 1024
 
+/* What one operator did in a run (EXPLAIN ANALYZE), kept in run-time state beside the plan:
+ * ExecCtx.stats[p->id]. Time is inclusive (the operator with everything below it, as
+ * PostgreSQL counts it), self_s the operator's own part. peak_bytes is what the operator
+ * allocated at its highest while it ran: the sampled peak of the process's allocated bytes
+ * (rx_mem_watch_begin) over what was allocated when it started (its inputs already built),
+ * and never less than the bytes of the output columns it made itself (out_bytes; columns it
+ * passes through from an input are not counted). */
+typedef struct {
+    bool ran;
+    double rows;          /* the rows it produced (PushedSQL: the rows the database returned) */
+    double time_s, self_s;
+    size_t peak_bytes, out_bytes;
+    bool left_presorted, right_presorted;  /* AS-OF: the input arrived ordered, no sort ran */
+} ExecNodeStats;
+
 typedef struct ExecCtx {
     volatile sig_atomic_t *interrupt;  /* set asynchronously (Ctrl-C): the run stops; may be NULL */
     double t_join_s;                   /* time spent inside join operators, for --timing */
@@ -23,12 +38,23 @@ typedef struct ExecCtx {
     void (*on_join)(void *ud, const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                     const uint32_t *ri, size_t n);
     void *join_ud;
+    /* plan_nodes(p) entries, zeroed by the caller, filled as operators run; NULL: not kept. */
+    ExecNodeStats *stats;
 } ExecCtx;
 
 /* Runs plan p; *out is a new table (names = p's schema display names) that the caller frees
  * with table_free. -1 with err on a run-time error (overflow, division by zero, a value that
  * does not convert, out of memory, interrupted). */
 int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err);
+
+/* After a run: what the operators found about their inputs ("AsOfJoin: the left input arrived
+ * sorted by its keys and match column; its sort was skipped"), one line each; nothing when
+ * there is nothing to say. stats: the run's ExecCtx.stats. */
+void exec_run_notes(const PNode *p, const ExecNodeStats *stats, StrBuf *out);
+
+/* The plan as plan_explain prints it, each line followed by what the operator did in the run:
+ * "  (actual rows=87 time=1.234 ms self=0.200 ms peak=12.3 MB)", or "  (never ran)". */
+void exec_explain_analyze(const PNode *p, const ExecNodeStats *stats, StrBuf *out);
 
 /* ---- expression evaluation (eval.c) --------------------------------------------------------- */
 

@@ -171,7 +171,7 @@ static const char css[] =
     "padding:2px 10px;border-bottom:1px solid var(--line)}\n"
     "table.plan th.op{text-align:left}\n"
     "table.plan td{padding:1px 10px;white-space:pre}\n"
-    "table.plan td.est,table.plan td.act{text-align:right;color:#344054}\n"
+    "table.plan td.est,table.plan td.act,table.plan td.t{text-align:right;color:#344054}\n"
     "table.plan td.act.off{color:#b54708;font-weight:600}\n"
     "table.plan .tree{color:#98a2b3}\n"
     ".none{color:var(--dim);font-style:italic;margin:0}\n"
@@ -187,6 +187,10 @@ static const char css[] =
     "svg text.lab-right{fill:#9a4f0b}\n"
     "svg .grid{stroke:#eaecf0}\n"
     "svg .axis{stroke:#98a2b3}\n"
+    "svg.density{max-width:100%;height:auto;background:#fff;border:1px solid var(--soft);"
+    "border-top:0;border-radius:0 0 6px 6px;display:block}\n"
+    "svg rect.dens.left{fill:var(--left);opacity:.75}\n"
+    "svg rect.dens.right{fill:var(--right);opacity:.75}\n"
     "svg rect.bar.left{fill:var(--left)}\n"
     "svg rect.bar.right{fill:var(--right)}\n"
     "svg rect.bar{opacity:.3}\n"
@@ -238,7 +242,8 @@ static void open_section(HtmlReport *r, int s) {
     case SEC_REWRITES: put(r, "<h3>Rewrites applied</h3>\n"); break;
     case SEC_PLAN:
         put(r, "<h3>Physical plan</h3>\n<div class=\"pw\"><table class=\"plan\"><thead><tr><th class=\"op\">operator"
-               "</th><th>estimated</th><th>actual</th></tr></thead><tbody>\n");
+               "</th><th>estimated</th><th>actual</th><th>time</th><th>self</th><th>peak memory</th>"
+               "</tr></thead><tbody>\n");
         break;
     case SEC_NOTES: put(r, "<h3>Run notes</h3>\n"); break;
     case SEC_TIMELINE: put(r, "<h3>Timeline</h3>\n"); break;
@@ -378,21 +383,27 @@ void report_rewrites(HtmlReport *r, const RepRewrite *items, size_t n) {
 }
 
 void report_plan_line(HtmlReport *r, const char *tree, const char *label, long long est,
-                      bool ran, double actual) {
+                      const RepActual *act) {
     open_section(r, SEC_PLAN);
     put(r, "<tr><td class=\"op\"><span class=\"tree\">");
     esc(r, tree);
     put(r, "</span>");
     esc(r, label);
     putf(r, "</td><td class=\"est\">~%lld</td>", est);
-    if (!ran) {
-        put(r, "<td class=\"act\">—</td></tr>\n");
+    if (!act->ran) {
+        put(r, "<td class=\"act\">—</td><td class=\"t\">—</td><td class=\"t\">—</td>"
+               "<td class=\"t\">—</td></tr>\n");
         return;
     }
     /* an estimate off by more than a factor of ten stands out */
+    double actual = act->rows;
     double e = est > 0 ? (double)est : 0.5, a = actual > 0 ? actual : 0.5;
     bool off = e / a > 10 || a / e > 10;
-    putf(r, "<td class=\"act%s\">%.0f</td></tr>\n", off ? " off" : "", actual);
+    char peak[32];
+    rx_format_bytes(peak, sizeof peak, act->peak_bytes);
+    putf(r, "<td class=\"act%s\">%.0f</td><td class=\"t\">%.3f ms</td><td class=\"t\">%.3f ms</td>"
+            "<td class=\"t\">%s</td></tr>\n", off ? " off" : "", actual, act->time_s * 1e3,
+         act->self_s * 1e3, peak);
 }
 
 void report_run_notes(HtmlReport *r, const char *text) {
@@ -775,6 +786,85 @@ static void legend_item(HtmlReport *r, double x, double y, const char *swatch, c
 
 /* ---- the interval join's timeline ----------------------------------------------------------- */
 
+/* The density of both inputs over the range of all their intervals, drawn under a timeline
+ * whose bars show only some rows: for each of DENSITY_BINS equal bins, how many of a side's
+ * intervals cover it (left bars up from the middle line, right bars down), each bin with a
+ * tooltip. Reads every row once; what it writes is bounded by the bins, not by the rows. */
+#define DENSITY_BINS 120
+static void draw_density(HtmlReport *r, const RepIJoin *j, const Column *const *ec, AxisKind kind,
+                         bool ints) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int side = 0; side < 2; side++) {
+        const Table *t = side ? j->r : j->l;
+        for (size_t i = 0; i < t->n_rows; i++) {
+            double a, b;
+            if (!ax_value(ec[side * 2], i, kind, &a) || !ax_value(ec[side * 2 + 1], i, kind, &b)) continue;
+            lo = fmin(lo, fmin(a, b));
+            hi = fmax(hi, fmax(a, b));
+        }
+    }
+    if (!(lo <= hi)) return;
+    const double W = 1000, ML = 180, MR = 24, HB = 40, TOP = 26;
+    Axis ax = {.kind = kind, .ints = ints, .x0 = ML, .width = W - ML - MR, .svg_w = W};
+    ax_range(&ax, lo, hi);
+    double bw = (ax.hi - ax.lo) / DENSITY_BINS;
+    long long cover[2][DENSITY_BINS + 1];
+    memset(cover, 0, sizeof cover);
+    size_t rows[2] = {0, 0};
+    for (int side = 0; side < 2; side++) {
+        const Table *t = side ? j->r : j->l;
+        for (size_t i = 0; i < t->n_rows; i++) {
+            double a, b;
+            if (!ax_value(ec[side * 2], i, kind, &a) || !ax_value(ec[side * 2 + 1], i, kind, &b)) continue;
+            if (a > b) { double x = a; a = b; b = x; }
+            int b0 = (int)floor((a - ax.lo) / bw), b1 = (int)floor((b - ax.lo) / bw);
+            b0 = b0 < 0 ? 0 : b0 >= DENSITY_BINS ? DENSITY_BINS - 1 : b0;
+            b1 = b1 < b0 ? b0 : b1 >= DENSITY_BINS ? DENSITY_BINS - 1 : b1;
+            cover[side][b0]++;
+            cover[side][b1 + 1]--;
+            rows[side]++;
+        }
+        for (int k = 1; k <= DENSITY_BINS; k++) cover[side][k] += cover[side][k - 1];
+    }
+    long long top = 1;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < DENSITY_BINS; k++) top = cover[side][k] > top ? cover[side][k] : top;
+    double mid = TOP + HB, axis_y = mid + HB + 8, H = axis_y + 24;
+    putf(r, "<svg class=\"density\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\">\n",
+         W, H, W, H);
+    putf(r, "<text class=\"tick\" x=\"%.1f\" y=\"16\">density of all %zu left and %zu right intervals: "
+            "how many cover each of %d bins (at most %lld)</text>\n", ML, rows[0], rows[1], DENSITY_BINS, top);
+    putf(r, "<text class=\"lab-left\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ML - 10, mid - 6);
+    esc(r, j->left_name);
+    putf(r, "</text>\n<text class=\"lab-right\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", ML - 10, mid + 14);
+    esc(r, j->right_name);
+    put(r, "</text>\n");
+    draw_axis(r, &ax, TOP, axis_y);
+    double px = ax.width / DENSITY_BINS;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < DENSITY_BINS; k++) {
+            long long c = cover[side][k];
+            if (c <= 0) continue;
+            double h = HB * (double)c / (double)top;
+            if (h < 1) h = 1;
+            double x = ax.x0 + k * px;
+            putf(r, "<rect class=\"dens %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%lld ",
+                 side ? "right" : "left", x, side ? mid : mid - h, px, h, c);
+            esc(r, side ? j->right_name : j->left_name);
+            char t0[TM_BUF + NUM_BUF], t1[TM_BUF + NUM_BUF];
+            ax_label(&ax, ax.lo + k * bw, t0);
+            ax_label(&ax, ax.lo + (k + 1) * bw, t1);
+            put(r, " intervals cover [");
+            esc(r, t0);
+            put(r, ", ");
+            esc(r, t1);
+            put(r, ")</title></rect>\n");
+        }
+    putf(r, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", ax.x0, mid,
+         ax.x0 + ax.width, mid);
+    put(r, "</svg>\n");
+}
+
 typedef struct {
     int side;         /* 0 left, 1 right */
     uint32_t row;
@@ -843,6 +933,14 @@ void report_ijoin(HtmlReport *r, const RepIJoin *j) {
     AxisKind kind = axis_for(ec, 4, &ints, &why);
     if (kind == AX_NONE) {
         report_no_timeline(r, j->title, why);
+        return;
+    }
+    if (j->focus && j->n_pairs == 0) {
+        StrBuf none;
+        sb_init(&none);
+        sb_printf(&none, "none of its %zu pair%s has %s", j->n_all, j->n_all == 1 ? "" : "s", j->focus);
+        report_no_timeline(r, j->title, none.p ? none.p : "no pair is in focus");
+        sb_free(&none);
         return;
     }
     size_t nl = j->l->n_rows, nr = j->r->n_rows;
@@ -977,7 +1075,9 @@ void report_ijoin(HtmlReport *r, const RepIJoin *j) {
                 "cy=\"%.1f\" r=\"2.6\"/>\n", xm, y1, xm, y2);
         drawn++;
     }
-    put(r, "</svg>\n<figcaption>");
+    put(r, "</svg>\n");
+    if (kl < nl || kr < nr) draw_density(r, j, ec, kind, ints);
+    put(r, "<figcaption>");
     size_t shown_l = 0, shown_r = 0;
     for (size_t i = 0; i < nb; i++) shown_l += bars[i].side == 0, shown_r += bars[i].side == 1;
     putf(r, "Bars: %zu of the left input's %zu interval%s (", shown_l, nl, nl == 1 ? "" : "s");
@@ -997,11 +1097,17 @@ void report_ijoin(HtmlReport *r, const RepIJoin *j) {
                "order, which the join compares, is their time order)");
     putf(r, ". Lines: %zu matched pair%s", drawn, drawn == 1 ? "" : "s");
     if (j->n_pairs > j->n_shown) putf(r, ", the first %zu of %zu", j->n_shown, j->n_pairs);
-    else if (j->n_pairs == 0) put(r, " (the join matched none)");
+    else if (j->n_pairs == 0) put(r, j->focus ? " (none in focus)" : " (the join matched none)");
+    if (j->focus) {
+        put(r, " with ");
+        esc(r, j->focus);
+        putf(r, " (the focus; %zu pair%s in all)", j->n_all, j->n_all == 1 ? "" : "s");
+    }
     put(r, "; solid bars are in a drawn pair.");
     if (null_rows) putf(r, " %zu row%s with a NULL endpoint (which never match) not drawn.", null_rows, null_rows == 1 ? "" : "s");
     if (kl < nl || kr < nr)
-        put(r, " From a side of more than 40 rows, only the rows of the drawn pairs are drawn.");
+        put(r, " From a side of more than 40 rows, only the rows of the drawn pairs are drawn; "
+               "the strip below them counts every row of both sides.");
     put(r, "</figcaption>\n</figure>\n");
 done:
     free(inl), free(inr), free(pkl), free(pkr), free(bars);

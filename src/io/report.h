@@ -5,17 +5,19 @@
  * This is an output writer beside output.c: it knows tables and text, not plans. The session
  * (src/api/session_report.c) walks each query's plan and hands over what the page shows, in
  * page order: the query's text, its input tables and result (data flow), the rewrites applied,
- * the physical plan's lines with estimated and actual rows, the run notes, and for every
- * interval or AS-OF join the join's inputs and matches, which the page draws as a timeline in
- * inline SVG.
+ * the physical plan's lines with estimated and actual rows, time and peak memory, the run
+ * notes, and for every interval or AS-OF join the join's inputs and matches, which the page
+ * draws as a timeline in inline SVG (an interval join of big inputs also as a density strip
+ * of all their rows, bounded in size by its bins).
  *
  * The page: inline CSS and SVG only, no script, no external font, image or link, so that it
  * opens the same offline and from a mail attachment. Every text that comes from the script or
  * the data is escaped (& < > " '), invalid UTF-8 and control characters become U+FFFD, and a
  * cell longer than REPORT_CELL_MAX characters is cut with …. Tables show REPORT_ROWS rows and
  * say how many more there are; a timeline draws at most REPORT_PAIRS pairs (or probes) and
- * says so when there are more. Nothing on the page depends on time or addresses: the same run
- * gives the same bytes.
+ * says so when there are more. Nothing on the page depends on addresses, and only the plan's
+ * time and memory columns (class "t") depend on the clock and the allocator: the same run
+ * gives the same bytes elsewhere.
  *
  * Writing is streamed: the page's head goes out in report_new, each query's section as it is
  * given, the end in report_finish. A failing sink makes the report stop writing; report_finish
@@ -52,10 +54,18 @@ typedef struct {
     const char *id, *what, *detail;
 } RepRewrite;
 void report_rewrites(HtmlReport *r, const RepRewrite *items, size_t n);
-/* One operator of the physical plan, as plan_lines gives it; actual is the rows it produced
- * (ran false: it did not run). */
+/* What one operator did in the run, as EXPLAIN ANALYZE prints it (ExecNodeStats in
+ * exec.h): the rows it produced, its time inclusive of its inputs' and its own, and its peak
+ * memory. ran false: it did not run. */
+typedef struct {
+    bool ran;
+    double rows;
+    double time_s, self_s;
+    size_t peak_bytes;
+} RepActual;
+/* One operator of the physical plan, as plan_lines gives it, with what it did. */
 void report_plan_line(HtmlReport *r, const char *tree, const char *label, long long est,
-                      bool ran, double actual);
+                      const RepActual *act);
 /* The run notes, as plan_run_notes writes them (lines, each indented by two spaces). */
 void report_run_notes(HtmlReport *r, const char *text);
 
@@ -72,6 +82,8 @@ typedef struct {
     const char *const *key_names;
     const uint32_t *pl, *pr;
     size_t n_shown, n_pairs;
+    const char *focus;        /* the pairs are those in this focus ("the left key 3"); NULL: all */
+    size_t n_all;             /* with a focus: the join's pairs in all (n_pairs: in focus) */
 } RepIJoin;
 void report_ijoin(HtmlReport *r, const RepIJoin *j);
 

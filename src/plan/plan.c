@@ -505,15 +505,26 @@ static PNode *build_pruned(Arena *a, const LPlan *lp, const PlanOptions *opt, in
     return p;
 }
 
+/* Gives p's operators the ids next, next+1, ... in EXPLAIN order; returns the next free id. */
+static int number(PNode *p, int next) {
+    if (!p) return next;
+    p->id = next++;
+    next = number(p->in[0], next);
+    return number(p->in[1], next);
+}
+
 PNode *plan_build(Arena *a, const LPlan *lp, const PlanOptions *opt, int *pruned, RxError *err) {
     int dummy;
     if (!pruned) pruned = &dummy;
     PNode *p = build_pruned(a, lp, opt, pruned, err);
-    if (!p || !opt || !opt->load_columns) return p;
-    /* The columns the plan uses are known now: load them, then plan again so that the
-     * estimates read real statistics. */
-    if (load_scans(p, opt, err) < 0) return NULL;
-    return build_pruned(a, lp, opt, pruned, err);
+    if (p && opt && opt->load_columns) {
+        /* The columns the plan uses are known now: load them, then plan again so that the
+         * estimates read real statistics. */
+        if (load_scans(p, opt, err) < 0) return NULL;
+        p = build_pruned(a, lp, opt, pruned, err);
+    }
+    number(p, 0);
+    return p;
 }
 
 /* ---- explain -------------------------------------------------------------------------------- */
@@ -629,15 +640,7 @@ static void explain_line(void *ud, const PlanLine *line) {
 
 void plan_explain(const PNode *p, StrBuf *out) { plan_lines(p, explain_line, out); }
 
-void plan_run_notes(const PNode *p, StrBuf *out) {
-    if (!p) return;
-    plan_run_notes(p->in[0], out);
-    plan_run_notes(p->in[1], out);
-    if (p->kind == PN_ASOF && p->ran && (p->left_presorted || p->right_presorted)) {
-        const char *which = p->left_presorted && p->right_presorted ? "both inputs" :
-                            p->left_presorted ? "the left input" : "the right input";
-        sb_printf(out, "  AsOfJoin on %s: %s arrived sorted by the keys and the match column, so %s skipped\n",
-                  p->lp->in[0]->schema.cols[p->lp->lmatch].name, which,
-                  p->left_presorted && p->right_presorted ? "both sorts were" : "its sort was");
-    }
+int plan_nodes(const PNode *p) {
+    if (!p) return 0;
+    return 1 + plan_nodes(p->in[0]) + plan_nodes(p->in[1]);
 }

@@ -40,10 +40,7 @@ struct PNode {
     AsofAlgo asof_algo;
     uint8_t *needed;      /* per output column: does an operator above read it? NULL: all */
     int n_needed;         /* how many are */
-    /* filled by exec when it runs the node, for reports: */
-    double actual_rows;
-    bool ran;
-    bool left_presorted, right_presorted;  /* AS-OF: the input arrived ordered, no sort ran */
+    int id;               /* 0..plan_nodes()-1 in EXPLAIN order: indexes the run-time state */
 };
 
 /* Builds the physical plan of lp in arena a. -1 only when out of memory. Unless opt->no_prune,
@@ -70,10 +67,8 @@ typedef void (*PlanLineFn)(void *ud, const PlanLine *line);
  * report shows exactly the lines EXPLAIN prints. */
 void plan_lines(const PNode *p, PlanLineFn fn, void *ud);
 
-/* After a run: what the operators found about their inputs ("AsOfJoin: the left input arrived
- * sorted by its keys and match column; its sort was skipped"), one line each; nothing when
- * there is nothing to say. */
-void plan_run_notes(const PNode *p, StrBuf *out);
+/* The number of operators of a plan plan_build returned (their ids are 0 to this - 1). */
+int plan_nodes(const PNode *p);
 
 /* The operator's label without the estimate: "Scan Requests", "IntervalJoin INTERSECTS
  * [2,3;2,3]", "AsOfJoin backward/inner/within PT5M". */

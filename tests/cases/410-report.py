@@ -79,6 +79,10 @@ class Page(HTMLParser):
         if tag == 'section' and 'query' in cls:
             self.q = {'where': '', 'inputs': [], 'result': None, 'more': [], 'plan': [],
                       'timelines': [], 'error': None, 'rewrites': 0, 'cells': []}
+        elif tag == 'rect' and 'dens' in cls and self.q and self.q['timelines']:
+            t = self.q['timelines'][-1]
+            k = 'density left bins' if 'left' in cls else 'density right bins'
+            t[k] = t.get(k, 0) + 1
         elif tag == 'svg' and 'timeline' in cls:
             self.svg = {'kind': 'ijoin' if 'ijoin' in cls else 'asof' if 'asof' in cls else '?'}
         elif self.svg is not None and not self.inside('g', 'legend'):
@@ -124,9 +128,10 @@ class Page(HTMLParser):
         elif tag == 'td' and self.inside('table', 'plan'):
             q.setdefault('row', []).append(text)
         elif tag == 'tr' and self.inside('table', 'plan') and q.get('row'):
-            op, est, act = q.pop('row')
+            op, est, act, *fig = q.pop('row')
             tree = q.pop('tree', '')
             q['plan'].append((tree, op[len(tree):], est, act))
+            q.setdefault('figures', []).append((act, fig))
         elif tag == 'svg' and self.svg is not None:
             q['timelines'].append(self.svg)
             self.svg = None
@@ -162,6 +167,27 @@ def explain_plans(path):
     return plans
 
 
+def figures(rows):
+    """Whether every operator that ran shows its time, self time (at most its time) and peak
+    memory, as EXPLAIN ANALYZE prints them; the values vary from run to run."""
+    bad = []
+    for act, fig in rows:
+        if act == '—':
+            if fig != ['—'] * 3:
+                bad.append('not run: ' + ' '.join(fig))
+            continue
+        if len(fig) != 3:
+            bad.append(f'{len(fig)} figures')
+            continue
+        t, s, m = fig
+        mt, ms = re.fullmatch(r'(\d+\.\d{3}) ms', t), re.fullmatch(r'(\d+\.\d{3}) ms', s)
+        if not mt or not ms or float(ms.group(1)) > float(mt.group(1)):
+            bad.append(f'time {t}, self {s}')
+        if not re.fullmatch(r'\d+ B|\d+\.\d (kB|MB|GB|TB)', m):
+            bad.append(f'peak {m}')
+    return ('BAD: ' + '; '.join(bad)) if bad else f'on all {len(rows)} operators'
+
+
 def check_page(html_path, explain_path):
     text = open(html_path, encoding='utf-8').read()
     p = Page()
@@ -195,6 +221,7 @@ def check_page(html_path, explain_path):
         print(f'   plan: {len(mine)} operators, ' + ('as --explain prints them' if mine == want else
               'DIFFERENT from --explain:\n     ' + '\n     '.join(mine) + '\n   --explain:\n     ' + '\n     '.join(want)))
         print(f'   actual rows: {" ".join(a for _, _, _, a in q["plan"])}; rewrites: {q["rewrites"]}')
+        print('   time, self, peak memory: ' + figures(q.get('figures', [])))
         joins = sum(1 for _, op, _, _ in q['plan'] if op.startswith(('IntervalJoin', 'AsOfJoin')))
         if joins != len(q['timelines']):
             print(f'   {joins} joins but {len(q["timelines"])} timelines')
@@ -208,7 +235,8 @@ def check_page(html_path, explain_path):
             print(f'   {title}: {t["kind"]} svg: {counts}')
             cap = t.get('caption', '')
             for pat in (r'the first \d+ of \d+', r'TEXT holding ISO-8601', r'WITHIN \S+ window',
-                        r'\d+ rows? with a NULL endpoint', r'only the rows of the drawn pairs'):
+                        r'\d+ rows? with a NULL endpoint', r'only the rows of the drawn pairs',
+                        r'Lines: [^;]*\(the focus; \d+ pairs? in all\)'):
                 m = re.search(pat, cap)
                 if m:
                     print(f'     caption says: {m.group(0)}')
