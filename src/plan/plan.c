@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "connect/connect.h"
+#include "types/compare.h"
 #include "types/temporal.h"
 
 /* ---- statistics ----------------------------------------------------------------------------- */
@@ -237,13 +238,7 @@ static bool as_double(const Column *c, size_t i, bool ts_scale, double *out) {
 
 /* An order- and equality-preserving integer for a double, so that the kernel's own predicate
  * (ij_holds) can judge the sampled pairs. */
-static int64_t dkey(double d) {
-    if (d == 0) d = 0;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    u = (u >> 63) ? ~u : (u | UINT64_C(0x8000000000000000));
-    return (int64_t)(u ^ UINT64_C(0x8000000000000000));
-}
+static int64_t dkey(double d) { return rx_float_order_key(d); }
 
 /* Interval-join estimate: the relation's predicate evaluated on an evenly spaced sample of up to
  * 200 rows of each side's base endpoint columns gives the fraction of pairs that match, scaled
