@@ -231,7 +231,7 @@ static bool as_double(const Column *c, size_t i, bool ts_scale, double *out) {
     case TY_INT: case TY_TIMESTAMP: case TY_TIME: *out = (double)col_i64(c)[i]; return true;
     case TY_FLOAT: *out = col_f64(c)[i]; return true;
     case TY_DATE: *out = (double)col_i32(c)[i] * (ts_scale ? (double)US_PER_DAY : 1.0); return true;
-    case TY_DURATION: *out = (double)col_dur(c)[i].months * 30.0 * (double)US_PER_DAY + (double)col_dur(c)[i].us; return true;
+    case TY_DURATION: *out = (double)rx_dur_span(col_dur(c)[i]); return true;
     default: return false;
     }
 }
