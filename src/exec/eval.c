@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "io/io.h"
+#include "types/compare.h"
 #include "types/number.h"
 #include "types/temporal.h"
 
@@ -177,7 +178,6 @@ static int eval_const(Ev *v, const Expr *e, Vec *out) {
 
 /* ---- comparisons ---------------------------------------------------------------------------- */
 
-static __int128 dur_key(RxDuration d) { return (__int128)d.months * 30 * US_PER_DAY + d.us; }
 
 static int text_cmp(RxStr a, RxStr b) {
     size_t n = a.len < b.len ? a.len : b.len;
@@ -219,7 +219,21 @@ static int eval_compare(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
     size_t n = v->n;
     switch (a->type) {
     case TY_INT: case TY_TIMESTAMP: case TY_TIME: CMP_LOOPS(int64_t, a->data, b->data); break;
-    case TY_FLOAT: CMP_LOOPS(double, a->data, b->data); break;
+    case TY_FLOAT: {
+        /* the FLOAT rule (types/compare.h) without a branch per row: NaN = NaN, NaN above
+         * every number; IEEE comparison already makes -0 = 0 */
+        const double *x = a->data, *y = b->data;
+        switch (e->op) {
+        case OP_EQ: for (size_t i = 0; i < n; i++) r[i] = (x[i] == y[i]) | ((x[i] != x[i]) & (y[i] != y[i])); break;
+        case OP_NE: for (size_t i = 0; i < n; i++) r[i] = !((x[i] == y[i]) | ((x[i] != x[i]) & (y[i] != y[i]))); break;
+        case OP_LT: for (size_t i = 0; i < n; i++) r[i] = (x[i] < y[i]) | ((x[i] == x[i]) & (y[i] != y[i])); break;
+        case OP_LE: for (size_t i = 0; i < n; i++) r[i] = (x[i] <= y[i]) | (y[i] != y[i]); break;
+        case OP_GT: for (size_t i = 0; i < n; i++) r[i] = (x[i] > y[i]) | ((x[i] != x[i]) & (y[i] == y[i])); break;
+        case OP_GE: for (size_t i = 0; i < n; i++) r[i] = (x[i] >= y[i]) | (x[i] != x[i]); break;
+        default: break;
+        }
+        break;
+    }
     case TY_DATE: CMP_LOOPS(int32_t, a->data, b->data); break;
     case TY_BOOL: CMP_LOOPS(uint8_t, a->data, b->data); break;
     case TY_TEXT: {
@@ -229,10 +243,7 @@ static int eval_compare(Ev *v, const Expr *e, Vec *a, Vec *b, Vec *out) {
     }
     case TY_DURATION: {
         const RxDuration *x = a->data, *y = b->data;
-        for (size_t i = 0; i < n; i++) {
-            __int128 p = dur_key(x[i]), q = dur_key(y[i]);
-            r[i] = cmp_holds(e->op, (p > q) - (p < q));
-        }
+        for (size_t i = 0; i < n; i++) r[i] = cmp_holds(e->op, rx_dur_cmp(x[i], y[i]));
         break;
     }
     case TY_NULL: memset(r, 0, n); break;
@@ -759,7 +770,7 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 ((double *)out->data)[i] = fabs(((double *)a->data)[i]);
             } else {
                 RxDuration d = ((RxDuration *)a->data)[i];
-                if (dur_key(d) < 0) {
+                if (rx_dur_span(d) < 0) {
                     if (d.us == INT64_MIN || d.months == INT64_MIN) return run_error(v, e, "duration overflow");
                     d.us = -d.us, d.months = -d.months;
                 }

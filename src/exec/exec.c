@@ -20,6 +20,7 @@
 #include "exec/ijoin.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
+#include "types/compare.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -116,13 +117,10 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j) {
         RxStr a = col_str(c)[i], b = col_str(c)[j];
         return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
     }
-    case TY_FLOAT: {
-        double a = col_f64(c)[i], b = col_f64(c)[j];
-        return a == b || (a != a && b != b);
-    }
+    case TY_FLOAT: return rx_float_cmp(col_f64(c)[i], col_f64(c)[j]) == 0;
     case TY_BOOL: return col_u8(c)[i] == col_u8(c)[j];
     case TY_DATE: return col_i32(c)[i] == col_i32(c)[j];
-    case TY_DURATION: return col_dur(c)[i].months == col_dur(c)[j].months && col_dur(c)[i].us == col_dur(c)[j].us;
+    case TY_DURATION: return rx_dur_cmp(col_dur(c)[i], col_dur(c)[j]) == 0;
     case TY_NULL: return true;
     default: return col_i64(c)[i] == col_i64(c)[j];
     }

@@ -3,25 +3,15 @@
  */
 #include "exec/keys.h"
 
+#include "types/compare.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
-static int64_t float_key(double d) {
-    if (d == 0) d = 0;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    u = (u >> 63) ? ~u : (u | UINT64_C(0x8000000000000000));
-    return (int64_t)(u ^ UINT64_C(0x8000000000000000));
-}
-
-static int64_t dur_key(RxDuration d) {
-    __int128 k = (__int128)d.months * 30 * US_PER_DAY + d.us;
-    if (k > INT64_MAX) return INT64_MAX;
-    if (k < INT64_MIN) return INT64_MIN;
-    return (int64_t)k;
-}
+/* A FLOAT as an int64 with the order and equality of the FLOAT rule (types/compare.h). */
+static int64_t float_key(double d) { return rx_float_order_key(d); }
 
 /* ---- a string dictionary -------------------------------------------------------------------- */
 
@@ -222,7 +212,17 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
             for (size_t r = 0; r < m; r++) k[r] = col_u8(c)[r];
             break;
         case TY_DURATION:
-            for (size_t r = 0; r < m; r++) k[r] = dur_key(col_dur(c)[r]);
+            for (size_t r = 0; r < m; r++) {
+                if (col_is_null(c, r)) {
+                    k[r] = 0;
+                } else if (!rx_dur_span64(col_dur(c)[r], &k[r])) {
+                    /* a 64-bit key cannot hold this span: clamping would make two different
+                     * durations equal, so the operator refuses instead */
+                    keys_free(out);
+                    return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                                    "a duration of more than 290,000 years cannot be a join, group or sort key");
+                }
+            }
             break;
         case TY_NULL:
             memset(k, 0, m * sizeof *k);

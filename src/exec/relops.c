@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
+#include "types/compare.h"
 
 #define JOIN_CHUNK 65536
 
@@ -108,8 +109,9 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
     return 0;
 }
 
-/* a's row i equals b's row j as SQL's = says (NULL never equals; INT and FLOAT compare as
- * numbers, DATE as its midnight against a TIMESTAMP). The nested loop's own check, independent
+/* a's row i equals b's row j as σ's = says (NULL never equals; INT and FLOAT compare as
+ * numbers under the FLOAT rule of types/compare.h, DATE as its midnight against a TIMESTAMP,
+ * DURATION by span). The nested loop's own check, independent
  * of the hash join's key encoding. */
 static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
     Value x = col_get(a, i), y = col_get(b, j);
@@ -118,15 +120,14 @@ static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
     if (y.type == TY_DATE && x.type == TY_TIMESTAMP) return (int64_t)y.v.date * US_PER_DAY == x.v.i;
     if (x.type != y.type) {
         double p = x.type == TY_INT ? (double)x.v.i : x.v.f, q = y.type == TY_INT ? (double)y.v.i : y.v.f;
-        return p == q;
+        return rx_float_cmp(p, q) == 0;
     }
     switch (x.type) {
     case TY_TEXT: return x.v.s.len == y.v.s.len && (x.v.s.len == 0 || memcmp(x.v.s.ptr, y.v.s.ptr, x.v.s.len) == 0);
-    case TY_FLOAT: return x.v.f == y.v.f;
+    case TY_FLOAT: return rx_float_cmp(x.v.f, y.v.f) == 0;
     case TY_BOOL: return x.v.b == y.v.b;
     case TY_DATE: return x.v.date == y.v.date;
-    case TY_DURATION:
-        return (__int128)x.v.d.months * 30 * US_PER_DAY + x.v.d.us == (__int128)y.v.d.months * 30 * US_PER_DAY + y.v.d.us;
+    case TY_DURATION: return rx_dur_cmp(x.v.d, y.v.d) == 0;
     default: return x.v.i == y.v.i;
     }
 }
@@ -572,8 +573,6 @@ out:
 
 /* ---- γ -------------------------------------------------------------------------------------- */
 
-static int64_t dur_key_us(RxDuration d) { return d.months * 30 * US_PER_DAY + d.us; }
-
 /* One aggregate over groups: a new column of n_groups rows. */
 static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids,
                          uint32_t ng, RxError *err) {
@@ -650,7 +649,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                     wide[2 * (size_t)g] += d.months;
                     wide[2 * (size_t)g + 1] += d.us;
                 } else {
-                    fsum[g] += (double)dur_key_us(d);
+                    fsum[g] += (double)rx_dur_span(d);
                 }
                 break;
             }
@@ -720,11 +719,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                     pick[g] = (uint32_t)i;
                     continue;
                 }
-                double b = v[cur];
-                bool better = a != a ? (!is_min && b == b)
-                            : b != b ? is_min
-                            : (is_min ? a < b : a > b);
-                if (better) pick[g] = (uint32_t)i;
+                int c = rx_float_cmp(a, v[cur]);
+                if (is_min ? c < 0 : c > 0) pick[g] = (uint32_t)i;
             }
         }
     } else if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {

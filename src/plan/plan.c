@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "connect/connect.h"
+#include "types/compare.h"
 #include "types/temporal.h"
 
 /* ---- statistics ----------------------------------------------------------------------------- */
@@ -230,20 +231,14 @@ static bool as_double(const Column *c, size_t i, bool ts_scale, double *out) {
     case TY_INT: case TY_TIMESTAMP: case TY_TIME: *out = (double)col_i64(c)[i]; return true;
     case TY_FLOAT: *out = col_f64(c)[i]; return true;
     case TY_DATE: *out = (double)col_i32(c)[i] * (ts_scale ? (double)US_PER_DAY : 1.0); return true;
-    case TY_DURATION: *out = (double)col_dur(c)[i].months * 30.0 * (double)US_PER_DAY + (double)col_dur(c)[i].us; return true;
+    case TY_DURATION: *out = (double)rx_dur_span(col_dur(c)[i]); return true;
     default: return false;
     }
 }
 
 /* An order- and equality-preserving integer for a double, so that the kernel's own predicate
  * (ij_holds) can judge the sampled pairs. */
-static int64_t dkey(double d) {
-    if (d == 0) d = 0;
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    u = (u >> 63) ? ~u : (u | UINT64_C(0x8000000000000000));
-    return (int64_t)(u ^ UINT64_C(0x8000000000000000));
-}
+static int64_t dkey(double d) { return rx_float_order_key(d); }
 
 /* Interval-join estimate: the relation's predicate evaluated on an evenly spaced sample of up to
  * 200 rows of each side's base endpoint columns gives the fraction of pairs that match, scaled

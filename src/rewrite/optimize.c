@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "types/compare.h"
+
 typedef struct {
     Arena *a;
     RewriteLog *log;
@@ -145,12 +147,12 @@ static Expr *fold(Opt *o, Expr *e) {
         case OP_SUB: v.v.f = p - q; break;
         case OP_MUL: v.v.f = p * q; break;
         case OP_DIV: if (q == 0) return x; v.v.f = p / q; break;
-        case OP_EQ: v.v.b = p == q; break;
-        case OP_NE: v.v.b = p != q; break;
-        case OP_LT: v.v.b = p < q; break;
-        case OP_LE: v.v.b = p <= q; break;
-        case OP_GT: v.v.b = p > q; break;
-        case OP_GE: v.v.b = p >= q; break;
+        case OP_EQ: v.v.b = rx_float_cmp(p, q) == 0; break;
+        case OP_NE: v.v.b = rx_float_cmp(p, q) != 0; break;
+        case OP_LT: v.v.b = rx_float_cmp(p, q) < 0; break;
+        case OP_LE: v.v.b = rx_float_cmp(p, q) <= 0; break;
+        case OP_GT: v.v.b = rx_float_cmp(p, q) > 0; break;
+        case OP_GE: v.v.b = rx_float_cmp(p, q) >= 0; break;
         default: return x;
         }
         if (x->type == TY_INT) return x;

@@ -34,7 +34,8 @@
  * Exactness. A pushed statement gives the bytes the engine gives: every value is the value
  * the engine computes, and where SQL differs it is written out (docs/connect.md lists each
  * rule): text compares bytewise (COLLATE "C", SQLite's BINARY); INT and FLOAT mix as doubles;
- * `/` divides doubles; FLOAT comparisons on PostgreSQL treat NaN as C does; the columns the
+ * `/` divides doubles; FLOAT and DURATION compare as types/compare.h says, which is
+ * PostgreSQL's own rule (NaN = NaN above every number, -0 = 0, a month 30 days); the columns the
  * engine reads rounded (float4, numeric) are rounded the same way first; aggregates that add
  * doubles add them in input order. What has no exact equivalent stays in the engine: for
  * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
@@ -304,32 +305,14 @@ static bool unify_sql(Gen *g, const char **a, RxType ta, const char **b, RxType 
     return *a && *b;
 }
 
-/* A constant that is neither NULL nor NaN. */
-static bool plain_const(const Expr *e) {
-    if (e->kind != EX_CONST || e->value.null || e->type == TY_NULL) return false;
-    return e->type != TY_FLOAT || e->value.v.f == e->value.v.f;
-}
-
-/* A comparison with the engine's semantics: SQL's three-valued logic, and on PostgreSQL, where
- * NaN equals NaN and exceeds every number, C's NaN (every comparison but ≠ false). When one
- * side is a plain constant (ca, cb) only a NaN on the other side that PostgreSQL would find
- * greater needs the guard. */
-static const char *compare(Gen *g, AstOp op, const char *a, RxType ta, bool ca, const char *b, RxType tb, bool cb) {
+/* A comparison with the engine's semantics (types/compare.h): SQL's three-valued logic;
+ * NaN equals NaN and exceeds every number and -0 equals 0, as PostgreSQL's float8 compares
+ * (SQLite stores a NaN as NULL, so none reaches its comparisons); a DURATION compares by its
+ * span, a month as 30 days, as PostgreSQL's interval does. */
+static const char *compare(Gen *g, AstOp op, const char *a, RxType ta, const char *b, RxType tb) {
     if (ta == TY_NULL || tb == TY_NULL) return null_of(g, TY_BOOL);
     RxType t;
     if (!unify_sql(g, &a, ta, &b, tb, &t)) return NULL;
-    if (t == TY_FLOAT && g->pg) {
-        if (ca && cb) return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
-        if (ca || cb) {
-            const char *x = cb ? a : b;
-            bool x_greater = cb ? (op == OP_GT || op == OP_GE) : (op == OP_LT || op == OP_LE);
-            if (!x_greater) return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
-            return gfmt(g, "(%s %s %s AND %s <> 'NaN')", a, op_sql(op), b, x);
-        }
-        return gfmt(g, "(CASE WHEN %s IS NULL OR %s IS NULL THEN NULL WHEN %s = 'NaN' OR %s = 'NaN' THEN %s "
-                       "ELSE %s %s %s END)",
-                    a, b, a, b, op == OP_NE ? "TRUE" : "FALSE", a, op_sql(op), b);
-    }
     return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
 }
 
@@ -579,7 +562,7 @@ static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
             const char *b = y->type == TY_NULL ? "NULL" : mixed ? float_operand(g, y, cols) : expr(g, y, cols, &n);
             RxType tx = mixed ? TY_FLOAT : x->type, ty = mixed ? TY_FLOAT : y->type;
             if (!a || !b) return NULL;
-            return compare(g, e->op, a, tx, plain_const(x), b, ty, plain_const(y));
+            return compare(g, e->op, a, tx, b, ty);
         }
         case OP_CONCAT: {
             /* TEXT with TEXT or INT: the engine's text of an INT is its decimal, as in SQL */
@@ -804,9 +787,9 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
         const Expr *e = items ? items[i] : NULL;
         const Col *c = e && e->kind == EX_COL ? &in->cols[e->col] : !e ? &in->cols[i] : NULL;
         RxType ty = e ? e->type : c->type;
-        /* rows are equal as the engine's π says: NULL equals NULL, -0 equals 0, text bytewise;
-         * a DURATION's months and microseconds apart, which SQL's interval = does not do */
-        if (ty == TY_DURATION || ty == TY_NULL) ok = false;
+        /* rows are equal as the engine's π says (types/compare.h): NULL equals NULL, -0 equals
+         * 0, NaN equals NaN, text bytewise, a DURATION by its span as PostgreSQL's interval = */
+        if (ty == TY_NULL) ok = false;
         /* the item's value as stored when it is a column, its computed value otherwise */
         const char *raw = c ? c->raw : expr(g, e, in->cols, NULL);
         const char *key = c ? col_value(g, c, NULL) : raw;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "types/compare.h"
 #include "types/temporal.h"
 
 const char *type_name(RxType t) {
@@ -323,17 +324,18 @@ uint64_t col_hash_value(const Column *c, size_t i) {
         return rx_hash_bytes(s.ptr, s.len);
     }
     case TY_FLOAT: {
-        double d = col_f64(c)[i];
-        if (d == 0) d = 0; /* -0 and 0 are one value */
-        if (d != d) return 0x6e616eULL;
+        double d = rx_float_canon(col_f64(c)[i]);  /* -0 and 0 are one value, every NaN one */
         uint64_t u;
         memcpy(&u, &d, 8);
         return rx_hash64(u);
     }
     case TY_BOOL: return rx_hash64(col_u8(c)[i] + 17u);
     case TY_DATE: return rx_hash64((uint64_t)(int64_t)col_i32(c)[i]);
-    case TY_DURATION:
-        return rx_hash_combine(rx_hash64((uint64_t)col_dur(c)[i].months), (uint64_t)col_dur(c)[i].us);
+    case TY_DURATION: {
+        /* equal spans are equal durations (P1D = PT24H): hash the 128-bit span */
+        unsigned __int128 s = (unsigned __int128)rx_dur_span(col_dur(c)[i]);
+        return rx_hash_combine(rx_hash64((uint64_t)(s >> 64)), (uint64_t)s);
+    }
     default: return rx_hash64((uint64_t)col_i64(c)[i]);
     }
 }

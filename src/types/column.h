@@ -101,7 +101,8 @@ Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
  * which the caller allocates (col_valid) beforehand when c has NULLs or idx has ROW_NONE;
  * from and to are multiples of 64 (or to = n) so that threads never share a bitmap word. */
 void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to);
-/* A hash of the value at row i, equal for equal values (-0 and 0, every NaN, every NULL). */
+/* A hash of the value at row i, equal for values equal under types/compare.h (-0 and 0, every
+ * NaN, durations of one span such as P1D and PT24H) and for every NULL. */
 uint64_t col_hash_value(const Column *c, size_t i);
 /* The element at row i as a Value (TEXT borrowed from c's heaps). */
 Value col_get(const Column *c, size_t i);
