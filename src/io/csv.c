@@ -449,6 +449,7 @@ static const char *find_bad_utf8(const char *p, const char *end) {
  * view that is not the whole file, checking stops at its last newline. */
 typedef struct {
     const char *bad, *chk, *watch, *end;
+    const char *last_nl;    /* just after the view's last newline (not whole), found once */
     bool whole;
 } Utf8Scan;
 
@@ -458,6 +459,12 @@ static void utf8_init(Utf8Scan *u, const Reader *r, const char *from) {
     u->bad = u->end = r->end;
     u->chk = u->watch = from;
     u->whole = r->whole;
+    /* Found once here rather than by walking back from the end at every check, which on a
+     * line longer than the view would cost a walk per field: quadratic in the line. */
+    const char *q = r->end;
+    if (!r->whole)
+        while (q > from && q[-1] != '\n') q--;
+    u->last_nl = q;
 }
 
 /* True when the field ending at fend (a character boundary) holds or follows the first
@@ -471,8 +478,7 @@ static bool utf8_reached(Utf8Scan *u, const char *fend) {
             if (nl) {
                 to = nl + 1;
             } else if (!u->whole) {
-                while (to > fend && to[-1] != '\n') to--;
-                if (to < fend) to = fend;
+                to = u->last_nl > fend ? u->last_nl : fend;
             }
             const char *b = find_bad_utf8(u->chk, to);
             if (b < to) u->bad = b;
@@ -1341,6 +1347,38 @@ static char *unescape_dup(const Field *f) {
     return s;
 }
 
+static uint64_t name_hash(const char *s) {
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* Fails at the second of two equal header names, in one pass over the names through a hash
+ * set (linear in the header, however many columns). */
+static int check_unique_names(Load *L) {
+    size_t cap = 16;
+    while (cap < (size_t)L->n_cols * 2) cap *= 2;
+    int *slots = malloc(cap * sizeof *slots); /* column index + 1; 0 when empty */
+    if (!slots) return oom(L);
+    memset(slots, 0, cap * sizeof *slots);
+    for (int j = 0; j < L->n_cols; j++) {
+        size_t i = (size_t)name_hash(L->names[j]) & (cap - 1);
+        for (; slots[i]; i = (i + 1) & (cap - 1)) {
+            int k = slots[i] - 1;
+            if (strcmp(L->names[k], L->names[j]) == 0) {
+                const Field *f = &L->fields[j];
+                free(slots);
+                return fail_at(&L->r, RX_ECSV, f->start, (size_t)(f->end - f->start),
+                               "duplicate column name '%s' (columns %d and %d)", L->names[j],
+                               k + 1, j + 1);
+            }
+        }
+        slots[i] = j + 1;
+    }
+    free(slots);
+    return 0;
+}
+
 /* Sets names and types from the header (when there is one) and the options. *pp is left at
  * the first data record. */
 static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
@@ -1400,13 +1438,8 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
             return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
                            "column %d is '%s' in the header but '%s' in the schema", j + 1,
                            L->names[j], opt->schema_names[j]);
-        for (int k = 0; k < j; k++)
-            if (strcmp(L->names[k], L->names[j]) == 0)
-                return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
-                               "duplicate column name '%s' (columns %d and %d)", L->names[j],
-                               k + 1, j + 1);
     }
-    return 0;
+    return check_unique_names(L);
 }
 
 /* ---- pass 1 --------------------------------------------------------------------------------- */
