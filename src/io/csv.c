@@ -825,15 +825,26 @@ static inline bool is_bool(const char *s, size_t n, uint8_t *out) {
 
 /* ---- type detection ------------------------------------------------------------------------- */
 
+/* True for a number-shaped cell written the way an identifier is: a leading
+ * '+' (+14155550100) or a leading zero before another digit (02139, 007.5, -00). Reading it as
+ * a number would write it back changed, so such a cell is TEXT when detecting. "0", "-0",
+ * "0.5" and "0e3" are numbers. */
+static inline bool id_shaped(const char *s, size_t n) {
+    if (n == 0) return false;
+    if (s[0] == '+') return true;
+    size_t i = s[0] == '-';
+    return n >= i + 2 && s[i] == '0' && is_digit(s[i + 1]);
+}
+
 /* A cell's kind, one of the detected types; TY_NULL for a column with no value yet. */
 static RxType classify(const char *s, size_t n) {
     int64_t i;
     uint8_t b;
-    if (fast_int(s, n, false, &i)) return TY_INT;
+    if (fast_int(s, n, false, &i)) return id_shaped(s, n) ? TY_TEXT : TY_INT;
     /* An integer too large for 64 bits still has the INT shape: in an INT column it is an
      * error at its cell, never a silent FLOAT that loses digits or a TEXT column. */
-    if (num_shape_int(s, n)) return TY_INT;
-    if (num_shape_float(s, n)) return TY_FLOAT;
+    if (num_shape_int(s, n)) return id_shaped(s, n) ? TY_TEXT : TY_INT;
+    if (num_shape_float(s, n)) return id_shaped(s, n) ? TY_TEXT : TY_FLOAT;
     if (is_bool(s, n, &b)) return TY_BOOL;
     if (tm_shape_date(s, n)) return TY_DATE;
     if (tm_shape_timestamp(s, n)) return TY_TIMESTAMP;
@@ -860,8 +871,8 @@ static inline void detect_cell(RxType *kind, DateCache *dc, const Field *f, bool
     uint8_t b;
     switch (*kind) {
     case TY_TEXT: return;
-    case TY_INT: if (fast_int(s, n, pad, &i)) return; break;
-    case TY_FLOAT: if (fast_decimal_shape(s, n, pad)) return; break;
+    case TY_INT: if (fast_int(s, n, pad, &i) && !id_shaped(s, n)) return; break;
+    case TY_FLOAT: if (fast_decimal_shape(s, n, pad) && !id_shaped(s, n)) return; break;
     case TY_BOOL: if (is_bool(s, n, &b)) return; break;
     case TY_DATE: if (n == 10 && fast_date_days(dc, s, n, &days)) return; break;
     case TY_TIMESTAMP: if (fast_timestamp(dc, s, n, &i)) return; break;
