@@ -16,7 +16,7 @@ endif
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I/usr/include/postgresql -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lm -lpthread
+LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))

@@ -18,6 +18,7 @@
 #include "relix.h"
 
 #include "base/base.h"
+#include "io/input.h"
 #include "cli/cli.h"
 
 static const char usage_text[] =
@@ -379,6 +380,8 @@ int main(int argc, char **argv) {
     size_t len = 0;
     const char *name = eval_text ? "<command line>" : file ? file : "<stdin>";
     bool repl = !eval_text && !file && isatty(STDIN_FILENO);
+    /* The script or the REPL reads standard input, so csv('-') cannot. */
+    if (!eval_text && !file) input_stdin_taken(repl ? "the REPL's input" : "the script");
     if (!eval_text && !repl) {
         FILE *f = file ? fopen(file, "rb") : stdin;
         if (!f) {

@@ -102,6 +102,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "io/input.h"
 #include "types/number.h"
 #include "types/temporal.h"
 
@@ -1556,7 +1557,7 @@ static int window_fill(const Load *L, Worker *w, const char *from, size_t len, b
                        Reader *v) {
     if (!w->win && !(w->win = aligned_alloc(64, L->window + 64))) return -1;
     size_t off = (size_t)(from - L->r.base), done = 0;
-    while (done < len) {
+    while (L->fd >= 0 && done < len) {
         ssize_t k = pread(L->fd, w->win + done, len - done, (off_t)(off + done));
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;
@@ -1918,56 +1919,90 @@ static bool merged_sorted(const Load *L, const ColState *cs, int n_load, int s, 
     return true;
 }
 
-static int map_file(Load *L, const char *path) {
+/* A fresh anonymous mapping of n bytes (a multiple of the page size), or NULL. */
+static char *anon_map(size_t n) {
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    advise_huge(m, n);
+    return m;
+}
+
+/* Reads the whole input at path (input.h: a file, standard input, a pipe, decompressed gzip or
+ * zstd) block by block into memory of the load's own, an anonymous mapping that the TEXT
+ * slices point into (L->map). Owned memory, not a mapping of the file: a file that another
+ * program truncates meanwhile cannot take pages away (SIGBUS) from under the parser or the
+ * table, and a stream has no pages to map. Fails with an error naming the file: it cannot be
+ * read, shrank while read, is corrupt compressed data, or holds a NUL byte (binary data,
+ * not text; the error is at the byte). */
+static int read_input(Load *L, const char *path) {
     RxError *err = L->r.err;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot open '%s': %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        int e = errno;
-        close(fd);
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot read '%s': %s", path,
-                        strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot read '%s': it is a directory",
-                        path);
-    }
-    size_t size = (size_t)st.st_size;
-    char *base = NULL;
-    if (size > 0) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            if (e == ENOMEM)
-                return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
-                                "out of memory mapping '%s' (%zu bytes)", path, size);
-            return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot map '%s': %s", path,
-                            strerror(e));
+    Input *in;
+    if (input_open(path, &in, err) < 0) return -1;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t hint = input_size_hint(in);
+    /* one byte more than a regular file's size, so that the read that sees its end fits */
+    size_t cap = ((hint ? hint + 1 : (size_t)1 << 20) + page - 1) / page * page;
+    size_t len = 0;
+    char *buf = anon_map(cap);
+    if (!buf) goto nomem;
+    progress_begin("B", hint, "reading %s", progress_file_name(path));
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) goto nomem_buf;
+            char *bigger = anon_map(cap * 2);
+            if (!bigger) goto nomem_buf;
+            memcpy(bigger, buf, len);
+            munmap(buf, cap);
+            buf = bigger;
+            cap *= 2;
         }
-#ifdef MADV_WILLNEED
-        /* An optimisation: start reading the file ahead of the threads that scan it. */
-        madvise(m, size, MADV_WILLNEED);
-#endif
-        base = m;
-        L->map = heap_from_map(base, size);
-        if (!L->map) {
-            munmap(m, size);
-            close(fd);
-            return oom(L);
+        long k = input_read(in, buf + len, cap - len, err);
+        if (k < 0) {
+            progress_end();
+            munmap(buf, cap);
+            input_close(in);
+            return -1;
+        }
+        if (k == 0) break;
+        len += (size_t)k;
+        if (progress_update(len, err) < 0) {
+            progress_end();
+            munmap(buf, cap);
+            input_close(in);
+            return -1;
         }
     }
-    L->fd = fd; /* kept for pread: the passes read the file through windows (window_fill) */
+    progress_end();
+    input_close(in);
+    size_t used = (len + page - 1) / page * page;
+    if (used < cap) munmap(buf + used, cap - used);
+    if (len == 0) {
+        if (used) munmap(buf, used);
+        buf = NULL;
+    } else if (!(L->map = heap_from_map(buf, len))) {
+        munmap(buf, used);
+        return oom(L);
+    }
     static const char empty[1] = "";
-    L->r.base = base ? base : empty;
-    L->r.end = L->r.base + size;
+    L->r.base = buf ? buf : empty;
+    L->r.end = L->r.base + len;
     L->r.data = L->r.base;
-    if (size >= 3 && memcmp(base, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
+    const char *nul = len ? memchr(buf, '\0', len) : NULL;
+    if (nul) {
+        bool utf16 = len >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0);
+        return fail_at(&L->r, RX_ECSV, nul, 1,
+                       utf16 ? "NUL byte: this is UTF-16 text; Relix reads UTF-8 (convert the file)"
+                             : "NUL byte: this is binary data, not CSV text");
+    }
     return 0;
+nomem_buf:
+    progress_end();
+    munmap(buf, cap);
+nomem:
+    input_close(in);
+    return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
+                    "out of memory reading '%s' (%zu bytes read)", path, len);
 }
 
 struct CsvFile {
@@ -2026,7 +2061,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     r->stop['\n'] = 1;
     r->null_text = cf->null_text;
     r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
-    if (map_file(L, cf->path) < 0) goto fail;
+    if (read_input(L, cf->path) < 0) goto fail;
 
     const char *p = r->data;
     if (p == r->end && (opt->header || opt->n_schema == 0)) {
@@ -2194,11 +2229,6 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         }
         cf->loaded[j] = true;
     }
-#ifdef MADV_DONTNEED
-    /* The converted columns hold their own data, and TEXT slices fault their pages back in
-     * from the file when read: the mapping's pages need not stay resident (memory). */
-    if (L->map && L->map->len) madvise(L->map->data, L->map->len, MADV_DONTNEED);
-#endif
     rc = 0;
 out:
     if (cs)
