@@ -1206,6 +1206,7 @@ typedef struct {
     int n_cols;
     char **names;        /* malloc'd, n_cols */
     RxType *types;       /* n_cols */
+    RxType *forced;      /* n_cols, or NULL: a type from CsvOptions.type_names, TY_NULL if none */
     uint8_t *may_null;   /* n_cols: pass 1 saw a NULL cell */
     Field *fields;       /* the header's fields (growable scratch) */
     size_t cap_fields;
@@ -1222,6 +1223,7 @@ static void load_free(Load *L) {
         for (int j = 0; j < L->n_cols; j++) free(L->names[j]);
     free(L->names);
     free(L->types);
+    free(L->forced);
     free(L->may_null);
     free(L->fields);
     for (int k = 0; k < L->n_chunks; k++) free(L->chunks[k].err);
@@ -1391,6 +1393,36 @@ static int check_unique_names(Load *L) {
     return 0;
 }
 
+/* Looks up the columns that CsvOptions.type_names names (after the names are set) and notes
+ * their types in L->forced. A name the file has no column for is an RX_ENAME error without a
+ * position (the caller knows where the option was written). */
+static int set_forced(Load *L, const CsvOptions *opt) {
+    if (opt->n_schema > 0)
+        return rx_error(L->r.err, RX_EVALUE, NULL, rx_span(0, 0),
+                        "types and schema together for '%s': schema gives every type already",
+                        L->r.path);
+    L->forced = calloc((size_t)L->n_cols + 1, sizeof *L->forced);
+    if (!L->forced) return oom(L);
+    for (int i = 0; i < opt->n_types; i++) {
+        int j = 0;
+        while (j < L->n_cols && strcmp(L->names[j], opt->type_names[i]) != 0) j++;
+        if (j == L->n_cols) {
+            StrBuf cols;
+            sb_init(&cols);
+            for (int k = 0; k < L->n_cols && k < 10; k++)
+                sb_printf(&cols, "%s%s", k ? ", " : "", L->names[k]);
+            if (L->n_cols > 10) sb_puts(&cols, ", ...");
+            int rc = rx_error(L->r.err, RX_ENAME, NULL, rx_span(0, 0),
+                              "types names column '%s', which '%s' does not have (columns: %s)",
+                              opt->type_names[i], L->r.path, cols.p ? cols.p : "");
+            sb_free(&cols);
+            return rc;
+        }
+        L->forced[j] = opt->type_types[i];
+    }
+    return 0;
+}
+
 /* Sets names and types from the header (when there is one) and the options. *pp is left at
  * the first data record. */
 static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
@@ -1429,6 +1461,7 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
                             "column '%s' of the schema for '%s' has no type", L->names[j],
                             r->path);
     }
+    if (opt->n_types > 0 && set_forced(L, opt) < 0) return -1;
     if (!opt->header) return 0;
     for (int j = 0; j < n_cols; j++) {
         const Field *f = &L->fields[j];
@@ -2093,6 +2126,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
         goto fail;
     }
     for (int j = 0; j < L->n_cols; j++) {
+        if (L->forced && L->forced[j] != TY_NULL) L->types[j] = L->forced[j];
         RxType t = L->types[j] == TY_NULL ? TY_TEXT : L->types[j];
         L->types[j] = t;
         Column *ph = col_placeholder(t, n_rows);

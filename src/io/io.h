@@ -25,6 +25,9 @@ typedef struct {
     int n_schema;            /* 0: detect; otherwise names and types of every column */
     const char *const *schema_names;
     const RxType *schema_types;
+    int n_types;             /* without a schema: these columns' types are given, not detected */
+    const char *const *type_names;
+    const RxType *type_types;
     /* How the reader splits the work (csv.c): the file is cut into chunks of about
      * chunk_bytes (0: 4 MB) that up to `threads` threads parse (0: one per online
      * processor). The table and any error are the same for every choice. */
