@@ -347,6 +347,56 @@ static void test_errors(void) {
     CHECK(csv_read(dir, NULL, &t, &e) == -1 && e.code == RX_EIO);
 }
 
+/* Numbers written as identifiers (a leading zero before a digit, a leading '+') keep their
+ * column TEXT when detecting; "0", "-0" and "0.5" are numbers. types => gives some columns'
+ * types and leaves the others detected. */
+static void test_identifiers_and_types(void) {
+    RxError e;
+    Table *t = load("zip,ph,lead,z,neg,half,f\n02139,+1415,007.5,0,-0,0.5,00\n"
+                    "10001,+44,1.5,1,3,1.5,1\n", &e);
+    CHECK(t != NULL);
+    if (t) {
+        RxType want[] = {TY_TEXT, TY_TEXT, TY_TEXT, TY_INT, TY_INT, TY_FLOAT, TY_TEXT};
+        for (int j = 0; j < 7; j++) CHECK(t->cols[j]->type == want[j]);
+        CHECK_STR(text_at(t, 0, 0), "02139");
+        CHECK_STR(text_at(t, 1, 0), "+1415");
+        CHECK_STR(text_at(t, 2, 0), "007.5");
+        table_free(t);
+    }
+    /* a leading zero in a date is a date's, not an identifier's */
+    t = load("d\n0001-01-02\n", &e);
+    CHECK(t && t->cols[0]->type == TY_DATE);
+    table_free(t);
+
+    static const char *const names[] = {"zip", "n"};
+    static const RxType types[] = {TY_TEXT, TY_FLOAT};
+    CsvOptions o;
+    csv_options_default(&o);
+    o.n_types = 2;
+    o.type_names = names;
+    o.type_types = types;
+    t = load_opt("n,zip,b\n1,94105,true\n2,10001,false\n", 0, &o, &e);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(t->cols[0]->type == TY_FLOAT && t->cols[1]->type == TY_TEXT &&
+              t->cols[2]->type == TY_BOOL);
+        CHECK(col_f64(t->cols[0])[1] == 2.0);
+        CHECK_STR(text_at(t, 1, 0), "94105");
+        table_free(t);
+    }
+    static const char *const bad[] = {"zipp"};
+    o.n_types = 1;
+    o.type_names = bad;
+    CHECK(load_opt("zip,n\n1,2\n", 0, &o, &e) == NULL);
+    CHECK(e.code == RX_ENAME && strstr(e.msg, "'zipp'") && strstr(e.msg, "columns: zip, n"));
+    static const char *const b1[] = {"b"};
+    static const RxType ti[] = {TY_INT};
+    o.type_names = b1;
+    o.type_types = ti;
+    expect_error("a,b\n1,2\n3,x\n", 0, &o, RX_EVALUE,
+                 "invalid INT 'x' in column 'b': not an integer", 3, 3, __LINE__);
+}
+
 static void test_schema(void) {
     static const char *const names[] = {"id", "when", "v"};
     static const RxType types[] = {TY_INT, TY_DATE, TY_TEXT};
@@ -992,6 +1042,7 @@ int main(void) {
     test_line_ends();
     test_errors();
     test_schema();
+    test_identifiers_and_types();
     test_roundtrip();
     test_error_format();
     test_chunks_small();
