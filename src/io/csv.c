@@ -5,13 +5,15 @@
  * returns to the operators unchanged. It relies on column.h for storage, number.h and
  * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
- * The file is mapped read-only, for the TEXT slices that point into it, for errors, which quote
- * its lines, and for the header. The rest is cut into chunks of about 4 MB
+ * The input (input.h: a file, standard input, a pipe, gzip or zstd) is read a block at a time
+ * into an anonymous mapping of the reader's own (read_input), never a mapping of the file, which
+ * another program could truncate under it (SIGBUS); "the mapping" below is that copy. It holds
+ * the TEXT slices that point into it, the lines that errors quote, and the header. A NUL byte
+ * anywhere is an error (binary data). The rest is cut into chunks of about 4 MB
  * (CsvOptions.chunk_bytes), each starting just after a newline, which threads take in turn
  * (CsvOptions.threads, by default one per online processor, never more than there are chunks).
  * A thread reads its chunk through windows: 256 KB at a time copied with pread into its own
- * buffer (window_fill), which stays in the core's cache, where a first touch of each mapped
- * page would cost a page fault (microseconds each on a virtual machine). A record cut by a
+ * buffer (window_fill), which stays in the core's cache. A record cut by a
  * window's end is read again from the next window; one longer than a window is read from the
  * mapping. Two passes read every chunk:
  *
@@ -68,6 +70,9 @@
  *     TEXT column and NULL in any other. A field equal to null_text is NULL only unquoted, so
  *     that "NULL" written with quotes stays text (PostgreSQL's CSV rule).
  *   - Quoting does not change a cell's type: "123" counts as an INT cell.
+ *   - A number written as an identifier is (a leading zero before a digit, 02139 or 007.5; a
+ *     leading '+') is a TEXT cell when detecting, so that the file reads back as written; "0",
+ *     "-0" and "0.5" are numbers. CsvOptions.type_names force some columns' types.
  *   - Header names are taken verbatim (no trimming). Without a header and without a schema the
  *     columns are named c1, c2, ...
  *   - With a schema and a header, the header must have the schema's field count; when the
@@ -1583,9 +1588,9 @@ static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char
     return 1;
 }
 
-/* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the worker's
- * buffer with pread (or from the mapping when that fails); whole when they run to the end of
- * the file, or to the end of verified records (pass 2). -1 when out of memory. */
+/* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the
+ * worker's buffer (from the mapping; with pread when L->fd is open); whole when they run to
+ * the end of the file, or to the end of verified records (pass 2). -1 when out of memory. */
 static int window_fill(const Load *L, Worker *w, const char *from, size_t len, bool whole,
                        Reader *v) {
     if (!w->win && !(w->win = aligned_alloc(64, L->window + 64))) return -1;
