@@ -33,6 +33,8 @@ libs="-lrelix"
 undefined=$(nm -u "$build/librelix.a" 2>/dev/null || true)
 if printf '%s\n' "$undefined" | grep -q ' sqlite3_'; then libs="$libs -lsqlite3"; fi
 if printf '%s\n' "$undefined" | grep -q ' PQ[a-z]'; then libs="$libs -lpq"; fi
+if printf '%s\n' "$undefined" | grep -q ' inflate'; then libs="$libs -lz"; fi
+if printf '%s\n' "$undefined" | grep -q ' ZSTD_'; then libs="$libs -lzstd"; fi
 cat > "$prefix/lib/pkgconfig/relix.pc" <<EOF
 prefix=$prefix
 exec_prefix=\${prefix}

@@ -344,9 +344,11 @@ static int csv_option_text(const RxSource *src, const CsvOption *o, const char *
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-/* schema => 'name TYPE, name TYPE, ...' */
-static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o,
-                               CsvOptions *opt, RxError *err) {
+/* schema => 'name TYPE, name TYPE, ...' (every column), or types => the same for some columns
+ * (the rest detected): the pairs into *n_out, *names_out, *types_out (arena memory). */
+static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o, int *n_out,
+                               const char *const **names_out, const RxType **types_out,
+                               RxError *err) {
     const char *s = NULL;
     size_t n = 0;
     if (csv_option_text(src, o, &s, &n, err) < 0) return -1;
@@ -368,25 +370,29 @@ static int parse_schema_option(Arena *a, const RxSource *src, const CsvOption *o
         RxType ty;
         if (ne == ns || te == ts || type_from_name(s + ts, te - ts, &ty) < 0)
             return rx_error(err, RX_ESYNTAX, src, o->value->span,
-                            "schema must read 'name TYPE, name TYPE, ...' with types INT, FLOAT, "
-                            "BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION (column %d)", k + 1);
+                            "%s must read 'name TYPE, name TYPE, ...' with types INT, FLOAT, "
+                            "BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION (column %d)", o->name,
+                            k + 1);
         names[k] = arena_strndup(a, s + ns, ne - ns);
         types[k] = ty;
         k++;
         if (i < n) {
             if (s[i] != ',')
                 return rx_error(err, RX_ESYNTAX, src, o->value->span,
-                                "schema columns are separated by ','");
+                                "%s columns are separated by ','", o->name);
             i++;
         }
     }
-    opt->n_schema = k;
-    opt->schema_names = names;
-    opt->schema_types = types;
+    *n_out = k;
+    *names_out = names;
+    *types_out = types;
     return 0;
 }
 
-static int csv_options(Catalog *c, const RelDef *d, CsvOptions *opt, RxError *err) {
+/* Fills *opt from the relation's csv(...) options; *types_at is the span of the types
+ * option's string (when there is one), where an error about one of its names points. */
+static int csv_options(Catalog *c, const RelDef *d, CsvOptions *opt, RxSpan *types_at,
+                       RxError *err) {
     csv_options_default(opt);
     const Stmt *st = d->stmt;
     for (int i = 0; i < st->n_options; i++) {
@@ -409,17 +415,28 @@ static int csv_options(Catalog *c, const RelDef *d, CsvOptions *opt, RxError *er
             if (csv_option_text(d->src, o, &s, &n, err) < 0) return -1;
             opt->null_text = arena_strndup(c->arena, s, n);
         } else if (strcmp(o->name, "schema") == 0) {
-            if (parse_schema_option(c->arena, d->src, o, opt, err) < 0) return -1;
+            if (parse_schema_option(c->arena, d->src, o, &opt->n_schema, &opt->schema_names,
+                                    &opt->schema_types, err) < 0)
+                return -1;
+        } else if (strcmp(o->name, "types") == 0) {
+            if (parse_schema_option(c->arena, d->src, o, &opt->n_types, &opt->type_names,
+                                    &opt->type_types, err) < 0)
+                return -1;
+            *types_at = o->value->span;
         } else {
             return rx_error(err, RX_ENAME, d->src, o->name_span,
-                            "unknown csv option '%s' (options: delimiter, header, null, schema)",
-                            o->name);
+                            "unknown csv option '%s' (options: delimiter, header, null, schema, "
+                            "types)", o->name);
         }
     }
+    if (opt->n_schema > 0 && opt->n_types > 0)
+        return rx_error(err, RX_EVALUE, d->src, *types_at,
+                        "types and schema together: schema gives every column's type already");
     return 0;
 }
 
 static const char *resolve_path(Catalog *c, const char *path) {
+    if (strcmp(path, "-") == 0) return path; /* standard input */
     if (path[0] == '/' || !c->base_dir || !c->base_dir[0]) return path;
     return arena_printf(c->arena, "%s/%s", c->base_dir, path);
 }
@@ -427,7 +444,8 @@ static const char *resolve_path(Catalog *c, const char *path) {
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
     if (d->table) return 0;
     CsvOptions opt;
-    if (csv_options(c, d, &opt, err) < 0) return -1;
+    RxSpan types_at = rx_span(0, 0);
+    if (csv_options(c, d, &opt, &types_at, err) < 0) return -1;
     const char *path = resolve_path(c, d->stmt->path);
     CsvFile *f = NULL;
     struct timespec t0, t1;
@@ -444,6 +462,12 @@ int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
             RxErrCode code = err->code;
             rx_error_clear(err);
             rx_error(err, code, d->src, d->stmt->path_span, "%s", msg);
+        } else if (err->code == RX_ENAME && !err->src && opt.n_types > 0) {
+            /* a name in types => '...' that the file has no column for: point at the string */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            rx_error_clear(err);
+            rx_error(err, RX_ENAME, d->src, types_at, "%s", msg);
         }
         return -1;
     }

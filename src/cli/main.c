@@ -18,6 +18,7 @@
 #include "relix.h"
 
 #include "base/base.h"
+#include "io/input.h"
 #include "cli/cli.h"
 
 static const char usage_text[] =
@@ -438,6 +439,8 @@ int main(int argc, char **argv) {
     /* an expression on its own is a query at the prompt and in -e, not in a script file */
     rx_set_bare_queries(s, repl || eval_text);
     o.repl = repl;
+    /* The script or the REPL reads standard input, so csv('-') cannot. */
+    if (!eval_text && !file) input_stdin_taken(repl ? "the REPL's input" : "the script");
     if (!eval_text && !repl) {
         FILE *f = file ? fopen(file, "rb") : stdin;
         if (!f) {

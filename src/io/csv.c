@@ -5,13 +5,15 @@
  * returns to the operators unchanged. It relies on column.h for storage, number.h and
  * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
- * The file is mapped read-only, for the TEXT slices that point into it, for errors, which quote
- * its lines, and for the header. The rest is cut into chunks of about 4 MB
+ * The input (input.h: a file, standard input, a pipe, gzip or zstd) is read a block at a time
+ * into an anonymous mapping of the reader's own (read_input), never a mapping of the file, which
+ * another program could truncate under it (SIGBUS); "the mapping" below is that copy. It holds
+ * the TEXT slices that point into it, the lines that errors quote, and the header. A NUL byte
+ * anywhere is an error (binary data). The rest is cut into chunks of about 4 MB
  * (CsvOptions.chunk_bytes), each starting just after a newline, which threads take in turn
  * (CsvOptions.threads, by default one per online processor, never more than there are chunks).
  * A thread reads its chunk through windows: 256 KB at a time copied with pread into its own
- * buffer (window_fill), which stays in the core's cache, where a first touch of each mapped
- * page would cost a page fault (microseconds each on a virtual machine). A record cut by a
+ * buffer (window_fill), which stays in the core's cache. A record cut by a
  * window's end is read again from the next window; one longer than a window is read from the
  * mapping. Two passes read every chunk:
  *
@@ -68,6 +70,9 @@
  *     TEXT column and NULL in any other. A field equal to null_text is NULL only unquoted, so
  *     that "NULL" written with quotes stays text (PostgreSQL's CSV rule).
  *   - Quoting does not change a cell's type: "123" counts as an INT cell.
+ *   - A number written as an identifier is (a leading zero before a digit, 02139 or 007.5; a
+ *     leading '+') is a TEXT cell when detecting, so that the file reads back as written; "0",
+ *     "-0" and "0.5" are numbers. CsvOptions.type_names force some columns' types.
  *   - Header names are taken verbatim (no trimming). Without a header and without a schema the
  *     columns are named c1, c2, ...
  *   - With a schema and a header, the header must have the schema's field count; when the
@@ -105,6 +110,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "io/input.h"
 #include "types/number.h"
 #include "types/temporal.h"
 
@@ -452,6 +458,7 @@ static const char *find_bad_utf8(const char *p, const char *end) {
  * view that is not the whole file, checking stops at its last newline. */
 typedef struct {
     const char *bad, *chk, *watch, *end;
+    const char *last_nl;    /* just after the view's last newline (not whole), found once */
     bool whole;
 } Utf8Scan;
 
@@ -461,6 +468,12 @@ static void utf8_init(Utf8Scan *u, const Reader *r, const char *from) {
     u->bad = u->end = r->end;
     u->chk = u->watch = from;
     u->whole = r->whole;
+    /* Found once here rather than by walking back from the end at every check, which on a
+     * line longer than the view would cost a walk per field: quadratic in the line. */
+    const char *q = r->end;
+    if (!r->whole)
+        while (q > from && q[-1] != '\n') q--;
+    u->last_nl = q;
 }
 
 /* True when the field ending at fend (a character boundary) holds or follows the first
@@ -474,8 +487,7 @@ static bool utf8_reached(Utf8Scan *u, const char *fend) {
             if (nl) {
                 to = nl + 1;
             } else if (!u->whole) {
-                while (to > fend && to[-1] != '\n') to--;
-                if (to < fend) to = fend;
+                to = u->last_nl > fend ? u->last_nl : fend;
             }
             const char *b = find_bad_utf8(u->chk, to);
             if (b < to) u->bad = b;
@@ -822,15 +834,26 @@ static inline bool is_bool(const char *s, size_t n, uint8_t *out) {
 
 /* ---- type detection ------------------------------------------------------------------------- */
 
+/* True for a number-shaped cell written the way an identifier is: a leading
+ * '+' (+14155550100) or a leading zero before another digit (02139, 007.5, -00). Reading it as
+ * a number would write it back changed, so such a cell is TEXT when detecting. "0", "-0",
+ * "0.5" and "0e3" are numbers. */
+static inline bool id_shaped(const char *s, size_t n) {
+    if (n == 0) return false;
+    if (s[0] == '+') return true;
+    size_t i = s[0] == '-';
+    return n >= i + 2 && s[i] == '0' && is_digit(s[i + 1]);
+}
+
 /* A cell's kind, one of the detected types; TY_NULL for a column with no value yet. */
 static RxType classify(const char *s, size_t n) {
     int64_t i;
     uint8_t b;
-    if (fast_int(s, n, false, &i)) return TY_INT;
+    if (fast_int(s, n, false, &i)) return id_shaped(s, n) ? TY_TEXT : TY_INT;
     /* An integer too large for 64 bits still has the INT shape: in an INT column it is an
      * error at its cell, never a silent FLOAT that loses digits or a TEXT column. */
-    if (num_shape_int(s, n)) return TY_INT;
-    if (num_shape_float(s, n)) return TY_FLOAT;
+    if (num_shape_int(s, n)) return id_shaped(s, n) ? TY_TEXT : TY_INT;
+    if (num_shape_float(s, n)) return id_shaped(s, n) ? TY_TEXT : TY_FLOAT;
     if (is_bool(s, n, &b)) return TY_BOOL;
     if (tm_shape_date(s, n)) return TY_DATE;
     if (tm_shape_timestamp(s, n)) return TY_TIMESTAMP;
@@ -857,8 +880,8 @@ static inline void detect_cell(RxType *kind, DateCache *dc, const Field *f, bool
     uint8_t b;
     switch (*kind) {
     case TY_TEXT: return;
-    case TY_INT: if (fast_int(s, n, pad, &i)) return; break;
-    case TY_FLOAT: if (fast_decimal_shape(s, n, pad)) return; break;
+    case TY_INT: if (fast_int(s, n, pad, &i) && !id_shaped(s, n)) return; break;
+    case TY_FLOAT: if (fast_decimal_shape(s, n, pad) && !id_shaped(s, n)) return; break;
     case TY_BOOL: if (is_bool(s, n, &b)) return; break;
     case TY_DATE: if (n == 10 && fast_date_days(dc, s, n, &days)) return; break;
     case TY_TIMESTAMP: if (fast_timestamp(dc, s, n, &i)) return; break;
@@ -1191,6 +1214,7 @@ typedef struct {
     int n_cols;
     char **names;        /* malloc'd, n_cols */
     RxType *types;       /* n_cols */
+    RxType *forced;      /* n_cols, or NULL: a type from CsvOptions.type_names, TY_NULL if none */
     uint8_t *may_null;   /* n_cols: pass 1 saw a NULL cell */
     Field *fields;       /* the header's fields (growable scratch) */
     size_t cap_fields;
@@ -1207,6 +1231,7 @@ static void load_free(Load *L) {
         for (int j = 0; j < L->n_cols; j++) free(L->names[j]);
     free(L->names);
     free(L->types);
+    free(L->forced);
     free(L->may_null);
     free(L->fields);
     for (int k = 0; k < L->n_chunks; k++) free(L->chunks[k].err);
@@ -1344,6 +1369,68 @@ static char *unescape_dup(const Field *f) {
     return s;
 }
 
+static uint64_t name_hash(const char *s) {
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* Fails at the second of two equal header names, in one pass over the names through a hash
+ * set (linear in the header, however many columns). */
+static int check_unique_names(Load *L) {
+    size_t cap = 16;
+    while (cap < (size_t)L->n_cols * 2) cap *= 2;
+    int *slots = malloc(cap * sizeof *slots); /* column index + 1; 0 when empty */
+    if (!slots) return oom(L);
+    memset(slots, 0, cap * sizeof *slots);
+    for (int j = 0; j < L->n_cols; j++) {
+        size_t i = (size_t)name_hash(L->names[j]) & (cap - 1);
+        for (; slots[i]; i = (i + 1) & (cap - 1)) {
+            int k = slots[i] - 1;
+            if (strcmp(L->names[k], L->names[j]) == 0) {
+                const Field *f = &L->fields[j];
+                free(slots);
+                return fail_at(&L->r, RX_ECSV, f->start, (size_t)(f->end - f->start),
+                               "duplicate column name '%s' (columns %d and %d)", L->names[j],
+                               k + 1, j + 1);
+            }
+        }
+        slots[i] = j + 1;
+    }
+    free(slots);
+    return 0;
+}
+
+/* Looks up the columns that CsvOptions.type_names names (after the names are set) and notes
+ * their types in L->forced. A name the file has no column for is an RX_ENAME error without a
+ * position (the caller knows where the option was written). */
+static int set_forced(Load *L, const CsvOptions *opt) {
+    if (opt->n_schema > 0)
+        return rx_error(L->r.err, RX_EVALUE, NULL, rx_span(0, 0),
+                        "types and schema together for '%s': schema gives every type already",
+                        L->r.path);
+    L->forced = calloc((size_t)L->n_cols + 1, sizeof *L->forced);
+    if (!L->forced) return oom(L);
+    for (int i = 0; i < opt->n_types; i++) {
+        int j = 0;
+        while (j < L->n_cols && strcmp(L->names[j], opt->type_names[i]) != 0) j++;
+        if (j == L->n_cols) {
+            StrBuf cols;
+            sb_init(&cols);
+            for (int k = 0; k < L->n_cols && k < 10; k++)
+                sb_printf(&cols, "%s%s", k ? ", " : "", L->names[k]);
+            if (L->n_cols > 10) sb_puts(&cols, ", ...");
+            int rc = rx_error(L->r.err, RX_ENAME, NULL, rx_span(0, 0),
+                              "types names column '%s', which '%s' does not have (columns: %s)",
+                              opt->type_names[i], L->r.path, cols.p ? cols.p : "");
+            sb_free(&cols);
+            return rc;
+        }
+        L->forced[j] = opt->type_types[i];
+    }
+    return 0;
+}
+
 /* Sets names and types from the header (when there is one) and the options. *pp is left at
  * the first data record. */
 static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
@@ -1382,6 +1469,7 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
                             "column '%s' of the schema for '%s' has no type", L->names[j],
                             r->path);
     }
+    if (opt->n_types > 0 && set_forced(L, opt) < 0) return -1;
     if (!opt->header) return 0;
     for (int j = 0; j < n_cols; j++) {
         const Field *f = &L->fields[j];
@@ -1403,13 +1491,8 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
             return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
                            "column %d is '%s' in the header but '%s' in the schema", j + 1,
                            L->names[j], opt->schema_names[j]);
-        for (int k = 0; k < j; k++)
-            if (strcmp(L->names[k], L->names[j]) == 0)
-                return fail_at(r, RX_ECSV, f->start, (size_t)(f->end - f->start),
-                               "duplicate column name '%s' (columns %d and %d)", L->names[j],
-                               k + 1, j + 1);
     }
-    return 0;
+    return check_unique_names(L);
 }
 
 /* ---- pass 1 --------------------------------------------------------------------------------- */
@@ -1508,14 +1591,14 @@ static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char
     return 1;
 }
 
-/* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the worker's
- * buffer with pread (or from the mapping when that fails); whole when they run to the end of
- * the file, or to the end of verified records (pass 2). -1 when out of memory. */
+/* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the
+ * worker's buffer (from the mapping; with pread when L->fd is open); whole when they run to
+ * the end of the file, or to the end of verified records (pass 2). -1 when out of memory. */
 static int window_fill(const Load *L, Worker *w, const char *from, size_t len, bool whole,
                        Reader *v) {
     if (!w->win && !(w->win = aligned_alloc(64, L->window + 64))) return -1;
     size_t off = (size_t)(from - L->r.base), done = 0;
-    while (done < len) {
+    while (L->fd >= 0 && done < len) {
         ssize_t k = pread(L->fd, w->win + done, len - done, (off_t)(off + done));
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) break;
@@ -1877,56 +1960,90 @@ static bool merged_sorted(const Load *L, const ColState *cs, int n_load, int s, 
     return true;
 }
 
-static int map_file(Load *L, const char *path) {
+/* A fresh anonymous mapping of n bytes (a multiple of the page size), or NULL. */
+static char *anon_map(size_t n) {
+    void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    advise_huge(m, n);
+    return m;
+}
+
+/* Reads the whole input at path (input.h: a file, standard input, a pipe, decompressed gzip or
+ * zstd) block by block into memory of the load's own, an anonymous mapping that the TEXT
+ * slices point into (L->map). Owned memory, not a mapping of the file: a file that another
+ * program truncates meanwhile cannot take pages away (SIGBUS) from under the parser or the
+ * table, and a stream has no pages to map. Fails with an error naming the file: it cannot be
+ * read, shrank while read, is corrupt compressed data, or holds a NUL byte (binary data,
+ * not text; the error is at the byte). */
+static int read_input(Load *L, const char *path) {
     RxError *err = L->r.err;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot open '%s': %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        int e = errno;
-        close(fd);
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot read '%s': %s", path,
-                        strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot read '%s': it is a directory",
-                        path);
-    }
-    size_t size = (size_t)st.st_size;
-    char *base = NULL;
-    if (size > 0) {
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            if (e == ENOMEM)
-                return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
-                                "out of memory mapping '%s' (%zu bytes)", path, size);
-            return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot map '%s': %s", path,
-                            strerror(e));
+    Input *in;
+    if (input_open(path, &in, err) < 0) return -1;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t hint = input_size_hint(in);
+    /* one byte more than a regular file's size, so that the read that sees its end fits */
+    size_t cap = ((hint ? hint + 1 : (size_t)1 << 20) + page - 1) / page * page;
+    size_t len = 0;
+    char *buf = anon_map(cap);
+    if (!buf) goto nomem;
+    progress_begin("B", hint, "reading %s", progress_file_name(path));
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) goto nomem_buf;
+            char *bigger = anon_map(cap * 2);
+            if (!bigger) goto nomem_buf;
+            memcpy(bigger, buf, len);
+            munmap(buf, cap);
+            buf = bigger;
+            cap *= 2;
         }
-#ifdef MADV_WILLNEED
-        /* An optimisation: start reading the file ahead of the threads that scan it. */
-        madvise(m, size, MADV_WILLNEED);
-#endif
-        base = m;
-        L->map = heap_from_map(base, size);
-        if (!L->map) {
-            munmap(m, size);
-            close(fd);
-            return oom(L);
+        long k = input_read(in, buf + len, cap - len, err);
+        if (k < 0) {
+            progress_end();
+            munmap(buf, cap);
+            input_close(in);
+            return -1;
+        }
+        if (k == 0) break;
+        len += (size_t)k;
+        if (progress_update(len, err) < 0) {
+            progress_end();
+            munmap(buf, cap);
+            input_close(in);
+            return -1;
         }
     }
-    L->fd = fd; /* kept for pread: the passes read the file through windows (window_fill) */
+    progress_end();
+    input_close(in);
+    size_t used = (len + page - 1) / page * page;
+    if (used < cap) munmap(buf + used, cap - used);
+    if (len == 0) {
+        if (used) munmap(buf, used);
+        buf = NULL;
+    } else if (!(L->map = heap_from_map(buf, len))) {
+        munmap(buf, used);
+        return oom(L);
+    }
     static const char empty[1] = "";
-    L->r.base = base ? base : empty;
-    L->r.end = L->r.base + size;
+    L->r.base = buf ? buf : empty;
+    L->r.end = L->r.base + len;
     L->r.data = L->r.base;
-    if (size >= 3 && memcmp(base, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
+    const char *nul = len ? memchr(buf, '\0', len) : NULL;
+    if (nul) {
+        bool utf16 = len >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0);
+        return fail_at(&L->r, RX_ECSV, nul, 1,
+                       utf16 ? "NUL byte: this is UTF-16 text; Relix reads UTF-8 (convert the file)"
+                             : "NUL byte: this is binary data, not CSV text");
+    }
     return 0;
+nomem_buf:
+    progress_end();
+    munmap(buf, cap);
+nomem:
+    input_close(in);
+    return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
+                    "out of memory reading '%s' (%zu bytes read)", path, len);
 }
 
 struct CsvFile {
@@ -1985,7 +2102,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     r->stop['\n'] = 1;
     r->null_text = cf->null_text;
     r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
-    if (map_file(L, cf->path) < 0) goto fail;
+    if (read_input(L, cf->path) < 0) goto fail;
 
     const char *p = r->data;
     if (p == r->end && (opt->header || opt->n_schema == 0)) {
@@ -2017,6 +2134,7 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
         goto fail;
     }
     for (int j = 0; j < L->n_cols; j++) {
+        if (L->forced && L->forced[j] != TY_NULL) L->types[j] = L->forced[j];
         RxType t = L->types[j] == TY_NULL ? TY_TEXT : L->types[j];
         L->types[j] = t;
         Column *ph = col_placeholder(t, n_rows);
@@ -2153,11 +2271,6 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         }
         cf->loaded[j] = true;
     }
-#ifdef MADV_DONTNEED
-    /* The converted columns hold their own data, and TEXT slices fault their pages back in
-     * from the file when read: the mapping's pages need not stay resident (memory). */
-    if (L->map && L->map->len) madvise(L->map->data, L->map->len, MADV_DONTNEED);
-#endif
     rc = 0;
 out:
     if (cs)

@@ -25,6 +25,9 @@ typedef struct {
     int n_schema;            /* 0: detect; otherwise names and types of every column */
     const char *const *schema_names;
     const RxType *schema_types;
+    int n_types;             /* without a schema: these columns' types are given, not detected */
+    const char *const *type_names;
+    const RxType *type_types;
     /* How the reader splits the work (csv.c): the file is cut into chunks of about
      * chunk_bytes (0: 4 MB) that up to `threads` threads parse (0: one per online
      * processor). The table and any error are the same for every choice. */
@@ -35,10 +38,15 @@ typedef struct {
 void csv_options_default(CsvOptions *o);
 
 /* Reads the CSV file at path into *out (a new table the caller frees with table_free). The
- * returned TEXT columns may point into a read-only mapping of the file, which the table keeps
- * alive. On failure returns -1 with err filled:
- *   RX_EIO   the file cannot be opened or read (message names the path and strerror)
- *   RX_ECSV  a record with the wrong number of fields, an unterminated quote, a bad header
+ * returned TEXT columns may point into the reader's copy of the input, which the table keeps
+ * alive. path "-" is standard input; gzip and zstd input is decompressed (input.h). On failure
+ * returns -1 with err filled:
+ *   RX_EIO   the file cannot be opened or read (message names the path and strerror), its
+ *            compressed data is corrupt or cut short, or it shrank while it was read
+ *   RX_ENAME a name in type_names that is not a column of the file (no position: the caller
+ *            knows where the option was written)
+ *   RX_ECSV  a record with the wrong number of fields, an unterminated quote, a bad header,
+ *            a NUL byte (binary data)
  *   RX_EVALUE a cell that has the shape of the column's type but is not a valid value
  *            (2026-02-30 in a DATE column), or a cell that does not parse under a given schema
  * CSV errors are reported at the file position (rx_error_at_file). */
@@ -47,7 +55,7 @@ int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err)
 /* The same in two steps, so that a query reads only the columns it uses: csv_open checks the
  * whole file (every record's shape, and the types when detecting) and gives the table with
  * every column a placeholder (column.h: pruned); csv_load converts the columns marked in want
- * (NULL: all) that are not loaded yet, in place. The file stays mapped until csv_close, which
+ * (NULL: all) that are not loaded yet, in place. The input's copy stays until csv_close, which
  * frees the table too. Errors as csv_read's; a bad value in a column that is never loaded is
  * never reported, because it is never read. */
 typedef struct CsvFile CsvFile;

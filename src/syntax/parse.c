@@ -1627,7 +1627,7 @@ static int parse_csv(Parser *p, Stmt *st) {
     while (peek_kind(p) == TK_COMMA) {
         advance(p);
         const Token *on = peek(p);
-        if (!is_name(on)) return expected(p, "an option name (delimiter, header, null, schema)");
+        if (!is_name(on)) return expected(p, "an option name (delimiter, header, null, schema, types)");
         advance(p);
         if (expect(p, TK_FATARROW, "after the option name") < 0) return -1;
         AstNode *v = parse_expr(p);

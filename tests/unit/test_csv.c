@@ -347,6 +347,56 @@ static void test_errors(void) {
     CHECK(csv_read(dir, NULL, &t, &e) == -1 && e.code == RX_EIO);
 }
 
+/* Numbers written as identifiers (a leading zero before a digit, a leading '+') keep their
+ * column TEXT when detecting; "0", "-0" and "0.5" are numbers. types => gives some columns'
+ * types and leaves the others detected. */
+static void test_identifiers_and_types(void) {
+    RxError e;
+    Table *t = load("zip,ph,lead,z,neg,half,f\n02139,+1415,007.5,0,-0,0.5,00\n"
+                    "10001,+44,1.5,1,3,1.5,1\n", &e);
+    CHECK(t != NULL);
+    if (t) {
+        RxType want[] = {TY_TEXT, TY_TEXT, TY_TEXT, TY_INT, TY_INT, TY_FLOAT, TY_TEXT};
+        for (int j = 0; j < 7; j++) CHECK(t->cols[j]->type == want[j]);
+        CHECK_STR(text_at(t, 0, 0), "02139");
+        CHECK_STR(text_at(t, 1, 0), "+1415");
+        CHECK_STR(text_at(t, 2, 0), "007.5");
+        table_free(t);
+    }
+    /* a leading zero in a date is a date's, not an identifier's */
+    t = load("d\n0001-01-02\n", &e);
+    CHECK(t && t->cols[0]->type == TY_DATE);
+    table_free(t);
+
+    static const char *const names[] = {"zip", "n"};
+    static const RxType types[] = {TY_TEXT, TY_FLOAT};
+    CsvOptions o;
+    csv_options_default(&o);
+    o.n_types = 2;
+    o.type_names = names;
+    o.type_types = types;
+    t = load_opt("n,zip,b\n1,94105,true\n2,10001,false\n", 0, &o, &e);
+    CHECK(t != NULL);
+    if (t) {
+        CHECK(t->cols[0]->type == TY_FLOAT && t->cols[1]->type == TY_TEXT &&
+              t->cols[2]->type == TY_BOOL);
+        CHECK(col_f64(t->cols[0])[1] == 2.0);
+        CHECK_STR(text_at(t, 1, 0), "94105");
+        table_free(t);
+    }
+    static const char *const bad[] = {"zipp"};
+    o.n_types = 1;
+    o.type_names = bad;
+    CHECK(load_opt("zip,n\n1,2\n", 0, &o, &e) == NULL);
+    CHECK(e.code == RX_ENAME && strstr(e.msg, "'zipp'") && strstr(e.msg, "columns: zip, n"));
+    static const char *const b1[] = {"b"};
+    static const RxType ti[] = {TY_INT};
+    o.type_names = b1;
+    o.type_types = ti;
+    expect_error("a,b\n1,2\n3,x\n", 0, &o, RX_EVALUE,
+                 "invalid INT 'x' in column 'b': not an integer", 3, 3, __LINE__);
+}
+
 static void test_schema(void) {
     static const char *const names[] = {"id", "when", "v"};
     static const RxType types[] = {TY_INT, TY_DATE, TY_TEXT};
@@ -824,8 +874,10 @@ static void test_load_after_failure(void) {
 
 /* Writes a one-column file of the n texts made by gen, reads it back (in chunks on threads, the
  * default for a file of this size being one chunk, so 1 MB chunks), and returns the table. */
+/* Under a schema of type `type`: the generators write numbers with leading zeros, which
+ * detection keeps as TEXT (identifiers), and the parsers must read them all the same. */
 static Table *load_values(size_t n, void (*gen)(StrBuf *, size_t), StrBuf *text,
-                          size_t **offs) {
+                          size_t **offs, RxType type) {
     sb_puts(text, "x\n");
     *offs = malloc((n + 1) * sizeof **offs);
     for (size_t i = 0; i < n; i++) {
@@ -837,6 +889,10 @@ static Table *load_values(size_t n, void (*gen)(StrBuf *, size_t), StrBuf *text,
     CsvOptions o;
     csv_options_default(&o);
     o.chunk_bytes = 1 << 20;
+    static const char *const names[] = {"x"};
+    o.n_schema = 1;
+    o.schema_names = names;
+    o.schema_types = &type;
     RxError e;
     Table *t = load_opt(text->p, text->n, &o, &e);
     if (!t) fprintf(stderr, "load_values: %s\n", e.msg);
@@ -890,7 +946,7 @@ static void test_floats_vs_strtod(void) {
     StrBuf text;
     sb_init(&text);
     size_t *offs;
-    Table *t = load_values(n, gen_float, &text, &offs);
+    Table *t = load_values(n, gen_float, &text, &offs, TY_FLOAT);
     CHECK(t && t->cols[0]->type == TY_FLOAT && t->n_rows == n);
     size_t bad = 0;
     for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
@@ -923,7 +979,7 @@ static void test_ints_vs_strtoll(void) {
     StrBuf text;
     sb_init(&text);
     size_t *offs;
-    Table *t = load_values(n, gen_int, &text, &offs);
+    Table *t = load_values(n, gen_int, &text, &offs, TY_INT);
     CHECK(t && t->cols[0]->type == TY_INT && t->n_rows == n);
     size_t bad = 0;
     for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
@@ -955,7 +1011,7 @@ static void test_timestamps_vs_temporal(void) {
     StrBuf text;
     sb_init(&text);
     size_t *offs;
-    Table *t = load_values(n, gen_ts, &text, &offs);
+    Table *t = load_values(n, gen_ts, &text, &offs, TY_TIMESTAMP);
     CHECK(t && t->cols[0]->type == TY_TIMESTAMP && t->n_rows == n);
     size_t bad = 0;
     for (size_t i = 0; t && i < n && t->n_rows == n; i++) {
@@ -986,6 +1042,7 @@ int main(void) {
     test_line_ends();
     test_errors();
     test_schema();
+    test_identifiers_and_types();
     test_roundtrip();
     test_error_format();
     test_chunks_small();
