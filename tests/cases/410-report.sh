@@ -1,6 +1,6 @@
 # --report FILE.html: the HTML page of what the engine did (src/io/report.c), for the spec's two
-# worked examples (examples/hotel.rx, an interval join over ISO-8601 text, and
-# examples/slippage.rx, AS-OF joins), for endpoints of every orderable type (INT, FLOAT, DATE,
+# worked examples (tests/data/report/hotel.rx, an interval join over ISO-8601 text, and
+# tests/data/report/slippage.rx, AS-OF joins; inline tables), for endpoints of every orderable type (INT, FLOAT, DATE,
 # TIMESTAMP, TIME, and TEXT that is not a time, which gets no timeline), for escaping, long
 # tables and many pairs, and for a script that fails. tests/cases/410-report.py reads each page
 # with html.parser: it must be self-contained (no script, no external reference, balanced
@@ -24,13 +24,13 @@ run() {  # NAME SCRIPT: writes $tmp/NAME.html, $tmp/NAME.explain; prints the exi
   [ "$rc" -eq 0 ] || echo "$name: exit $rc"
 }
 
-echo "== examples/hotel.rx"
-run hotel examples/hotel.rx
-cmp -s "$tmp/hotel.out" <("$RELIX" examples/hotel.rx) || echo "hotel: --report changed the results"
+echo "== tests/data/report/hotel.rx"
+run hotel tests/data/report/hotel.rx
+cmp -s "$tmp/hotel.out" <("$RELIX" tests/data/report/hotel.rx) || echo "hotel: --report changed the results"
 python3 "$check" "$tmp/hotel.html" "$tmp/hotel.explain"
 
-echo "== examples/slippage.rx"
-run slippage examples/slippage.rx
+echo "== tests/data/report/slippage.rx"
+run slippage tests/data/report/slippage.rx
 python3 "$check" "$tmp/slippage.html" "$tmp/slippage.explain"
 
 cat > "$tmp/types.rx" <<'EOF'
@@ -117,13 +117,13 @@ run fail "$tmp/fail.rx"
 python3 "$check" "$tmp/fail.html" "$tmp/fail.explain"
 
 echo "== a report that cannot be written"
-"$RELIX" --report "$tmp/no/such/dir/r.html" examples/hotel.rx 2>&1 > /dev/null | sed "s|$tmp|TMP|g"
+"$RELIX" --report "$tmp/no/such/dir/r.html" tests/data/report/hotel.rx 2>&1 > /dev/null | sed "s|$tmp|TMP|g"
 echo "exit ${PIPESTATUS[0]}"
 [ -e "$tmp/no/such/dir/r.html" ] && echo "a report was left behind"
-cp examples/hotel.rx "$tmp/script.rx"  # the script forgotten: its name taken for the report's
+cp tests/data/report/hotel.rx "$tmp/script.rx"  # the script forgotten: its name taken for the report's
 "$RELIX" --report "$tmp/script.rx" < /dev/null 2>&1 > /dev/null | sed "s|$tmp|TMP|g"; echo "exit ${PIPESTATUS[0]}"
-cmp -s examples/hotel.rx "$tmp/script.rx" && echo "the script is untouched"
-"$RELIX" --report "$tmp/hotel.html" examples/hotel.rx > /dev/null && echo "an earlier report is replaced: exit $?"
+cmp -s tests/data/report/hotel.rx "$tmp/script.rx" && echo "the script is untouched"
+"$RELIX" --report "$tmp/hotel.html" tests/data/report/hotel.rx > /dev/null && echo "an earlier report is replaced: exit $?"
 "$RELIX" --report 2>&1 > /dev/null | head -n 1; echo "exit ${PIPESTATUS[0]}"
 
 echo "== rendered by Chromium"
