@@ -207,11 +207,11 @@ const char *syntax_nearest_function(const char *name, size_t n) {
     const char *best = NULL;
     /* close: one edit for names of up to 4 characters, two beyond */
     size_t bd = n <= 4 ? 2 : 3;
-    for (size_t i = 0; i < RX_ARRAY_LEN(builtin_functions); i++) {
-        size_t d = name_distance(name, n, builtin_functions[i]);
+    for (int i = 0; i < LANG_N_NAMES; i++) {
+        size_t d = name_distance(name, n, lang_name_at(i));
         if (d < bd) {
             bd = d;
-            best = builtin_functions[i];
+            best = lang_name_at(i);
         }
     }
     return best;

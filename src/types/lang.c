@@ -74,6 +74,8 @@ int lang_aggregate_index(const char *s, size_t n) {
     return f < 0 ? -1 : f - FN_N_FUNCTIONS;
 }
 
+const char *lang_name_at(int i) { return i >= 0 && i < LANG_N_NAMES ? function_names[i] : "?"; }
+
 bool lang_is_function(const char *s, size_t n) {
     return find_function(s, n, 0, FN_N_FUNCTIONS + LANG_N_AGGREGATES) >= 0;
 }

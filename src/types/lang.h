@@ -46,6 +46,10 @@ int lang_function_from_name(const char *s, size_t n, FuncId *out);
 int lang_aggregate_index(const char *s, size_t n);
 /* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). */
 bool lang_is_function(const char *s, size_t n);
+/* The i-th name of every built-in function and aggregate, 0 <= i < LANG_N_NAMES (for
+ * suggestions: the nearest name to a misspelt one). */
+#define LANG_N_NAMES (FN_N_FUNCTIONS + LANG_N_AGGREGATES)
+const char *lang_name_at(int i);
 
 /* ---- interval relations (spec/interval-join.md) --------------------------------------------- */
 
