@@ -152,7 +152,8 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         return 0;
     }
     /* PostgreSQL: a URI, or libpq's keyword/value form ("host=h dbname=d") */
-    if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 || strchr(uri, '=')) {
+    if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 ||
+        (strchr(uri, '=') && !strstr(uri, "://"))) {
         if (pg_check(uri, err) < 0) {
             db_close(c);
             return -1;

@@ -28,5 +28,7 @@ run -e "Shop := connect('sqlite:shop.db'); query { Shop.nope };"
 run -e "Shop := connect('sqlite:shop.db'); query { Shop.bad };"
 run -e "Shop := connect('sqlite:missing.db'); query { Shop.stays };"
 run -e "Shop := connect('mysql://x'); query { Shop.stays };"
+run -e "Shop := connect('mysql://x?user=a'); query { Shop.stays };"
+run -e "Shop := connect('host=/nonexistent-dir dbname=d connect_timeout=2'); query { Shop.stays };"
 run -e "Shop := connect('sqlite:shop.db'); query { Shop };"
 python3 "$root/tests/diff/pushdown.py" "$RELIX" "$tmp/diff.db" "" 30 40 | tail -n 4
