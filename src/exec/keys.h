@@ -4,9 +4,10 @@
  * keys_encode_ordered maps several columns of one comparable family onto int64 keys that keep
  * order and equality across all of them: INT, TIMESTAMP and TIME as they are; DATE as days, or
  * as microseconds when a TIMESTAMP is among the columns; FLOAT (or INT mixed with FLOAT) through
- * the order-preserving bit pattern of the double (-0 = 0); DURATION as months·30 days plus
- * microseconds; BOOL as 0/1; TEXT as ranks among the distinct strings of all the columns
- * (hashing finds them, only the distinct ones are sorted).
+ * the order-preserving bit pattern of the double (types/compare.h: -0 = 0, every NaN one value
+ * above +Infinity); DURATION as its span, months·30 days plus microseconds (a span that does not
+ * fit 64 bits is an RX_ELIMIT error, never clamped); BOOL as 0/1; TEXT as ranks among the
+ * distinct strings of all the columns (hashing finds them, only the distinct ones are sorted).
  *
  * keys_partition gives each row a dense partition id from its equality keys, equal ids for
  * equal key tuples across the two sides; a left row whose tuple has no right counterpart, and

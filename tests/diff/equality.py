@@ -247,6 +247,15 @@ def differential(relix, label, head, queries, fill):
     return dict(zip(queries, ref))
 
 
+def pushed(relix, head, queries, fill):
+    """How many of the queries EXPLAIN shows running (at least partly) in the database."""
+    qs = [q.format(**fill) for q in queries]
+    script = head + "".join(f"query {{ {q} }};\n" for q in qs)
+    p = subprocess.run([relix, "--no-progress", "--explain", "-e", script], capture_output=True, text=True)
+    return sum(1 for part in p.stdout.split("Physical plan\n")[1:]
+               if "PushedSQL on " in part.split("\n\n")[0])
+
+
 def check_expected(label, got):
     n = bad = 0
     for q, want in EXPECTED.items():
@@ -312,6 +321,7 @@ def main():
     print("SQLite stores NaN as NULL: rows 1 to 3 of Lite.f read back as\n" + p.stdout + p.stderr, end="")
     ref_l = differential(relix, "FLOAT sqlite", lhead, fq, {"F": "Lite.f", "G": "Lite.g"})
     ok &= ref_l is not None
+    print(f"FLOAT sqlite: {pushed(relix, lhead, fq, {'F': 'Lite.f', 'G': 'Lite.g'})} of {len(fq)} queries pushed down")
 
     if pg:
         ddl = ["SET client_min_messages = warning;", "DROP TABLE IF EXISTS f, g, d, e;"]
@@ -335,6 +345,8 @@ def main():
         got_f = differential(relix, "FLOAT postgresql", phead, fq, {"F": "PG.f", "G": "PG.g"})
         got_d = differential(relix, "DURATION postgresql", phead, dq, {"D": "PG.d", "E": "PG.e"})
         ok &= got_f is not None and got_d is not None
+        print(f"FLOAT postgresql: {pushed(relix, phead, fq, {'F': 'PG.f', 'G': 'PG.g'})} of {len(fq)} queries pushed down")
+        print(f"DURATION postgresql: {pushed(relix, phead, dq, {'D': 'PG.d', 'E': 'PG.e'})} of {len(dq)} queries pushed down")
         if got_f and ref_f:
             ok &= same_as("FLOAT postgresql", got_f, ref_f)
         if got_d and ref_d:
