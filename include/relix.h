@@ -146,10 +146,11 @@ int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const c
  * report is already open or memory ran out. */
 int rx_report_begin(RxSession *s, const char *title, int (*write)(void *ud, const char *p, size_t n),
                     void *ud);
-/* Narrows the open report's interval-join timelines, for the queries run after it, to the
- * pairs whose left row's partition key prints as key (NULL: any key; several key columns:
- * their values joined by ", ") and whose two intervals both meet window, "FROM,TO" in the
- * endpoints' own type (numbers, dates, timestamps, times, text; NULL: all time). A join the
+/* Narrows the open report's timelines, for the queries run after it, to the interval-join
+ * pairs and AS-OF probes whose left row's partition key prints as key (NULL: any key; several
+ * key columns: their values joined by ", ") and, for window "FROM,TO" (in the columns' own
+ * type: numbers, dates, timestamps, times, text; NULL: all time), to the pairs whose two
+ * intervals both meet [FROM, TO] and the probes whose match value lies in it. A join the
  * focus cannot apply to (no key, a window of another type) says why on the page instead of
  * drawing. 0, or non-zero when no report is open or window has no comma. */
 int rx_report_focus(RxSession *s, const char *key, const char *window);

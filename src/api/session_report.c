@@ -29,6 +29,8 @@ typedef struct {
     uint32_t *pl, *pr;     /* IJOIN: the first pairs; AS-OF: pr is the first probes' matches */
     size_t n_shown, n_total, n_matched;
     size_t n_all;          /* IJOIN under a focus: all its pairs (n_total: those in focus) */
+    bool probes_focused;   /* AS-OF under a focus: pl holds the drawn probes' rows */
+    size_t n_focus;        /* AS-OF under a focus: the probes in it */
     char *focus_error;     /* the focus does not apply to this join, and why; NULL: it does */
 } JoinTrace;
 
@@ -92,7 +94,7 @@ int srep_focus(SessionReport *sr, const char *key, const char *window) {
     StrBuf b;
     sb_init(&b);
     if (key) sb_printf(&b, "the left key %s", key);
-    if (window) sb_printf(&b, "%sboth intervals meeting [%s, %s]", key ? " and " : "", sr->from, sr->to);
+    if (window) sb_printf(&b, "%sthe window [%s, %s]", key ? " and " : "", sr->from, sr->to);
     sr->focus = b.p ? b.p : strdup("");
     if (!sr->focus) free_focus(sr);
     return sr->focus ? 0 : -1;
@@ -155,6 +157,57 @@ static bool meets(const Column *cs, const Column *ce, size_t i, const Point *lo,
     return point_cmp(&a, hi) <= 0 && point_cmp(&b, lo) >= 0;
 }
 
+/* Whether left row a's partition key prints as sr->key; key_ok caches the answer per row
+ * (0 not known yet, 1 yes, 2 no), kt is scratch. */
+static bool key_in_focus(const SessionReport *sr, const Table *l, const LPlan *lp, size_t a,
+                         uint8_t *key_ok, StrBuf *kt) {
+    if (!key_ok[a]) {
+        kt->n = 0;
+        for (int k = 0; k < lp->n_keys; k++) {
+            if (k) sb_puts(kt, ", ");
+            out_value_text(l->cols[lp->lkeys[k]], a, "NULL", kt);
+        }
+        key_ok[a] = kt->n == strlen(sr->key) && memcmp(kt->p ? kt->p : "", sr->key, kt->n) == 0 ? 1 : 2;
+    }
+    return key_ok[a] == 1;
+}
+
+/* Keeps in t the first REPORT_PAIRS probes of an AS-OF join (match[i]: left row i's match)
+ * whose left key is sr->key and whose match value lies in the window, with their matches;
+ * counts them all in t->n_focus; or sets t->focus_error when the focus cannot apply. 0, or -1
+ * when out of memory. */
+static int focus_probes(SessionReport *sr, JoinTrace *t, const LPlan *lp, const uint32_t *match, size_t n) {
+    const Table *l = t->l;
+    const Column *mc = l->cols[lp->lmatch];
+    Point lo, hi;
+    char why[300];
+    why[0] = 0;
+    if (sr->key && lp->n_keys == 0) snprintf(why, sizeof why, "the join has no partition key, so the key %s picks nothing", sr->key);
+    if (sr->from && !why[0] && (!bound(mc->type, sr->from, &lo) || !bound(mc->type, sr->to, &hi)))
+        snprintf(why, sizeof why, "the window [%s, %s] is not of the match column's type, %s", sr->from, sr->to, type_name(mc->type));
+    if (why[0]) return (t->focus_error = strdup(why)) ? 0 : -1;
+    uint8_t *key_ok = NULL;
+    if (sr->key && !(key_ok = calloc(l->n_rows + 1, 1))) return -1;
+    StrBuf kt;
+    sb_init(&kt);
+    t->probes_focused = true;
+    t->n_focus = 0;
+    for (size_t a = 0; a < n; a++) {
+        if (key_ok && !key_in_focus(sr, l, lp, a, key_ok, &kt)) continue;
+        Point v;
+        if (sr->from && (!endpoint(mc, a, &v) || point_cmp(&v, &lo) < 0 || point_cmp(&v, &hi) > 0)) continue;
+        if (t->n_focus < REPORT_PAIRS) {
+            t->pl[t->n_focus] = (uint32_t)a;
+            t->pr[t->n_focus] = match[a];
+        }
+        t->n_focus++;
+    }
+    t->n_shown = t->n_focus < REPORT_PAIRS ? t->n_focus : REPORT_PAIRS;
+    sb_free(&kt);
+    free(key_ok);
+    return 0;
+}
+
 /* Keeps in t the first REPORT_PAIRS pairs of an interval join that are in sr's focus, counts
  * them all in t->n_total; or sets t->focus_error when the focus cannot apply. 0, or -1 when
  * out of memory. */
@@ -181,17 +234,7 @@ static int focus_pairs(SessionReport *sr, JoinTrace *t, const LPlan *lp, const u
     t->n_total = 0;
     for (size_t i = 0; i < n; i++) {
         size_t a = li[i], b = ri[i];
-        if (key_ok) {
-            if (!key_ok[a]) {
-                kt.n = 0;
-                for (int k = 0; k < lp->n_keys; k++) {
-                    if (k) sb_puts(&kt, ", ");
-                    out_value_text(l->cols[lp->lkeys[k]], a, "NULL", &kt);
-                }
-                key_ok[a] = kt.n == strlen(sr->key) && memcmp(kt.p ? kt.p : "", sr->key, kt.n) == 0 ? 1 : 2;
-            }
-            if (key_ok[a] != 1) continue;
-        }
+        if (key_ok && !key_in_focus(sr, l, lp, a, key_ok, &kt)) continue;
         if (sr->from && (!meets(ec[0], ec[1], a, &lo[0], &hi[0]) || !meets(ec[2], ec[3], b, &lo[1], &hi[1])))
             continue;
         if (t->n_total < REPORT_PAIRS) {
@@ -259,8 +302,9 @@ void srep_on_join(void *ud, const PNode *p, const Table *l, const Table *r, cons
         table_free(t.l), table_free(t.r), free(t.pl), free(t.pr);
         return;
     }
-    if (sr->focus && p->kind == PN_IJOIN) {
-        if (focus_pairs(sr, &t, p->lp, li, ri, n) < 0) {
+    if (sr->focus) {
+        for (size_t i = 0; p->kind == PN_ASOF && i < n; i++) t.n_matched += ri[i] != ROW_NONE;
+        if ((p->kind == PN_IJOIN ? focus_pairs(sr, &t, p->lp, li, ri, n) : focus_probes(sr, &t, p->lp, ri, n)) < 0) {
             table_free(t.l), table_free(t.r), free(t.pl), free(t.pr);
             return;
         }
@@ -357,7 +401,7 @@ static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *st
     int nk = lp->n_keys < 16 ? lp->n_keys : 16;
     for (int k = 0; k < nk && (p->kind == PN_IJOIN || p->kind == PN_ASOF); k++)
         names[k] = lp->in[0]->schema.cols[lp->lkeys[k]].name;
-    if (p->kind == PN_IJOIN && t && t->focus_error) {
+    if ((p->kind == PN_IJOIN || p->kind == PN_ASOF) && t && t->focus_error) {
         report_no_timeline(sr->h, title, t->focus_error);
     } else if (p->kind == PN_IJOIN && t) {
         RepIJoin j = {.title = title, .relation = ij_relation_name(lp->relation),
@@ -376,7 +420,9 @@ static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *st
                      .rkeys = lp->rkeys, .key_names = names,
                      .backward = lp->dir == ASOF_BACKWARD || lp->dir == ASOF_BACKWARD_STRICT,
                      .has_within = lp->has_within, .within = lp->within, .match = t->pr,
-                     .n_shown = t->n_shown, .n_probes = t->n_total, .n_matched = t->n_matched};
+                     .n_shown = t->n_shown, .n_probes = t->n_total, .n_matched = t->n_matched,
+                     .probe = t->probes_focused ? t->pl : NULL,
+                     .focus = t->probes_focused ? sr->focus : NULL, .n_focus = t->n_focus};
         report_asof(sr->h, &j);
     } else if (p->kind == PN_IJOIN || p->kind == PN_ASOF) {
         report_no_timeline(sr->h, title, stats[p->id].ran ? "its matches were not kept (out of memory)"

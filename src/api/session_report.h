@@ -23,10 +23,11 @@ int srep_finish(SessionReport *sr);
 /* Frees without writing the end (the session closed with a report open). */
 void srep_free(SessionReport *sr);
 
-/* From now on, interval-join timelines draw only the pairs whose left row's partition key
- * prints as key (NULL: any; the values of several key columns joined by ", ") and whose two
- * intervals both meet the window "FROM,TO" (NULL: all), in the endpoints' own type; a join
- * the focus cannot apply to says why instead of drawing. 0, or -1 when window has no comma
+/* From now on, timelines draw only the interval-join pairs and AS-OF probes whose left row's
+ * partition key prints as key (NULL: any; the values of several key columns joined by ", ")
+ * and, for the window "FROM,TO" (NULL: all; in the columns' own type), the pairs whose two
+ * intervals both meet it and the probes whose match value lies in it; a join the focus
+ * cannot apply to says why instead of drawing. 0, or -1 when window has no comma
  * or memory ran out (the focus is off then). */
 int srep_focus(SessionReport *sr, const char *key, const char *window);
 

@@ -1125,6 +1125,7 @@ oom:
 
 typedef struct {
     uint32_t row;
+    uint32_t shown;   /* a probe: its index among the drawn ones (into RepAsof.match) */
     int group;
     double v;
     bool matched;     /* a point: some drawn probe matched it; a probe: it matched */
@@ -1137,8 +1138,8 @@ static int cmp_mark(const void *a, const void *b) {
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static void probe_title(HtmlReport *r, const RepAsof *j, uint32_t row, int llab, int rlab,
-                        StrBuf *tmp) {
+static void probe_title(HtmlReport *r, const RepAsof *j, uint32_t row, uint32_t shown, int llab,
+                        int rlab, StrBuf *tmp) {
     put(r, "<title>");
     esc(r, j->left_name);
     put(r, " ");
@@ -1147,7 +1148,7 @@ static void probe_title(HtmlReport *r, const RepAsof *j, uint32_t row, int llab,
     tmp->n = 0;
     out_value_text(j->l->cols[j->lmatch], row, "NULL", tmp);
     esc_n(&r->b, tmp->p, tmp->n, 40);
-    uint32_t m = j->match[row];
+    uint32_t m = j->match[shown];
     if (m == ROW_NONE) {
         put(r, ": no match");
     } else {
@@ -1164,6 +1165,14 @@ static void probe_title(HtmlReport *r, const RepAsof *j, uint32_t row, int llab,
 }
 
 void report_asof(HtmlReport *r, const RepAsof *j) {
+    if (j->focus && j->n_focus == 0) {
+        StrBuf none;
+        sb_init(&none);
+        sb_printf(&none, "none of its %zu probe%s has %s", j->n_probes, j->n_probes == 1 ? "" : "s", j->focus);
+        report_no_timeline(r, j->title, none.p ? none.p : "no probe is in focus");
+        sb_free(&none);
+        return;
+    }
     const Column *mc[2] = {j->l->cols[j->lmatch], j->r->cols[j->rmatch]};
     bool ints;
     const char *why = NULL;
@@ -1185,14 +1194,16 @@ void report_asof(HtmlReport *r, const RepAsof *j) {
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < j->n_shown; i++) {
         Mark *q = &probes[nq];
-        if (!ax_value(mc[0], i, kind, &q->v)) {
+        size_t row = j->probe ? j->probe[i] : i;
+        if (!ax_value(mc[0], row, kind, &q->v)) {
             null_probes++;
             continue;
         }
-        q->row = (uint32_t)i;
+        q->row = (uint32_t)row;
+        q->shown = (uint32_t)i;
         q->group = 0;
         if (j->n_keys > 0) {
-            key_text(&kt, j->l, j->lkeys, j->n_keys, i);
+            key_text(&kt, j->l, j->lkeys, j->n_keys, row);
             if ((q->group = group_of(&g, kt.p ? kt.p : "")) < 0) goto oom;
         }
         uint32_t m = j->match[i];
@@ -1314,7 +1325,7 @@ void report_asof(HtmlReport *r, const RepAsof *j) {
             const Mark *q = &probes[i];
             if ((size_t)q->group != gi) continue;
             double x = ax_x(&ax, q->v);
-            uint32_t m = j->match[q->row];
+            uint32_t m = j->match[q->shown];
             if (q->matched) {
                 double mv;
                 if (ax_value(mc[1], m, kind, &mv)) {
@@ -1329,7 +1340,7 @@ void report_asof(HtmlReport *r, const RepAsof *j) {
                      x - 5, yq - 5, x + 5, yq + 5, x + 5, yq - 5, x - 5, yq + 5);
                 unmatched++;
             }
-            probe_title(r, j, q->row, llab, rlab, &tmp);
+            probe_title(r, j, q->row, q->shown, llab, rlab, &tmp);
             put(r, "</path>\n");
             if (llab >= 0 && x - last_lab >= 44) {
                 last_lab = x;
@@ -1343,8 +1354,14 @@ void report_asof(HtmlReport *r, const RepAsof *j) {
     putf(r, "Probes: %zu of the left input's %zu row%s (", nq, j->n_probes, j->n_probes == 1 ? "" : "s");
     esc(r, j->left_name);
     putf(r, "), %zu matched and %zu without a match", links, unmatched);
-    if (j->n_probes > j->n_shown) putf(r, " (the first %zu probes are drawn; of all %zu, %zu matched)",
-                                       j->n_shown, j->n_probes, j->n_matched);
+    if (j->focus) {
+        putf(r, " (the first %zu of the %zu probes with ", j->n_shown, j->n_focus);
+        esc(r, j->focus);
+        putf(r, " are drawn, the focus; of all %zu, %zu matched)", j->n_probes, j->n_matched);
+    } else if (j->n_probes > j->n_shown) {
+        putf(r, " (the first %zu probes are drawn; of all %zu, %zu matched)", j->n_shown, j->n_probes,
+             j->n_matched);
+    }
     putf(r, ". Points: %zu of the right input's %zu row%s (", np, nr, nr == 1 ? "" : "s");
     esc(r, j->right_name);
     put(r, ")");

@@ -88,7 +88,8 @@ typedef struct {
 void report_ijoin(HtmlReport *r, const RepIJoin *j);
 
 /* An AS-OF join, for its timeline: the inputs, the match columns, the partition keys, and the
- * matches of the first n_shown of its n_probes left rows (match[i]: a row of r, or ROW_NONE). */
+ * matches of n_shown of its n_probes left rows (match[i]: a row of r, or ROW_NONE), the first
+ * ones or, under a focus, the first in it (probe[i]). */
 typedef struct {
     const char *title;        /* "AsOfJoin backward/inner/within PT5M" */
     const char *left_name, *right_name;
@@ -102,6 +103,9 @@ typedef struct {
     RxDuration within;
     const uint32_t *match;
     size_t n_shown, n_probes, n_matched;
+    const uint32_t *probe;    /* the drawn probes' rows of l (match[i] is probe[i]'s); NULL: 0.. */
+    const char *focus;        /* the probes are those in this focus; NULL: the first ones */
+    size_t n_focus;           /* with a focus: the probes in it */
 } RepAsof;
 void report_asof(HtmlReport *r, const RepAsof *j);
 /* A join that has no timeline, and why ("it ran in the database"). */

@@ -236,7 +236,8 @@ def check_page(html_path, explain_path):
             cap = t.get('caption', '')
             for pat in (r'the first \d+ of \d+', r'TEXT holding ISO-8601', r'WITHIN \S+ window',
                         r'\d+ rows? with a NULL endpoint', r'only the rows of the drawn pairs',
-                        r'Lines: [^;]*\(the focus; \d+ pairs? in all\)'):
+                        r'Lines: [^;]*\(the focus; \d+ pairs? in all\)',
+                        r'the first \d+ of the \d+ probes with .*? are drawn'):
                 m = re.search(pat, cap)
                 if m:
                     print(f'     caption says: {m.group(0)}')

@@ -1,7 +1,8 @@
 # --report-key and --report-window: the interval-join timeline draws only the pairs whose left
-# partition key is KEY and whose two intervals both meet [FROM, TO]. The caption's count of
-# pairs in focus must equal the rows of the same join with that condition as a σ (computed
-# independently by the engine). A window of another type than the endpoints, or a key for a
+# partition key is KEY and whose two intervals both meet [FROM, TO]; the AS-OF timeline only
+# the probes whose key is KEY and whose match value lies in [FROM, TO]. The caption's count
+# in focus must equal the rows of the same join (or of the probes) with that condition as a σ
+# (computed independently by the engine). A window of another type than the endpoints, or a key for a
 # join without one, gets a sentence instead of a drawing; a window without a comma is a usage
 # error. Pages are read by 410-report.py.
 set -u
@@ -35,4 +36,14 @@ focus 1 "" "k = 1"
 focus "" 500,520 "s <= 520 ∧ e >= 500 ∧ s_r <= 520 ∧ e_r >= 500"
 focus 7 "" "k = 7"
 focus "" 2026-01-01,2026-02-01
+awk 'BEGIN { print "sym,ts,qty"; for (i = 0; i < 200; i++) printf "S%d,%d,%d\n", i % 3, i * 5, i }' > t.csv
+awk 'BEGIN { print "sym,ts,price"; for (i = 0; i < 120; i++) printf "S%d,%d,%d\n", i % 4, i * 9 + 2, 100 + i }' > q.csv
+head="T := csv('t.csv'); Q := csv('q.csv');"
+printf '%s\nquery { T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q };\n' "$head" > f.rx
+"$RELIX" --explain f.rx > explain.txt
+focus S1 100,400
+echo "σ sym = 'S1' ∧ ts >= 100 ∧ ts <= 400 (T): $("$RELIX" --count -e "$head query { σ sym = 'S1' ∧ ts >= 100 ∧ ts <= 400 (T) };")"
+focus S2 ""
+echo "σ sym = 'S2' (T): $("$RELIX" --count -e "$head query { σ sym = 'S2' (T) };")"
+focus S9 ""
 "$RELIX" --report r.html --report-window 100 f.rx 2>&1 | head -n 1; echo "exit ${PIPESTATUS[0]}"
