@@ -160,17 +160,19 @@ if command -v tmux >/dev/null 2>&1; then
   tm() { tmux -u -S "$sock" -f /dev/null "$@"; }
   hist="$tmp/history"
   tm new-session -d -x 200 -y 50 -c "$tmp" \
-    "env RELIX_HISTORY='$hist' HOME='$tmp' '$RELIX' 2>&1; echo \"exit \$?\" > '$tmp/rc'"
+    "env RELIX_HISTORY='$hist' HOME='$tmp' '$RELIX' 2>&1; echo \"exit \$?\" > '$tmp/rc'; sleep 30"
   type_line() { tm send-keys -H $(printf '%s' "$1" | od -An -tx1); tm send-keys Enter; sleep 0.4; }
   sleep 0.5
   type_line "A := connect('postgresql://relix:$secret@127.0.0.1/postgres');"
   type_line "B := connect('host=127.0.0.1 password=$secret');"
   type_line "C := connect('postgresql://relix@127.0.0.1/postgres?password=$secret"
   type_line "');"
-  type_line "query { σ x = 1 ([ | x | |---| | 1 | ]) };"
+  type_line "T := ["; type_line "| x |"; type_line "|---|"; type_line "| 1 |"; type_line "];"
+  type_line "query { σ x = 1 (T) };"
   type_line '\q'
   for i in $(seq 50); do [ -e "$tmp/rc" ] && break; sleep 0.1; done
   tm capture-pane -p -S - -E - > "$tmp/pane"
+  tm kill-server 2>/dev/null
   if [ -s "$hist" ] && grep -q "query" "$hist"; then ok "REPL: the history file was written"; else bad "REPL: no history file"; fi
   check_clean "REPL: history file" "$hist"
   # the terminal shows what was typed; everything relix printed must be clean
