@@ -174,6 +174,37 @@ void *rx_map_realloc(void *p, size_t bytes);
 void rx_map_free(void *p);
 size_t rx_map_live(void);
 
+/* ---- files written whole (outfile.c) ------------------------------------------------------ */
+
+/* Every file Relix writes goes through an RxOutFile: the bytes go to a temporary in the target's
+ * folder, and only rx_outfile_commit puts them in place (fsync, rename over the target, fsync of
+ * the folder). Until then the old target is untouched, and an error, rx_outfile_abort or a
+ * signal (rx_outfile_signal_cleanup) leaves no temporary behind. A target that is a symbolic
+ * link replaces the file it names; one that exists and is not a regular file (/dev/null, a
+ * FIFO) is written in place. The new file keeps the mode of the file it replaces.
+ *
+ * rx_outfile_open: NULL with err ("cannot write 'PATH': REASON") when the temporary cannot be
+ * created (no such folder, no permission). The caller owns the result and ends it with exactly
+ * one of rx_outfile_commit or rx_outfile_abort, which free it.
+ * rx_outfile_write: an RxSink-shaped writer (ud is the RxOutFile): 0, or -1 once any write has
+ * failed (the errno is kept for the commit's message).
+ * rx_outfile_fail: marks the file failed (errno e), so that the commit only removes it.
+ * rx_outfile_commit: 0, or -1 with err naming the target and the OS error of the first failure
+ * (a write's, fsync's or rename's); the temporary is then removed and the target untouched.
+ * rx_outfile_fd: the descriptor written to (for a caller that writes through stdio).
+ * rx_outfile_signal_cleanup: unlinks every named temporary now open; async-signal-safe.
+ * rx_same_file: 1 when paths a and b name the same file (same device and inode when both
+ * exist; the same folder and name when neither does), else 0. */
+typedef struct RxOutFile RxOutFile;
+RxOutFile *rx_outfile_open(const char *path, RxError *err);
+int rx_outfile_write(void *ud, const char *p, size_t n);
+void rx_outfile_fail(RxOutFile *f, int e);
+int rx_outfile_commit(RxOutFile *f, RxError *err);
+void rx_outfile_abort(RxOutFile *f);
+int rx_outfile_fd(const RxOutFile *f);
+void rx_outfile_signal_cleanup(void);
+int rx_same_file(const char *a, const char *b);
+
 /* ---- threads -------------------------------------------------------------------------------- */
 
 /* How many threads an operator may use, process-wide (threads.c): the join kernels and the
