@@ -58,7 +58,7 @@ static void mark_reads(const Expr *e, uint8_t *reads) {
 }
 
 /* Keeps the candidates [from, cand->n) that pass the residual, compacting them in place. */
-static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
+static int filter_residual(ExecCtx *x, const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
                            size_t from, RxError *err) {
     size_t n = cand->n - from;
     if (n == 0) return 0;
@@ -87,7 +87,7 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
         size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
         Arena *a = arena_new();
         Vec v;
-        if (!a || eval_batch(lp->residual, j, off, m, a, &v, err) < 0) {
+        if (!a || ops_check_interrupt(x, err) < 0 || eval_batch(lp->residual, j, off, m, a, &v, err) < 0) {
             if (!a) ops_oom(err);
             arena_free(a);
             table_free(j);
@@ -169,6 +169,9 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     }
     size_t chunk_from = 0;
     for (size_t i = 0; i < nl; i++) {
+        /* a nested loop does nr comparisons per left row: it checks every row; a probe every
+         * 4096 (a chunk of matches may take long to fill when few rows match) */
+        if ((!hash || (i & 4095) == 0) && ops_check_interrupt(x, err) < 0) goto out;
         if (hash) {
             /* A left row without a partition has no match; it must not skip the residual
              * check below when it is the last row. */
@@ -190,7 +193,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
             }
         }
         if (out->n - chunk_from >= JOIN_CHUNK || i + 1 == nl) {
-            if (lp->residual && filter_residual(lp, l, r, out, chunk_from, err) < 0) goto out;
+            if (lp->residual && filter_residual(x, lp, l, r, out, chunk_from, err) < 0) goto out;
             chunk_from = out->n;
             if (ops_check_interrupt(x, err) < 0) goto out;
             if (out->n > RX_MAX_ROWS) {
@@ -419,6 +422,7 @@ typedef struct {
     int64_t **keys;
     const Column **cols;   /* for NULLs */
     const SortKey *spec;
+    volatile sig_atomic_t *interrupt;   /* set: the sort stops early (the order is then unused) */
 } SortCtx;
 
 static int row_cmp(const SortCtx *s, uint32_t a, uint32_t b) {
@@ -448,6 +452,7 @@ static void merge_sort(const SortCtx *s, uint32_t *v, uint32_t *tmp, size_t n) {
         }
         return;
     }
+    if (n >= 65536 && s->interrupt && *s->interrupt) return;
     size_t h = n / 2;
     merge_sort(s, v, tmp, h);
     merge_sort(s, v + h, tmp, n - h);
@@ -468,7 +473,7 @@ static Column *column_of(const Expr *e, const Table *in, RxError *err) {
 }
 
 /* The stable sort order of in's rows by keys, as a malloc'd permutation. */
-static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, RxError *err) {
+static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err) {
     size_t n = in->n_rows;
     uint32_t *perm = rx_malloc((n ? n : 1) * sizeof *perm);
     uint32_t *tmp = rx_malloc((n / 2 + 1) * sizeof *tmp);
@@ -478,6 +483,10 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
     bool ok = perm && tmp && cols && keys && sets;
     if (!ok) ops_oom(err);
     for (int k = 0; ok && k < n_keys; k++) {
+        if (ops_check_interrupt(x, err) < 0) {
+            ok = false;
+            break;
+        }
         cols[k] = column_of(spec[k].e, in, err);
         if (!cols[k] || keys_encode_ordered((const Column *const *)&cols[k], 1, &sets[k], err) < 0) {
             ok = false;
@@ -487,8 +496,9 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
     }
     if (ok) {
         for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
-        SortCtx s = {n_keys, keys, (const Column **)cols, spec};
+        SortCtx s = {n_keys, keys, (const Column **)cols, spec, x->interrupt};
         merge_sort(&s, perm, tmp, n);
+        if (ops_check_interrupt(x, err) < 0) ok = false;
     }
     for (int k = 0; k < n_keys && sets; k++) {
         keys_free(&sets[k]);
@@ -503,7 +513,7 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
 }
 
 Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
-    uint32_t *perm = sort_order(p->lp->sort, p->lp->n_sort, in, err);
+    uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
     Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
     free(perm);
@@ -545,7 +555,7 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     Column **gcols = NULL;
     Table *t = NULL;
     if (lp->n_sort) {
-        if (!(perm = sort_order(lp->sort, lp->n_sort, in, err))) return NULL;
+        if (!(perm = sort_order(x, lp->sort, lp->n_sort, in, err))) return NULL;
     }
     if (lp->n_group && group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
     keep = rx_malloc((n ? n : 1) * sizeof *keep);
