@@ -150,14 +150,29 @@ uint64_t rx_hash_bytes(const void *p, size_t n);
 
 /* ---- large buffers ------------------------------------------------------------------------ */
 
-/* malloc, calloc and realloc for buffers that may be large (columns, keys, join results), freed
- * with free(). From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages
- * before its first touch, an optimisation: on this machine the first touch of fresh memory
- * costs about 3 ms per MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL on OOM. */
+/* malloc, calloc and realloc for the engine's data (columns, keys, join results, hash tables),
+ * freed with rx_free (never free(): the memory accountant below credits the buffer back there).
+ * From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages before its first
+ * touch, an optimisation: on this machine the first touch of fresh memory costs about 3 ms per
+ * MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL when out of memory or past the
+ * memory limit. rx_free accepts NULL. */
 #define RX_HUGE_MIN ((size_t)2 << 20)
 void *rx_malloc(size_t bytes);
 void *rx_calloc(size_t n, size_t size);
 void *rx_realloc(void *p, size_t bytes);
+void rx_free(void *p);
+
+/* The memory accountant (util.c): every buffer of rx_malloc's and rx_map_alloc's families is
+ * charged to one process-wide count while it lives (file mappings of the inputs are not: they
+ * are the operating system's cache). rx_set_memory_limit: an allocation that would take the
+ * count past bytes fails (0: no limit); thread-safe, meant to be set once before a run.
+ * rx_memory_used: bytes charged now. rx_memory_limit_hit: whether an allocation failed at the
+ * limit since the last clear (clear: reset it), so that an out-of-memory error can name the
+ * limit as its cause. */
+void rx_set_memory_limit(size_t bytes);
+size_t rx_memory_limit(void);
+size_t rx_memory_used(void);
+bool rx_memory_limit_hit(bool clear);
 
 /* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
  * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole

@@ -64,6 +64,7 @@ static volatile sig_atomic_t *interrupt_flag;
 static long long memory_limit_bytes;   /* in force, for the message when memory runs out */
 static RxSession *current_session;
 static const char *output_name;        /* -o FILE, for messages; NULL: standard output */
+static bool script_run;                /* a script, not the REPL: Ctrl-C ends it, exit 130 */
 
 static volatile sig_atomic_t cli_interrupted;
 static volatile sig_atomic_t cli_running;   /* a script runs: a second Ctrl-C ends the process */
@@ -216,13 +217,13 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
                 t.load_s, t.analyze_s, t.run_s, t.join_s);
     }
     if (rc == EXIT_INTERRUPTED) return rc;  /* stopped while printing: said so already */
-    if (rc != 0 && rx_errcode(s) == RX_ERR_INTERRUPT) {
+    if (rc != 0 && script_run && rx_errcode(s) == RX_ERR_INTERRUPT) {
         fputs("relix: interrupted\n", stderr);
         return EXIT_INTERRUPTED;
     }
     if (rc != 0) {
         fputs(rx_errmsg(s), stderr);
-        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0)
+        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0 && !strstr(rx_errmsg(s), "memory limit of"))
             fprintf(stderr, "note: the memory limit is %.1f MiB (--memory-limit SIZE changes it)\n",
                     (double)memory_limit_bytes / (1024.0 * 1024.0));
         return 1;
@@ -249,26 +250,13 @@ static long long parse_size(const char *v) {
     return (long long)(x * mul);
 }
 
-/* The memory limit is the address-space limit of the process: allocations beyond it fail, and
- * the library reports a failed allocation as an error (never a crash), which main names the
- * limit in. AddressSanitizer reserves far more address space than it uses, so a sanitizer
- * build sets no limit. */
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_MEMORY_LIMIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_MEMORY_LIMIT 1
-#endif
-#endif
-
+/* The memory limit is the library's accountant (rx_set_memory_limit): it counts the buffers the
+ * engine allocates, not the mappings of input files, so a file larger than the limit can still
+ * be read when the columns a query loads fit. */
 static void apply_memory_limit(long long bytes) {
-#ifndef NO_MEMORY_LIMIT
     if (bytes <= 0) return;
-    struct rlimit rl = {(rlim_t)bytes, (rlim_t)bytes};
-    if (setrlimit(RLIMIT_AS, &rl) == 0) memory_limit_bytes = bytes;
-#else
-    (void)bytes;
-#endif
+    rx_set_memory_limit((size_t)bytes);
+    memory_limit_bytes = bytes;
 }
 
 static long long default_memory_limit(void) {
@@ -455,11 +443,12 @@ int main(int argc, char **argv) {
         }
     }
     int rc;
+    script_run = !repl;
     if (eval_text) rc = cli_run_text(s, &o, eval_text, strlen(eval_text), name);
     else if (!repl) rc = cli_run_text(s, &o, text, len, name);
     else rc = cli_repl(s, &o);
     free(text);
-    if (cli_interrupted && rc == 0) rc = EXIT_INTERRUPTED;
+    if (script_run && cli_interrupted && rc == 0) rc = EXIT_INTERRUPTED;
     if (report) {
         /* the page also tells of an error in the script, so it is kept then; not when stopped */
         if (rx_report_end(s) != 0) rx_outfile_fail(report, 0);

@@ -47,8 +47,8 @@ static int pairs_push(Pairs *p, uint32_t l, uint32_t r) {
 }
 
 static void pairs_free(Pairs *p) {
-    free(p->l);
-    free(p->r);
+    rx_free(p->l);
+    rx_free(p->r);
     memset(p, 0, sizeof *p);
 }
 
@@ -77,11 +77,11 @@ static int filter_residual(ExecCtx *x, const LPlan *lp, const Table *l, const Ta
         if (!g || table_set(j, c, g, NULL) < 0) {
             col_release(g);
             table_free(j);
-            free(reads);
+            rx_free(reads);
             return ops_oom(err);
         }
     }
-    free(reads);
+    rx_free(reads);
     size_t k = from;
     for (size_t off = 0; off < n; off += EXEC_BATCH) {
         size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
@@ -143,7 +143,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
         const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
         const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
-            free(lk), free(rk);
+            rx_free(lk), rx_free(rk);
             return ops_oom(err);
         }
         for (int k = 0; k < lp->n_keys; k++) {
@@ -151,7 +151,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
             rk[k] = r->cols[lp->rkeys[k]];
         }
         int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
-        free(lk), free(rk);
+        rx_free(lk), rx_free(rk);
         if (krc < 0) return -1;
         lpart = kp.l, rpart = kp.r, n_parts = kp.n_parts;
         start = rx_calloc((size_t)n_parts + 2, sizeof *start);
@@ -206,7 +206,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     rc = 0;
 out:
     keys_parts_free(&kp);
-    free(bucket), free(start);
+    rx_free(bucket), rx_free(start);
     return rc;
 }
 
@@ -266,7 +266,7 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         for (size_t i = 0; i < side->n_rows; i++)
             if (mark[i] == (kind != JOIN_ANTI)) idx[k++] = (uint32_t)i;
         t = gather_side(p, side, &lp->schema, idx, k, err);
-        free(idx);
+        rx_free(idx);
         goto out;
     }
     if (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT || kind == JOIN_FULL) {
@@ -302,8 +302,8 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
 out:
     pairs_free(&m);
     pairs_free(&o);
-    free(lm);
-    free(rm);
+    rx_free(lm);
+    rx_free(rm);
     return t;
 }
 
@@ -410,7 +410,7 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
     t = gather_side(p, all, sc, keep, k, err);
 out:
-    free(h), free(slots), free(keep);
+    rx_free(h), rx_free(slots), rx_free(keep);
     table_free(all);
     return t;
 }
@@ -504,9 +504,9 @@ static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const T
         keys_free(&sets[k]);
         if (cols) col_release(cols[k]);
     }
-    free(cols), free(keys), free(sets), free(tmp);
+    rx_free(cols), rx_free(keys), rx_free(sets), rx_free(tmp);
     if (!ok) {
-        free(perm);
+        rx_free(perm);
         return NULL;
     }
     return perm;
@@ -516,7 +516,7 @@ Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
     Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
-    free(perm);
+    rx_free(perm);
     return t;
 }
 
@@ -527,7 +527,7 @@ static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint3
     for (int k = 0; k < n; k++)
         if (!(cols[k] = column_of(exprs[k], in, err))) {
             for (int j = 0; j < k; j++) col_release(cols[j]);
-            free(cols);
+            rx_free(cols);
             return -1;
         }
     int rc;
@@ -545,7 +545,7 @@ static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint3
 static void release_cols(Column **cols, int n) {
     if (!cols) return;
     for (int k = 0; k < n; k++) col_release(cols[k]);
-    free(cols);
+    rx_free(cols);
 }
 
 Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
@@ -575,7 +575,7 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     if (ops_check_interrupt(x, err) == 0) t = gather_side(p, in, &lp->schema, keep, k, err);
 out:
     release_cols(gcols, lp->n_group);
-    free(perm), free(ids), free(keep), free(count);
+    rx_free(perm), rx_free(ids), rx_free(keep), rx_free(count);
     return t;
 }
 
@@ -612,7 +612,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                         c[ids[i]]++;
                     }
             }
-            free(seen), free(pid);
+            rx_free(seen), rx_free(pid);
             col_release(gid);
             if (rc < 0) goto fail;
         } else {
@@ -637,7 +637,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         __int128 *wide = ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION)
                              ? rx_calloc((ng ? ng : 1) * (size_t)width, sizeof *wide) : NULL;
         if (ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION) && !wide) {
-            free(fsum);
+            rx_free(fsum);
             goto oom;
         }
         for (size_t i = 0; i < n; i++) {
@@ -669,8 +669,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         for (uint32_t g = 0; g < ng; g++) {
             if (cnt[g] == 0) {
                 if (col_set_null(out, g) < 0) {
-                    free(fsum);
-                    free(wide);
+                    rx_free(fsum);
+                    rx_free(wide);
                     goto oom;
                 }
                 continue;
@@ -680,8 +680,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                 bool fits = true;
                 for (int k = 0; k < width; k++) fits &= w[k] >= INT64_MIN && w[k] <= INT64_MAX;
                 if (!fits) {
-                    free(fsum);
-                    free(wide);
+                    rx_free(fsum);
+                    rx_free(wide);
                     rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span, at == TY_INT
                              ? "integer overflow in sum: the total does not fit in 64 bits"
                              : "duration overflow in sum: the total does not fit in 64 bits");
@@ -697,9 +697,9 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                 col_f64(out)[g] = fsum[g];
             }
         }
-        free(fsum);
-        free(wide);
-        free(cnt);
+        rx_free(fsum);
+        rx_free(wide);
+        rx_free(cnt);
         col_release(arg);
         return out;
     }
@@ -753,15 +753,15 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
     }
     keys_free(&mks);
     out = col_gather(arg, pick, ng);
-    free(pick);
+    rx_free(pick);
     col_release(arg);
     if (!out) ops_oom(err);
     return out;
 oom:
     ops_oom(err);
 fail:
-    free(pick);
-    free(cnt);
+    rx_free(pick);
+    rx_free(cnt);
     col_release(out);
     col_release(arg);
     return NULL;
@@ -812,7 +812,7 @@ Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     }
 out:
     release_cols(gcols, lp->n_group);
-    free(ids);
-    free(first);
+    rx_free(ids);
+    rx_free(first);
     return t;
 }

@@ -157,6 +157,17 @@ int rx_errcode(const RxSession *s) { return (int)s->err.code; }
 RxTiming rx_timing(const RxSession *s) { return s->timing; }
 
 static int fail(RxSession *s) {
+    if (s->err.code == RX_ENOMEM && rx_memory_limit_hit(true) && rx_memory_limit() > 0) {
+        /* "out of memory joining ..." -> "memory limit of N MB exceeded while joining ..." */
+        const char *what = s->err.msg;
+        if (strncmp(what, "out of memory", 13) == 0) what += 13;
+        while (*what == ' ' || *what == ':' || *what == ',') what++;
+        if (strncmp(what, "while ", 6) == 0) what += 6;
+        char msg[sizeof s->err.msg];
+        snprintf(msg, sizeof msg, "memory limit of %.0f MB exceeded while %.900s",
+                 (double)rx_memory_limit() / (1024.0 * 1024.0), *what ? what : "running this statement");
+        snprintf(s->err.msg, sizeof s->err.msg, "%s", msg);
+    }
     sb_free(&s->errmsg);
     rx_error_format(&s->err, &s->errmsg);
     return s->err.code ? (int)s->err.code : 1;
@@ -325,6 +336,7 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     sb_free(&s->errmsg);
     s->interrupt = 0;
     abort_pending(s);
+    rx_memory_limit_hit(true);
     memset(&s->timing, 0, sizeof s->timing);
     if (s->n_scripts == s->cap_scripts) {
         size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
