@@ -383,6 +383,7 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     for (int pass = 0; pass < 2; pass++) {
         size_t from = pass == 0 ? nl : 0, to = pass == 0 ? n : nl;
         for (size_t i = from; i < to; i++) {
+            if ((i & 65535) == 0 && ops_check_interrupt(x, err) < 0) goto out;
             size_t s = h[i] & (cap - 1);
             bool in_right = false, seen_left = false;
             while (slots[s] != UINT32_MAX) {
