@@ -2,7 +2,9 @@
  * main.c - the relix command: runs a script file, a -e text or standard input, or a REPL
  * when standard input is a terminal; a thin shell over include/relix.h.
  *
- * Exit status: 0 success, 1 an error in the script or its data, 2 a usage error. Results go to
+ * Exit status: 0 success, 1 an error in the script or its data, 2 a usage error, 130 stopped by
+ * Ctrl-C. Files written (-o, --report, into csv) replace their targets only when complete
+ * (docs/files.md). Results go to
  * standard output in the chosen format (queries separated by a blank line); errors to standard
  * error as FILE:LINE:COL: error: message, the source line and a caret.
  */
@@ -57,7 +59,8 @@ static const char usage_text[] =
     "  -h, --help             show this help\n"
     "  -V, --version          show the version\n"
     "\n"
-    "Exit status: 0 success, 1 error in the script or its data, 2 usage error.\n"
+    "Exit status: 0 success, 1 error in the script or its data, 2 usage error,\n"
+    "130 interrupted (Ctrl-C). Files are replaced only when completely written.\n"
     "Documentation: docs/grammar.md, docs/functions.md, man relix.\n";
 
 static volatile sig_atomic_t *interrupt_flag;
