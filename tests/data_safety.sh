@@ -150,7 +150,19 @@ for q in "--no-hashjoin|A ⨝ x = y B" "|A ⨝ x < y B"; do
     check "4 $join" "says it was interrupted, in one line" \
         [ "$(cat err)" = "relix: interrupted" ]
 done
-check 4.9 "no temporary is left" only_files . a.csv b.csv out err
+# SIGTERM ends the process at once; the old -o target stays as it was
+printf 'old\n' > keep.csv
+"$RELIX" --no-hashjoin -o keep.csv -e "A := csv('a.csv'); B := csv('b.csv'); query { γ count(*) → n (A ⨝ x = y B) };" \
+    > out 2> err &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check 4.8 "SIGTERM ends the run (exit 143)" [ "$rc" = 143 ]
+check 4.9 "SIGTERM leaves the -o target as it was" [ "$(cat keep.csv)" = old ]
+rm -f keep.csv
+check 4.10 "no temporary is left" only_files . a.csv b.csv out err
 cd ..
 
 # ---- section 5: secrets (credentials never written or shown) -----------------------------------
