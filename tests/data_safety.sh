@@ -54,6 +54,13 @@ check 1.4 "-o over the script's own input writes the filtered rows" cmp -s u.csv
 chmod 640 u.csv
 "$RELIX" -o u.csv -f csv -e "T := csv('u.csv'); query { T };" > out 2> err
 check 1.5 "a replaced file keeps its mode" [ "$(stat -c %a u.csv)" = 640 ]
+# a link that cannot be resolved (as /dev/stdout to a pipe, or a dangling one) is written
+# through, never replaced
+ln -s made.csv link.csv
+"$RELIX" -o link.csv -f csv -e "T := csv('u.csv'); query { σ id = 3 (T) };" > out 2> err
+check 1.7 "-o through a dangling link keeps the link" [ -L link.csv ]
+check 1.8 "-o through a dangling link writes the file it names" [ "$(cat made.csv)" = "$(printf 'id,v,name\n3,3,name3')" ]
+rm -f link.csv made.csv
 check 1.6 "no temporary is left" only_files . t.csv want.csv u.csv out err
 cd ..
 

@@ -18,7 +18,9 @@
  *   4. rx_outfile_abort (and a failed commit) removes the temporary.
  *
  * A target that exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) cannot be
- * replaced by rename: it is opened and written in place, as a shell's > would.
+ * replaced by rename: it is opened and written in place, as a shell's > would; so is a
+ * symbolic link that realpath cannot resolve (a magic /proc link, a dangling link), so that a
+ * link is never replaced.
  *
  * rx_outfile_signal_cleanup, for a SIGINT or SIGTERM handler, unlinks every named temporary
  * listed at the time with nothing but unlink(2), so it is async-signal-safe. Unnamed
@@ -166,9 +168,24 @@ RxOutFile *rx_outfile_open(const char *path, RxError *err) {
     f->fd = -1;
     f->slot = -1;
     struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) f->target = realpath(path, NULL);
+    bool unresolved = false;   /* a link realpath cannot follow (/dev/stdout to a pipe, dangling) */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        f->target = realpath(path, NULL);
+        unresolved = !f->target;
+    }
     if (!f->target) f->target = strdup(path);
     if (!f->target) goto oom;
+    if (unresolved) {
+        /* never rename over a link: write through it, as a shell's > would */
+        f->in_place = true;
+        f->fd = open(f->target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (f->fd < 0) {
+            fail_errno(err, path, errno);
+            free_outfile(f);
+            return NULL;
+        }
+        return f;
+    }
     if (stat(f->target, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             fail_errno(err, path, EISDIR);
