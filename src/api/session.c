@@ -27,6 +27,15 @@
 #include "rewrite/rewrite.h"
 #include "syntax/syntax.h"
 
+/* A file a query wrote (query ... into csv(...)), waiting in its temporary until the whole
+ * script has run: then every one is renamed into place; an error or an interrupt removes them
+ * all and leaves every target as it was. */
+typedef struct {
+    RxOutFile *f;
+    const RxSource *src;
+    RxSpan span;
+} PendingFile;
+
 struct RxSession {
     Catalog cat;
     Arena *defs;          /* the catalog's arena */
@@ -41,6 +50,8 @@ struct RxSession {
     SessionReport *report;  /* an open HTML report (rx_report_begin), or NULL */
     Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
     bool bare;              /* rx_set_bare_queries */
+    PendingFile *pending;   /* `into` files written, put in place when the script succeeds */
+    size_t n_pending, cap_pending;
 };
 
 struct RxResult {
@@ -78,8 +89,34 @@ RxSession *rx_open(void) {
     return s;
 }
 
+/* Removes every pending file's temporary. */
+static void abort_pending(RxSession *s) {
+    for (size_t i = 0; i < s->n_pending; i++) rx_outfile_abort(s->pending[i].f);
+    s->n_pending = 0;
+}
+
+/* Puts every pending file in place, in the order the queries wrote them; at the first failure
+ * the error names that file at its `into`, and the files not yet placed are removed. */
+static int commit_pending(RxSession *s) {
+    int rc = 0;
+    for (size_t i = 0; i < s->n_pending; i++) {
+        PendingFile *p = &s->pending[i];
+        if (rc < 0) {
+            rx_outfile_abort(p->f);
+            continue;
+        }
+        RxError e;
+        rx_error_clear(&e);
+        if (rx_outfile_commit(p->f, &e) < 0) rc = rx_error(&s->err, e.code, p->src, p->span, "%s", e.msg);
+    }
+    s->n_pending = 0;
+    return rc;
+}
+
 void rx_close(RxSession *s) {
     if (!s) return;
+    abort_pending(s);
+    free(s->pending);
     srep_free(s->report);
     progress_free(s->progress);
     catalog_free(&s->cat);
@@ -140,6 +177,17 @@ char *rx_redact_secrets(const char *text, size_t len) {
 RxTiming rx_timing(const RxSession *s) { return s->timing; }
 
 static int fail(RxSession *s) {
+    if (s->err.code == RX_ENOMEM && rx_memory_limit_hit(true) && rx_memory_limit() > 0) {
+        /* "out of memory joining ..." -> "memory limit of N MB exceeded while joining ..." */
+        const char *what = s->err.msg;
+        if (strncmp(what, "out of memory", 13) == 0) what += 13;
+        while (*what == ' ' || *what == ':' || *what == ',') what++;
+        if (strncmp(what, "while ", 6) == 0) what += 6;
+        char msg[sizeof s->err.msg];
+        snprintf(msg, sizeof msg, "memory limit of %.0f MB exceeded while %.900s",
+                 (double)rx_memory_limit() / (1024.0 * 1024.0), *what ? what : "running this statement");
+        snprintf(s->err.msg, sizeof s->err.msg, "%s", msg);
+    }
     sb_free(&s->errmsg);
     rx_error_format(&s->err, &s->errmsg);
     return s->err.code ? (int)s->err.code : 1;
@@ -191,23 +239,51 @@ static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxEr
     return rc;
 }
 
-static int write_file(void *ud, const char *p, size_t n) { return fwrite(p, 1, n, ud) == n ? 0 : -1; }
+/* The sink of an `into` file: stops (fails) once the run is interrupted. */
+typedef struct {
+    RxOutFile *f;
+    volatile sig_atomic_t *interrupt;
+} IntoSink;
 
-/* Writes a result as CSV (RFC 4180, the --format csv writer) to the statement's file, taken
- * from the script's folder when relative; -1 with the error at the path. */
+static int write_into(void *ud, const char *p, size_t n) {
+    IntoSink *w = ud;
+    if (*w->interrupt) return -1;
+    return rx_outfile_write(w->f, p, n);
+}
+
+/* Writes a result as CSV (RFC 4180, the --format csv writer) to a temporary for the
+ * statement's file (taken from the script's folder when relative), which joins the pending
+ * files; -1 with the error at the `into`, the temporary removed. */
 static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const Table *t) {
     char path[4096];
     const char *dir = s->cat.base_dir;
     if (st->into_path[0] != '/' && dir && dir[0]) snprintf(path, sizeof path, "%s/%s", dir, st->into_path);
     else snprintf(path, sizeof path, "%s", st->into_path);
-    FILE *f = fopen(path, "wb");
-    if (!f) return rx_error(&s->err, RX_EIO, sc->src, st->into_span, "cannot write '%s': %s", path, strerror(errno));
-    RxSink sink = {write_file, f};
+    if (s->n_pending == s->cap_pending) {
+        size_t cap = s->cap_pending ? 2 * s->cap_pending : 4;
+        PendingFile *v = realloc(s->pending, cap * sizeof *v);
+        if (!v) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "out of memory");
+        s->pending = v;
+        s->cap_pending = cap;
+    }
     RxError werr;
     rx_error_clear(&werr);
-    int rc = out_write(t, OUT_CSV, &sink, &werr);
-    if (fclose(f) != 0) rc = -1;
-    if (rc < 0) return rx_error(&s->err, RX_EIO, sc->src, st->into_span, "cannot write '%s': %s", path, strerror(errno));
+    RxOutFile *f = rx_outfile_open(path, &werr);
+    if (!f) return rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    IntoSink w = {f, &s->interrupt};
+    RxSink sink = {write_into, &w};
+    if (out_write(t, OUT_CSV, &sink, &werr) < 0) {
+        if (s->interrupt || werr.code == RX_ENOMEM) {
+            rx_outfile_abort(f);
+            if (werr.code == RX_ENOMEM) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "%s", werr.msg);
+            return rx_error(&s->err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
+        }
+        rx_error_clear(&werr);
+        rx_outfile_fail(f, 0);   /* keeps the errno of a failed write, if that was the cause */
+        rx_outfile_commit(f, &werr);
+        return rx_error(&s->err, werr.code ? werr.code : RX_EIO, sc->src, st->into_span, "%s", werr.msg);
+    }
+    s->pending[s->n_pending++] = (PendingFile){f, sc->src, st->into_span};
     return 0;
 }
 
@@ -295,6 +371,8 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     rx_error_clear(&s->err);
     sb_free(&s->errmsg);
     s->interrupt = 0;
+    abort_pending(s);
+    rx_memory_limit_hit(true);
     memset(&s->timing, 0, sizeof s->timing);
     if (s->n_scripts == s->cap_scripts) {
         size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
@@ -353,6 +431,12 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
     /* the progress hooks of the stages below report to this session's meter while it runs */
     Progress *prev = progress_attach(s->progress);
     int rc = exec_script(s, text, len, name, fn, ud);
+    if (rc == 0 && s->interrupt) {
+        rx_error(&s->err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
+        rc = fail(s);
+    }
+    if (rc != 0) abort_pending(s);
+    else if (commit_pending(s) < 0) rc = fail(s);
     progress_attach(prev);
     return rc;
 }

@@ -164,14 +164,29 @@ uint64_t rx_hash_bytes(const void *p, size_t n);
 
 /* ---- large buffers ------------------------------------------------------------------------ */
 
-/* malloc, calloc and realloc for buffers that may be large (columns, keys, join results), freed
- * with free(). From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages
- * before its first touch, an optimisation: on this machine the first touch of fresh memory
- * costs about 3 ms per MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL on OOM. */
+/* malloc, calloc and realloc for the engine's data (columns, keys, join results, hash tables),
+ * freed with rx_free (never free(): the memory accountant below credits the buffer back there).
+ * From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages before its first
+ * touch, an optimisation: on this machine the first touch of fresh memory costs about 3 ms per
+ * MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL when out of memory or past the
+ * memory limit. rx_free accepts NULL. */
 #define RX_HUGE_MIN ((size_t)2 << 20)
 void *rx_malloc(size_t bytes);
 void *rx_calloc(size_t n, size_t size);
 void *rx_realloc(void *p, size_t bytes);
+void rx_free(void *p);
+
+/* The memory accountant (util.c): every buffer of rx_malloc's and rx_map_alloc's families is
+ * charged to one process-wide count while it lives (file mappings of the inputs are not: they
+ * are the operating system's cache). rx_set_memory_limit: an allocation that would take the
+ * count past bytes fails (0: no limit); thread-safe, meant to be set once before a run.
+ * rx_memory_used: bytes charged now. rx_memory_limit_hit: whether an allocation failed at the
+ * limit since the last clear (clear: reset it), so that an out-of-memory error can name the
+ * limit as its cause. */
+void rx_set_memory_limit(size_t bytes);
+size_t rx_memory_limit(void);
+size_t rx_memory_used(void);
+bool rx_memory_limit_hit(bool clear);
 
 /* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
  * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole
@@ -203,6 +218,37 @@ size_t rx_mem_watch_end(void);
 /* Bytes in decimal units with one decimal, as EXPLAIN ANALYZE prints them: "512 B", "3.4 kB",
  * "12.3 MB", "1.5 GB"; into buf (cap bytes, 16 are enough). */
 void rx_format_bytes(char *buf, size_t cap, uint64_t n);
+
+/* ---- files written whole (outfile.c) ------------------------------------------------------ */
+
+/* Every file Relix writes goes through an RxOutFile: the bytes go to a temporary in the target's
+ * folder, and only rx_outfile_commit puts them in place (fsync, rename over the target, fsync of
+ * the folder). Until then the old target is untouched, and an error, rx_outfile_abort or a
+ * signal (rx_outfile_signal_cleanup) leaves no temporary behind. A target that is a symbolic
+ * link replaces the file it names; one that exists and is not a regular file (/dev/null, a
+ * FIFO) is written in place. The new file keeps the mode of the file it replaces.
+ *
+ * rx_outfile_open: NULL with err ("cannot write 'PATH': REASON") when the temporary cannot be
+ * created (no such folder, no permission). The caller owns the result and ends it with exactly
+ * one of rx_outfile_commit or rx_outfile_abort, which free it.
+ * rx_outfile_write: an RxSink-shaped writer (ud is the RxOutFile): 0, or -1 once any write has
+ * failed (the errno is kept for the commit's message).
+ * rx_outfile_fail: marks the file failed (errno e), so that the commit only removes it.
+ * rx_outfile_commit: 0, or -1 with err naming the target and the OS error of the first failure
+ * (a write's, fsync's or rename's); the temporary is then removed and the target untouched.
+ * rx_outfile_fd: the descriptor written to (for a caller that writes through stdio).
+ * rx_outfile_signal_cleanup: unlinks every named temporary now open; async-signal-safe.
+ * rx_same_file: 1 when paths a and b name the same file (same device and inode when both
+ * exist; the same folder and name when neither does), else 0. */
+typedef struct RxOutFile RxOutFile;
+RxOutFile *rx_outfile_open(const char *path, RxError *err);
+int rx_outfile_write(void *ud, const char *p, size_t n);
+void rx_outfile_fail(RxOutFile *f, int e);
+int rx_outfile_commit(RxOutFile *f, RxError *err);
+void rx_outfile_abort(RxOutFile *f);
+int rx_outfile_fd(const RxOutFile *f);
+void rx_outfile_signal_cleanup(void);
+int rx_same_file(const char *a, const char *b);
 
 /* ---- threads -------------------------------------------------------------------------------- */
 

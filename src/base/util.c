@@ -54,6 +54,65 @@ size_t utf8_width(const char *s, size_t n) {
     return w;
 }
 
+/* ---- the memory accountant -------------------------------------------------------------------
+ *
+ * Every buffer of the rx_malloc and rx_map families is charged to one process-wide counter when
+ * it is allocated and credited when rx_free or rx_map_free releases it, by its usable size
+ * (malloc_usable_size, or the mapping's length), so that the amount charged is known again at
+ * the free without a header. An allocation that would take the counter past the limit fails
+ * (NULL, as out of memory) and is remembered, so that the error can say the limit was the
+ * cause. One atomic add per allocation: the buffers are large and few. */
+
+static int64_t mem_used;           /* bytes charged now (atomic) */
+static int64_t mem_limit_bytes;    /* 0: no limit */
+static int mem_limit_hit;          /* an allocation failed at the limit (atomic) */
+
+void rx_set_memory_limit(size_t bytes) {
+    __atomic_store_n(&mem_limit_bytes, (int64_t)(bytes > INT64_MAX ? INT64_MAX : bytes), __ATOMIC_RELAXED);
+    __atomic_store_n(&mem_limit_hit, 0, __ATOMIC_RELAXED);
+}
+
+size_t rx_memory_limit(void) { return (size_t)__atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED); }
+
+size_t rx_memory_used(void) {
+    int64_t u = __atomic_load_n(&mem_used, __ATOMIC_RELAXED);
+    return u > 0 ? (size_t)u : 0;
+}
+
+bool rx_memory_limit_hit(bool clear) {
+    return clear ? __atomic_exchange_n(&mem_limit_hit, 0, __ATOMIC_RELAXED) != 0
+                 : __atomic_load_n(&mem_limit_hit, __ATOMIC_RELAXED) != 0;
+}
+
+/* Charges n bytes; false (nothing charged, the failure remembered) past the limit. */
+static bool charge(size_t n) {
+    int64_t limit = __atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED);
+    int64_t now = __atomic_add_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED);
+    if (limit > 0 && now > limit) {
+        __atomic_sub_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED);
+        __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
+        return false;
+    }
+    return true;
+}
+
+static void credit(size_t n) { __atomic_sub_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED); }
+
+/* p (from malloc) charged by its usable size, or freed and NULL past the limit. */
+static void *charged(void *p) {
+    if (p && !charge(malloc_usable_size(p))) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void rx_free(void *p) {
+    if (!p) return;
+    credit(malloc_usable_size(p));
+    free(p);
+}
+
 /* ---- large buffers -------------------------------------------------------------------------- */
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -119,31 +178,51 @@ void rx_format_bytes(char *buf, size_t cap, uint64_t n) {
     else snprintf(buf, cap, "%.1f %s", v, units[u]);
 }
 
+/* Past the limit already, before the allocation is made (the usable size may be a little more). */
+static bool over_limit(size_t bytes) {
+    int64_t limit = __atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED);
+    if (limit > 0 && (bytes > (size_t)limit || __atomic_load_n(&mem_used, __ATOMIC_RELAXED) > limit - (int64_t)bytes)) {
+        __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
+        return true;
+    }
+    return false;
+}
+
 void *rx_malloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return watched(malloc(bytes ? bytes : 1), bytes);
+    if (over_limit(bytes)) return NULL;
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return watched(charged(malloc(bytes ? bytes : 1)), bytes);
     /* Aligned to a huge page and a whole number of them, so that every page can be huge. */
     bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    return watched(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes), bytes);
+    return watched(charged(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes)), bytes);
 }
 
 void *rx_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     /* calloc, not rx_malloc + memset: fresh memory from the system is zero already, and
      * calloc does not touch it, so the advice still comes before the first touch. */
-    return watched(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size), n * size);
+    if (over_limit(n * size)) return NULL;
+    return watched(charged(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size)), n * size);
 }
 
 /* A large buffer that grows moves into a fresh advised one: realloc would copy it into memory
  * that the copy itself touches first, in small pages, before any advice could apply. */
 void *rx_realloc(void *p, size_t bytes) {
     if (!p) return rx_malloc(bytes);
-    if (bytes < RX_HUGE_MIN) return watched(realloc(p, bytes ? bytes : 1), bytes);
     size_t have = malloc_usable_size(p);
-    if (have >= bytes) return realloc(p, bytes); /* shrinks in place */
+    if (bytes < RX_HUGE_MIN || have >= bytes) {
+        /* in place or by realloc's copy: charged by the change of usable size */
+        if (bytes > have && over_limit(bytes - have)) return NULL;
+        void *q = realloc(p, bytes ? bytes : 1);
+        if (!q) return NULL;
+        size_t now = malloc_usable_size(q);
+        if (now >= have) charge(now - have);   /* may pass the limit by a little: not undone */
+        else credit(have - now);
+        return watched(q, bytes);
+    }
     void *q = rx_malloc(bytes);
     if (!q) return NULL;
     memcpy(q, p, have);
-    free(p);
+    rx_free(p);
     return q;
 }
 
@@ -167,7 +246,7 @@ void *rx_realloc(void *p, size_t bytes) {
 void *rx_map_alloc(size_t bytes) { return rx_malloc(bytes); }
 void *rx_map_calloc(size_t n, size_t size) { return rx_calloc(n, size); }
 void *rx_map_realloc(void *p, size_t bytes) { return rx_realloc(p, bytes); }
-void rx_map_free(void *p) { free(p); }
+void rx_map_free(void *p) { rx_free(p); }
 size_t rx_map_live(void) { return 0; }
 #else
 #include <pthread.h>
@@ -184,9 +263,13 @@ static size_t n_maps, cap_maps, map_bytes;
 /* len bytes (whole huge pages) at a huge-page boundary, advised into huge pages, listed as
  * live; NULL when out of memory. */
 static void *map_huge(size_t len) {
+    if (!charge(len)) return NULL;
     size_t span = len + HUGE_PAGE;
     char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return NULL;
+    if (m == MAP_FAILED) {
+        credit(len);
+        return NULL;
+    }
     char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     if (a > m) munmap(m, (size_t)(a - m));
     if (m + span > a + len) munmap(a + len, (size_t)(m + span - (a + len)));
@@ -208,6 +291,7 @@ static void *map_huge(size_t len) {
     pthread_mutex_unlock(&map_lock);
     if (!listed) {
         munmap(a, len);
+        credit(len);
         return NULL;
     }
     return watched(a, len);
@@ -231,14 +315,14 @@ static size_t unlist(void *p, bool remove) {
 }
 
 void *rx_map_alloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return watched(malloc(bytes ? bytes : 1), bytes);
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return over_limit(bytes) ? NULL : watched(charged(malloc(bytes ? bytes : 1)), bytes);
     return map_huge((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
 void *rx_map_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     size_t bytes = n * size;
-    if (bytes < RX_HUGE_MIN) return watched(calloc(n ? n : 1, size ? size : 1), bytes);
+    if (bytes < RX_HUGE_MIN) return over_limit(bytes) ? NULL : watched(charged(calloc(n ? n : 1, size ? size : 1)), bytes);
     return rx_map_alloc(bytes);   /* a new mapping is zero */
 }
 
@@ -246,12 +330,12 @@ void *rx_map_realloc(void *p, size_t bytes) {
     if (!p) return rx_map_alloc(bytes);
     size_t len = unlist(p, false);
     if (!len) {
-        if (bytes < RX_HUGE_MIN) return realloc(p, bytes ? bytes : 1);
+        if (bytes < RX_HUGE_MIN) return rx_realloc(p, bytes);
         size_t have = malloc_usable_size(p);
         void *q = rx_map_alloc(bytes);
         if (!q) return NULL;
         memcpy(q, p, have < bytes ? have : bytes);
-        free(p);
+        rx_free(p);
         return q;
     }
     if (bytes <= len) return p;
@@ -259,7 +343,9 @@ void *rx_map_realloc(void *p, size_t bytes) {
 #ifdef MREMAP_MAYMOVE
     /* The kernel moves the pages (no copy, and no fresh memory but the new tail). */
     size_t grown = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (!charge(grown - len)) return NULL;
     void *m = mremap(p, len, grown, MREMAP_MAYMOVE);
+    if (m == MAP_FAILED) credit(grown - len);
     if (m != MAP_FAILED) {
 #ifdef MADV_HUGEPAGE
         madvise(m, grown, MADV_HUGEPAGE);
@@ -285,8 +371,12 @@ void *rx_map_realloc(void *p, size_t bytes) {
 void rx_map_free(void *p) {
     if (!p) return;
     size_t len = unlist(p, true);
-    if (len) munmap(p, len);
-    else free(p);
+    if (len) {
+        munmap(p, len);
+        credit(len);
+    } else {
+        rx_free(p);
+    }
 }
 
 size_t rx_map_live(void) {

@@ -2,7 +2,9 @@
  * main.c - the relix command: runs a script file, a -e text or standard input, or a REPL
  * when standard input is a terminal; a thin shell over include/relix.h.
  *
- * Exit status: 0 success, 1 an error in the script or its data, 2 a usage error. Results go to
+ * Exit status: 0 success, 1 an error in the script or its data, 2 a usage error, 130 stopped by
+ * Ctrl-C. Files written (-o, --report, into csv) replace their targets only when complete
+ * (docs/files.md). Results go to
  * standard output in the chosen format (queries separated by a blank line); errors to standard
  * error as FILE:LINE:COL: error: message, the source line and a caret.
  */
@@ -68,19 +70,40 @@ static const char usage_text[] =
     "  -h, --help             show this help\n"
     "  -V, --version          show the version\n"
     "\n"
-    "Exit status: 0 success, 1 error in the script or its data, 2 usage error.\n"
+    "Exit status: 0 success, 1 error in the script or its data, 2 usage error,\n"
+    "130 interrupted (Ctrl-C). Files are replaced only when completely written.\n"
     "Documentation: docs/grammar.md, docs/functions.md, man relix.\n";
 
 static volatile sig_atomic_t *interrupt_flag;
 static long long memory_limit_bytes;   /* in force, for the message when memory runs out */
 static RxSession *current_session;
+static const char *output_name;        /* -o FILE, for messages; NULL: standard output */
+static bool script_run;                /* a script, not the REPL: Ctrl-C ends it, exit 130 */
 
 static volatile sig_atomic_t cli_interrupted;
+static volatile sig_atomic_t cli_running;   /* a script runs: a second Ctrl-C ends the process */
 
+/* Exit status of a run stopped by Ctrl-C, as a shell reports a process SIGINT ended. */
+#define EXIT_INTERRUPTED 130
+
+/* Ctrl-C stops the run at its next check (the library then removes its temporaries and the
+ * command exits 130). A second Ctrl-C while it still runs, and SIGTERM or SIGHUP at any time,
+ * end the process at once: the temporaries of the files being written are removed first
+ * (async-signal-safe), so that no target is touched and no temporary is left. */
 static void on_sigint(int sig) {
     (void)sig;
+    if (cli_interrupted && cli_running) {
+        rx_outfile_signal_cleanup();
+        _exit(EXIT_INTERRUPTED);
+    }
     cli_interrupted = 1;
     if (current_session) rx_interrupt(current_session);
+}
+
+static void on_sigterm(int sig) {
+    rx_outfile_signal_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 static int usage_error(const char *fmt, const char *arg) {
@@ -127,11 +150,11 @@ int cli_print_result(void *ud, const RxResult *r) {
     const char *hint = o->repl ? "\\set maxrows N shows more, 0 all" : "--max-rows N shows more, 0 all";
     if (rx_result_write_opts(r, (RxFormat)o->format, max_rows, hint, several ? index : 0, write_stdout, out) != 0) {
         if (cli_interrupted) {
-            cli_interrupted = 0;
             fputs("\nrelix: interrupted\n", stderr);
-        } else {
-            fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
+            return EXIT_INTERRUPTED;
         }
+        if (output_name) fprintf(stderr, "relix: cannot write '%s': %s\n", output_name, strerror(errno));
+        else fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
         return 1;
     }
     if (o->json_open && index >= count) {
@@ -145,8 +168,6 @@ int cli_print_result(void *ud, const RxResult *r) {
     fflush(out);
     return 0;
 }
-
-static int write_file(void *ud, const char *p, size_t n) { return fwrite(p, 1, n, ud) == n ? 0 : -1; }
 
 /* The progress line's sink: standard error, unbuffered, whole writes. */
 static int write_stderr(void *ud, const char *p, size_t n) {
@@ -218,11 +239,18 @@ static char *read_all(FILE *f, size_t *len) {
 
 int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, const char *name) {
     cli_interrupted = 0;
+    cli_running = 1;
     int rc = rx_exec(s, text, len, name, cli_print_result, o);
+    cli_running = 0;
     if (o->timing) {
         RxTiming t = rx_timing(s);
         fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)\n",
                 t.load_s, t.analyze_s, t.run_s, t.join_s);
+    }
+    if (rc == EXIT_INTERRUPTED) return rc;  /* stopped while printing: said so already */
+    if (rc != 0 && script_run && rx_errcode(s) == RX_ERR_INTERRUPT) {
+        fputs("relix: interrupted\n", stderr);
+        return EXIT_INTERRUPTED;
     }
     FILE *out = o->out ? o->out : stdout;
     if (o->json_open) {
@@ -234,7 +262,7 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         fputs("[]\n", out);
     if (rc != 0) {
         fputs(rx_errmsg(s), stderr);
-        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0)
+        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0 && !strstr(rx_errmsg(s), "memory limit of"))
             fprintf(stderr, "note: the memory limit is %.1f MiB (--memory-limit SIZE changes it)\n",
                     (double)memory_limit_bytes / (1024.0 * 1024.0));
         return 1;
@@ -261,26 +289,13 @@ static long long parse_size(const char *v) {
     return (long long)(x * mul);
 }
 
-/* The memory limit is the address-space limit of the process: allocations beyond it fail, and
- * the library reports a failed allocation as an error (never a crash), which main names the
- * limit in. AddressSanitizer reserves far more address space than it uses, so a sanitizer
- * build sets no limit. */
-#if defined(__SANITIZE_ADDRESS__)
-#define NO_MEMORY_LIMIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NO_MEMORY_LIMIT 1
-#endif
-#endif
-
+/* The memory limit is the library's accountant (rx_set_memory_limit): it counts the buffers the
+ * engine allocates, not the mappings of input files, so a file larger than the limit can still
+ * be read when the columns a query loads fit. */
 static void apply_memory_limit(long long bytes) {
-#ifndef NO_MEMORY_LIMIT
     if (bytes <= 0) return;
-    struct rlimit rl = {(rlim_t)bytes, (rlim_t)bytes};
-    if (setrlimit(RLIMIT_AS, &rl) == 0) memory_limit_bytes = bytes;
-#else
-    (void)bytes;
-#endif
+    rx_set_memory_limit((size_t)bytes);
+    memory_limit_bytes = bytes;
 }
 
 static long long default_memory_limit(void) {
@@ -297,7 +312,7 @@ static int parse_algo(const char *v, const char *const *names, int n) {
 
 int main(int argc, char **argv) {
     CliOptions o = {.max_rows = CLI_MAX_ROWS};
-    const char *eval_text = NULL, *file = NULL, *report_path = NULL;
+    const char *eval_text = NULL, *file = NULL, *report_path = NULL, *output_path = NULL;
     const char *report_key = NULL, *report_window = NULL;  /* --report-key, --report-window */
     bool no_progress = false;
     int ijoin_algo = 0, asof_algo = 0;
@@ -351,10 +366,8 @@ int main(int argc, char **argv) {
             o.max_rows = (size_t)m;
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             NEXT_VALUE();
-            if (!freopen(val, "w", stdout)) {
-                fprintf(stderr, "relix: cannot write '%s': %s\n", val, strerror(errno));
-                return 1;
-            }
+            if (!*val) return usage_error("-o needs a file name%s", "");
+            output_path = output_name = val;
         } else if (strcmp(a, "--explain") == 0) {
             o.explain = true;
             /* --explain analyze (or =analyze): the word after it, when it is that, is its mode */
@@ -412,6 +425,13 @@ int main(int argc, char **argv) {
 #undef NEXT_VALUE
     }
     if (file && eval_text) return usage_error("give either a script file or -e, not both%s", "");
+    /* Nothing is opened for writing before the whole command line is checked. */
+    if (output_path && report_path && rx_same_file(output_path, report_path))
+        return usage_error("-o and --report name the same file ('%s')", output_path);
+    if (output_path && file && rx_same_file(output_path, file))
+        return usage_error("-o would overwrite the script '%s'", file);
+    if (report_path && file && rx_same_file(report_path, file))
+        return usage_error("--report would overwrite the script '%s'", file);
     const char *env_threads = getenv("RELIX_THREADS");
     if (threads == 0 && env_threads && *env_threads && rx_parse_threads(env_threads, &threads) < 0)
         return usage_error("RELIX_THREADS must be a whole number from 1 to 1024, not '%s'", env_threads);
@@ -430,6 +450,10 @@ int main(int argc, char **argv) {
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigterm);
+    signal(SIGHUP, on_sigterm);
+    /* over `ulimit -f` a write fails with EFBIG, reported, instead of killing the process */
+    signal(SIGXFSZ, SIG_IGN);
     if (want_progress(no_progress)) rx_set_progress(s, write_stderr, NULL);
     /* the script first, so that a script that cannot be read leaves no report behind */
     char *text = NULL;
@@ -456,32 +480,61 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    FILE *report = NULL;
+    /* The script is read: now the output files, as temporaries that replace their targets only
+     * when everything is written. */
+    RxError oerr;
+    rx_error_clear(&oerr);
+    RxOutFile *output = NULL, *report = NULL;
+    if (output_path) {
+        output = rx_outfile_open(output_path, &oerr);
+        if (!output || dup2(rx_outfile_fd(output), STDOUT_FILENO) < 0) {
+            fprintf(stderr, "relix: %s\n", output ? strerror(errno) : oerr.msg);
+            rx_outfile_abort(output);
+            free(text);
+            rx_close(s);
+            return 1;
+        }
+    }
     if (report_path) {
-        report = fopen(report_path, "wb");
-        if (!report || rx_report_begin(s, repl ? "REPL session" : name, write_file, report) != 0 ||
+        report = rx_outfile_open(report_path, &oerr);
+        if (!report || rx_report_begin(s, repl ? "REPL session" : name, rx_outfile_write, report) != 0 ||
             ((report_key || report_window) && rx_report_focus(s, report_key, report_window) != 0)) {
-            fprintf(stderr, "relix: cannot write '%s': %s\n", report_path, report ? "out of memory" : strerror(errno));
-            if (report) fclose(report);
+            if (report) fprintf(stderr, "relix: cannot write '%s': out of memory\n", report_path);
+            else fprintf(stderr, "relix: %s\n", oerr.msg);
+            rx_outfile_abort(report);
+            rx_outfile_abort(output);
             free(text);
             rx_close(s);
             return 1;
         }
     }
     int rc;
+    script_run = !repl;
     if (eval_text) rc = cli_run_text(s, &o, eval_text, strlen(eval_text), name);
     else if (!repl) rc = cli_run_text(s, &o, text, len, name);
     else rc = cli_repl(s, &o);
     free(text);
+    if (script_run && cli_interrupted && rc == 0) rc = EXIT_INTERRUPTED;
     if (report) {
-        int wrc = rx_report_end(s);
-        if (fclose(report) != 0) wrc = 1;
-        if (wrc != 0) {
-            fprintf(stderr, "relix: cannot write '%s': %s\n", report_path, strerror(errno));
+        /* the page also tells of an error in the script, so it is kept then; not when stopped */
+        if (rx_report_end(s) != 0) rx_outfile_fail(report, 0);
+        if (rc == EXIT_INTERRUPTED) rx_outfile_abort(report);
+        else if (rx_outfile_commit(report, &oerr) != 0) {
+            fprintf(stderr, "relix: %s\n", oerr.msg);
             if (rc == 0) rc = 1;
         }
     }
     rx_close(s);
+    if (output) {
+        /* the results are kept only when the whole run succeeded */
+        if (fflush(stdout) != 0 || ferror(stdout)) rx_outfile_fail(output, errno);
+        if (rc != 0) rx_outfile_abort(output);
+        else if (rx_outfile_commit(output, &oerr) != 0) {
+            fprintf(stderr, "relix: %s\n", oerr.msg);
+            rc = 1;
+        }
+        return rc;
+    }
     if (close_output() != 0 && rc == 0) rc = 1;
     return rc;
 }

@@ -67,7 +67,7 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
         if (!a || eval_batch(pred, in, off, m, a, &v, err) < 0 || ops_check_interrupt(x, err) < 0) {
             if (!a) ops_oom(err);
             arena_free(a);
-            free(idx);
+            rx_free(idx);
             return NULL;
         }
         const uint8_t *b = v.data;
@@ -102,7 +102,7 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
             }
         }
     }
-    free(idx);
+    rx_free(idx);
     if (!t) ops_oom(err);
     return t;
 }
@@ -163,7 +163,7 @@ static bool column_all_distinct(const Column *c) {
         distinct = !bitmap_get(seen, b);
         bitmap_set(seen, b, true);
     }
-    free(seen);
+    rx_free(seen);
     return distinct;
 }
 
@@ -191,7 +191,7 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     uint32_t *slots = rx_malloc(cap * sizeof *slots);
     uint32_t *keep = rx_malloc(n * sizeof *keep);
     if (!h || !slots || !keep) {
-        free(h), free(slots), free(keep);
+        rx_free(h), rx_free(slots), rx_free(keep);
         return ops_oom(err);
     }
     for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
@@ -218,10 +218,10 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
         slots[s] = (uint32_t)i;
         keep[k++] = (uint32_t)i;
     }
-    free(h);
-    free(slots);
+    rx_free(h);
+    rx_free(slots);
     if (k == n) {
-        free(keep);
+        rx_free(keep);
         return 0;
     }
     *keep_out = keep;
@@ -246,7 +246,7 @@ Table *ops_dedup(Table *t, RxError *err) {
             out = NULL;
         }
     }
-    free(keep);
+    rx_free(keep);
     table_free(t);
     if (!out) ops_oom(err);
     return out;
@@ -431,7 +431,7 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
         }
     }
     int grc = gather_columns(out, src, idx, sc->n, n);
-    free(lsel);
+    rx_free(lsel);
     if (grc < 0) goto oom;
     for (int c = 0; c < sc->n; c++) {
         Column *g = out[c];
@@ -457,10 +457,10 @@ Table *ops_gather_join(const PNode *p, const Table *l, const Table *r, const uin
             goto oom;
         }
     }
-    free(src), free(idx), free(out), free(view);
+    rx_free(src), rx_free(idx), rx_free(out), rx_free(view);
     return t;
 oom:
-    free(src), free(idx), free(out), free(view);
+    rx_free(src), rx_free(idx), rx_free(out), rx_free(view);
     table_free(t);
     ops_oom(err);
     return NULL;
@@ -476,7 +476,7 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     IjSide rs = {.s = ks.keys[2], .e = ks.keys[3], .n = r->n_rows};
     uint64_t *lv = NULL, *rv = NULL;
     if (keys_validity(&ends[0], 2, l->n_rows, &lv) < 0 || keys_validity(&ends[2], 2, r->n_rows, &rv) < 0) {
-        free(lv);
+        rx_free(lv);
         keys_free(&ks);
         ops_oom(err);
         return NULL;
@@ -494,12 +494,12 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
             rk[i] = r->cols[lp->rkeys[i]];
         }
         if (keys_partition(lk, l->n_rows, rk, r->n_rows, nk, &kp, err) < 0) {
-            free(lv), free(rv);
+            rx_free(lv), rx_free(rv);
             keys_free(&ks);
             return NULL;
         }
         if ((!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0) || (!rv && keys_validity(NULL, 0, r->n_rows, &rv) < 0)) {
-            free(lv), free(rv);
+            rx_free(lv), rx_free(rv);
             keys_parts_free(&kp);
             keys_free(&ks);
             ops_oom(err);
@@ -523,8 +523,8 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     x->t_join_s += now_s() - t0;
     progress_update(pairs.n, NULL);
     if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
-    free(lv);
-    free(rv);
+    rx_free(lv);
+    rx_free(rv);
     keys_parts_free(&kp);
     keys_free(&ks);
     if (rc < 0) {
@@ -550,7 +550,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
         const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
-            free(lk), free(rk);
+            rx_free(lk), rx_free(rk);
             ops_oom(err);
             goto out;
         }
@@ -559,7 +559,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
             rk[i] = r->cols[lp->rkeys[i]];
         }
         int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
-        free(lk), free(rk);
+        rx_free(lk), rx_free(rk);
         if (rc < 0) goto out;
     }
     const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
@@ -606,7 +606,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
      * touch memory the system has just had back (an optimisation: on this VM, memory the host
      * has not backed lately costs up to 1.5 ms per MB to touch first, recent memory 0.1). */
     keys_parts_free(&kp);
-    free(lv), free(rv);
+    rx_free(lv), rx_free(rv);
     lv = rv = NULL;
     keys_free(&ks);
     if (lp->inner) {
@@ -623,16 +623,16 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
                 k++;
             }
         t = ops_gather_join(p, l, r, li, match, k, err);
-        free(li);
+        rx_free(li);
     } else {
         t = ops_gather_join(p, l, r, NULL, match, nl, err);
     }
 out:
     progress_end();
     keys_parts_free(&kp);
-    free(lv);
-    free(rv);
-    free(match);
+    rx_free(lv);
+    rx_free(rv);
+    rx_free(match);
     keys_free(&ks);
     return t;
 }
@@ -730,8 +730,8 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
             }
             x->t_join_s += now_s() - t0;
         }
-        free(names);
-        free(types);
+        rx_free(names);
+        rx_free(types);
         break;
     }
     }

@@ -33,10 +33,10 @@ static int dict_init(Dict *d, size_t hint) {
 }
 
 static void dict_free(Dict *d) {
-    free(d->strs);
-    free(d->words);
-    free(d->slots);
-    free(d->hashes);
+    rx_free(d->strs);
+    rx_free(d->words);
+    rx_free(d->slots);
+    rx_free(d->hashes);
 }
 
 static int dict_grow(Dict *d) {
@@ -48,7 +48,7 @@ static int dict_grow(Dict *d) {
         while (slots[j]) j = (j + 1) & (ns - 1);
         slots[j] = id + 1;
     }
-    free(d->slots);
+    rx_free(d->slots);
     d->slots = slots;
     d->n_slots = ns;
     return 0;
@@ -172,7 +172,7 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
         RankItem *items = failed ? NULL : rx_malloc((d.n ? d.n : 1) * sizeof *items);
         uint32_t *rank = failed ? NULL : rx_malloc((d.n ? d.n : 1) * sizeof *rank);
         if (failed || !items || !rank) {
-            free(items), free(rank);
+            rx_free(items), rx_free(rank);
             dict_free(&d);
             keys_free(out);
             return oom(err);
@@ -186,8 +186,8 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
             for (size_t r = 0; r < c->n; r++)
                 if (!col_is_null(c, r)) k[r] = rank[k[r]];
         }
-        free(items);
-        free(rank);
+        rx_free(items);
+        rx_free(rank);
         dict_free(&d);
         return 0;
     }
@@ -237,7 +237,7 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
 
 void keys_free(KeySet *ks) {
     for (int i = 0; i < 4; i++) {
-        if (!ks->borrowed[i]) free(ks->keys[i]);
+        if (!ks->borrowed[i]) rx_free(ks->keys[i]);
         ks->keys[i] = NULL;
         ks->borrowed[i] = false;
     }
@@ -330,10 +330,10 @@ static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr
             kp->l = l->codes;
         }
         kp->n_parts = r->n_dict ? r->n_dict : 1;
-        free(lmap);
+        rx_free(lmap);
         return 0;
     oom:
-        free(lmap);
+        rx_free(lmap);
         return oom(err);
     }
     kp->l = kp->l_own = rx_malloc((nl ? nl : 1) * sizeof *kp->l_own);
@@ -398,13 +398,13 @@ static int partition_small_range(const Column *l, size_t nl, const Column *r, si
         if (v < lo || v > hi) continue;
         lp[i] = slot[(size_t)((uint64_t)v - (uint64_t)lo)];
     }
-    free(slot);
+    rx_free(slot);
     *n_parts = next ? next : 1;
     return 1;
 }
 
 void keys_parts_free(KeyParts *kp) {
-    free(kp->l_own), free(kp->r_own);
+    rx_free(kp->l_own), rx_free(kp->r_own);
     memset(kp, 0, sizeof *kp);
 }
 
@@ -503,7 +503,7 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     *n_parts = next ? next : 1;
     ret = 0;
 out:
-    free(lc), free(rc), free(lnull), free(rnull), free(tl), free(tr), free(slots), free(ids), free(rh);
+    rx_free(lc), rx_free(rc), rx_free(lnull), rx_free(rnull), rx_free(tl), rx_free(tr), rx_free(slots), rx_free(ids), rx_free(rh);
     if (ret < 0) keys_parts_free(kp);
     return ret;
 }
@@ -517,7 +517,7 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
         uint32_t *slot = rx_malloc(((size_t)c->n_dict + 1) * sizeof *slot);
         uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
         if (!slot || !ids) {
-            free(slot), free(ids);
+            rx_free(slot), rx_free(ids);
             return -1;
         }
         memset(slot, 0xff, ((size_t)c->n_dict + 1) * sizeof *slot);
@@ -527,7 +527,7 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
             if (slot[k] == UINT32_MAX) slot[k] = next++;
             ids[i] = slot[k];
         }
-        free(slot);
+        rx_free(slot);
         *ids_out = ids;
         *n_groups = next;
         return 1;
@@ -545,7 +545,7 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
     uint32_t *slot = rx_malloc((size_t)(range + 1) * sizeof *slot);  /* last entry: NULL */
     uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     if (!slot || !ids) {
-        free(slot), free(ids);
+        rx_free(slot), rx_free(ids);
         return -1;
     }
     memset(slot, 0xff, (size_t)(range + 1) * sizeof *slot);
@@ -560,7 +560,7 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
         if (slot[k] == UINT32_MAX) slot[k] = next++;
         ids[i] = slot[k];
     }
-    free(slot);
+    rx_free(slot);
     *ids_out = ids;
     *n_groups = next;
     return 1;
@@ -581,7 +581,7 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     uint32_t *slots = rx_calloc(cap, sizeof *slots);
     uint32_t *rep = rx_malloc((n ? n : 1) * sizeof *rep);  /* first row of each group */
     if (!ids || !codes || !h || !slots || !rep) {
-        free(ids), free(codes), free(h), free(slots), free(rep);
+        rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
         return oom(err);
     }
     for (int k = 0; k < n_cols; k++) {
@@ -594,13 +594,13 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
                 code[i] = col_is_null(c, i) ? 0 : (int64_t)dict_id(&d, col_str(c)[i], true, &failed);
             if (!failed) dict_free(&d);
             if (failed) {
-                free(ids), free(codes), free(h), free(slots), free(rep);
+                rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
                 return oom(err);
             }
         } else {
             KeySet ks;
             if (keys_encode_ordered(&c, 1, &ks, err) < 0) {
-                free(ids), free(codes), free(h), free(slots), free(rep);
+                rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
                 return -1;
             }
             memcpy(code, ks.keys[0], n * sizeof *code);
@@ -639,7 +639,7 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             j = (j + 1) & (cap - 1);
         }
     }
-    free(codes), free(h), free(slots), free(rep);
+    rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
     *ids_out = ids;
     *n_groups = next;
     return 0;

@@ -49,8 +49,8 @@ static int pairs_push(Pairs *p, uint32_t l, uint32_t r) {
 }
 
 static void pairs_free(Pairs *p) {
-    free(p->l);
-    free(p->r);
+    rx_free(p->l);
+    rx_free(p->r);
     memset(p, 0, sizeof *p);
 }
 
@@ -60,7 +60,7 @@ static void mark_reads(const Expr *e, uint8_t *reads) {
 }
 
 /* Keeps the candidates [from, cand->n) that pass the residual, compacting them in place. */
-static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
+static int filter_residual(ExecCtx *x, const LPlan *lp, const Table *l, const Table *r, Pairs *cand,
                            size_t from, RxError *err) {
     size_t n = cand->n - from;
     if (n == 0) return 0;
@@ -79,17 +79,17 @@ static int filter_residual(const LPlan *lp, const Table *l, const Table *r, Pair
         if (!g || table_set(j, c, g, NULL) < 0) {
             col_release(g);
             table_free(j);
-            free(reads);
+            rx_free(reads);
             return ops_oom(err);
         }
     }
-    free(reads);
+    rx_free(reads);
     size_t k = from;
     for (size_t off = 0; off < n; off += EXEC_BATCH) {
         size_t m = n - off < EXEC_BATCH ? n - off : EXEC_BATCH;
         Arena *a = arena_new();
         Vec v;
-        if (!a || eval_batch(lp->residual, j, off, m, a, &v, err) < 0) {
+        if (!a || ops_check_interrupt(x, err) < 0 || eval_batch(lp->residual, j, off, m, a, &v, err) < 0) {
             if (!a) ops_oom(err);
             arena_free(a);
             table_free(j);
@@ -145,7 +145,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
         const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
         const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
         if (!lk || !rk) {
-            free(lk), free(rk);
+            rx_free(lk), rx_free(rk);
             return ops_oom(err);
         }
         for (int k = 0; k < lp->n_keys; k++) {
@@ -153,7 +153,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
             rk[k] = r->cols[lp->rkeys[k]];
         }
         int krc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
-        free(lk), free(rk);
+        rx_free(lk), rx_free(rk);
         if (krc < 0) return -1;
         lpart = kp.l, rpart = kp.r, n_parts = kp.n_parts;
         start = rx_calloc((size_t)n_parts + 2, sizeof *start);
@@ -171,6 +171,9 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     }
     size_t chunk_from = 0;
     for (size_t i = 0; i < nl; i++) {
+        /* a nested loop does nr comparisons per left row: it checks every row; a probe every
+         * 4096 (a chunk of matches may take long to fill when few rows match) */
+        if ((!hash || (i & 4095) == 0) && ops_check_interrupt(x, err) < 0) goto out;
         if (hash) {
             /* A left row without a partition has no match; it must not skip the residual
              * check below when it is the last row. */
@@ -192,7 +195,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
             }
         }
         if (out->n - chunk_from >= JOIN_CHUNK || i + 1 == nl) {
-            if (lp->residual && filter_residual(lp, l, r, out, chunk_from, err) < 0) goto out;
+            if (lp->residual && filter_residual(x, lp, l, r, out, chunk_from, err) < 0) goto out;
             chunk_from = out->n;
             if (ops_check_interrupt(x, err) < 0) goto out;
             if (out->n > RX_MAX_ROWS) {
@@ -205,7 +208,7 @@ static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pa
     rc = 0;
 out:
     keys_parts_free(&kp);
-    free(bucket), free(start);
+    rx_free(bucket), rx_free(start);
     return rc;
 }
 
@@ -265,7 +268,7 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         for (size_t i = 0; i < side->n_rows; i++)
             if (mark[i] == (kind != JOIN_ANTI)) idx[k++] = (uint32_t)i;
         t = gather_side(p, side, &lp->schema, idx, k, err);
-        free(idx);
+        rx_free(idx);
         goto out;
     }
     if (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT || kind == JOIN_FULL) {
@@ -301,8 +304,8 @@ Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
 out:
     pairs_free(&m);
     pairs_free(&o);
-    free(lm);
-    free(rm);
+    rx_free(lm);
+    rx_free(rm);
     return t;
 }
 
@@ -382,6 +385,7 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     for (int pass = 0; pass < 2; pass++) {
         size_t from = pass == 0 ? nl : 0, to = pass == 0 ? n : nl;
         for (size_t i = from; i < to; i++) {
+            if ((i & 65535) == 0 && ops_check_interrupt(x, err) < 0) goto out;
             size_t s = h[i] & (cap - 1);
             bool in_right = false, seen_left = false;
             while (slots[s] != UINT32_MAX) {
@@ -409,7 +413,7 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
     t = gather_side(p, all, sc, keep, k, err);
 out:
-    free(h), free(slots), free(keep);
+    rx_free(h), rx_free(slots), rx_free(keep);
     table_free(all);
     return t;
 }
@@ -421,6 +425,7 @@ typedef struct {
     int64_t **keys;
     const Column **cols;   /* for NULLs */
     const SortKey *spec;
+    volatile sig_atomic_t *interrupt;   /* set: the sort stops early (the order is then unused) */
 } SortCtx;
 
 static int row_cmp(const SortCtx *s, uint32_t a, uint32_t b) {
@@ -450,6 +455,7 @@ static void merge_sort(const SortCtx *s, uint32_t *v, uint32_t *tmp, size_t n) {
         }
         return;
     }
+    if (n >= 65536 && s->interrupt && *s->interrupt) return;
     size_t h = n / 2;
     merge_sort(s, v, tmp, h);
     merge_sort(s, v + h, tmp, n - h);
@@ -470,7 +476,7 @@ static Column *column_of(const Expr *e, const Table *in, RxError *err) {
 }
 
 /* The stable sort order of in's rows by keys, as a malloc'd permutation. */
-static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, RxError *err) {
+static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err) {
     size_t n = in->n_rows;
     uint32_t *perm = rx_malloc((n ? n : 1) * sizeof *perm);
     uint32_t *tmp = rx_malloc((n / 2 + 1) * sizeof *tmp);
@@ -480,6 +486,10 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
     bool ok = perm && tmp && cols && keys && sets;
     if (!ok) ops_oom(err);
     for (int k = 0; ok && k < n_keys; k++) {
+        if (ops_check_interrupt(x, err) < 0) {
+            ok = false;
+            break;
+        }
         cols[k] = column_of(spec[k].e, in, err);
         if (!cols[k] || keys_encode_ordered((const Column *const *)&cols[k], 1, &sets[k], err) < 0) {
             ok = false;
@@ -489,26 +499,27 @@ static uint32_t *sort_order(const SortKey *spec, int n_keys, const Table *in, Rx
     }
     if (ok) {
         for (size_t i = 0; i < n; i++) perm[i] = (uint32_t)i;
-        SortCtx s = {n_keys, keys, (const Column **)cols, spec};
+        SortCtx s = {n_keys, keys, (const Column **)cols, spec, x->interrupt};
         merge_sort(&s, perm, tmp, n);
+        if (ops_check_interrupt(x, err) < 0) ok = false;
     }
     for (int k = 0; k < n_keys && sets; k++) {
         keys_free(&sets[k]);
         if (cols) col_release(cols[k]);
     }
-    free(cols), free(keys), free(sets), free(tmp);
+    rx_free(cols), rx_free(keys), rx_free(sets), rx_free(tmp);
     if (!ok) {
-        free(perm);
+        rx_free(perm);
         return NULL;
     }
     return perm;
 }
 
 Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
-    uint32_t *perm = sort_order(p->lp->sort, p->lp->n_sort, in, err);
+    uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
     Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
-    free(perm);
+    rx_free(perm);
     return t;
 }
 
@@ -519,7 +530,7 @@ static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint3
     for (int k = 0; k < n; k++)
         if (!(cols[k] = column_of(exprs[k], in, err))) {
             for (int j = 0; j < k; j++) col_release(cols[j]);
-            free(cols);
+            rx_free(cols);
             return -1;
         }
     int rc;
@@ -537,7 +548,7 @@ static int group_ids(Expr **exprs, int n, const Table *in, uint32_t **ids, uint3
 static void release_cols(Column **cols, int n) {
     if (!cols) return;
     for (int k = 0; k < n; k++) col_release(cols[k]);
-    free(cols);
+    rx_free(cols);
 }
 
 Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
@@ -547,7 +558,7 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     Column **gcols = NULL;
     Table *t = NULL;
     if (lp->n_sort) {
-        if (!(perm = sort_order(lp->sort, lp->n_sort, in, err))) return NULL;
+        if (!(perm = sort_order(x, lp->sort, lp->n_sort, in, err))) return NULL;
     }
     if (lp->n_group && group_ids(lp->group, lp->n_group, in, &ids, &ng, &gcols, err) < 0) goto out;
     keep = rx_malloc((n ? n : 1) * sizeof *keep);
@@ -567,7 +578,7 @@ Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     if (ops_check_interrupt(x, err) == 0) t = gather_side(p, in, &lp->schema, keep, k, err);
 out:
     release_cols(gcols, lp->n_group);
-    free(perm), free(ids), free(keep), free(count);
+    rx_free(perm), rx_free(ids), rx_free(keep), rx_free(count);
     return t;
 }
 
@@ -602,7 +613,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                         c[ids[i]]++;
                     }
             }
-            free(seen), free(pid);
+            rx_free(seen), rx_free(pid);
             col_release(gid);
             if (rc < 0) goto fail;
         } else {
@@ -627,7 +638,7 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         __int128 *wide = ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION)
                              ? rx_calloc((ng ? ng : 1) * (size_t)width, sizeof *wide) : NULL;
         if (ag->fn == AGG_SUM && (at == TY_INT || at == TY_DURATION) && !wide) {
-            free(fsum);
+            rx_free(fsum);
             goto oom;
         }
         for (size_t i = 0; i < n; i++) {
@@ -659,8 +670,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
         for (uint32_t g = 0; g < ng; g++) {
             if (cnt[g] == 0) {
                 if (col_set_null(out, g) < 0) {
-                    free(fsum);
-                    free(wide);
+                    rx_free(fsum);
+                    rx_free(wide);
                     goto oom;
                 }
                 continue;
@@ -670,8 +681,8 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                 bool fits = true;
                 for (int k = 0; k < width; k++) fits &= w[k] >= INT64_MIN && w[k] <= INT64_MAX;
                 if (!fits) {
-                    free(fsum);
-                    free(wide);
+                    rx_free(fsum);
+                    rx_free(wide);
                     rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span, at == TY_INT
                              ? "integer overflow in sum: the total does not fit in 64 bits"
                              : "duration overflow in sum: the total does not fit in 64 bits");
@@ -687,9 +698,9 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
                 col_f64(out)[g] = fsum[g];
             }
         }
-        free(fsum);
-        free(wide);
-        free(cnt);
+        rx_free(fsum);
+        rx_free(wide);
+        rx_free(cnt);
         col_release(arg);
         return out;
     }
@@ -740,15 +751,15 @@ static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, co
     }
     keys_free(&mks);
     out = col_gather(arg, pick, ng);
-    free(pick);
+    rx_free(pick);
     col_release(arg);
     if (!out) ops_oom(err);
     return out;
 oom:
     ops_oom(err);
 fail:
-    free(pick);
-    free(cnt);
+    rx_free(pick);
+    rx_free(cnt);
     col_release(out);
     col_release(arg);
     return NULL;
@@ -799,7 +810,7 @@ Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     }
 out:
     release_cols(gcols, lp->n_group);
-    free(ids);
-    free(first);
+    rx_free(ids);
+    rx_free(first);
     return t;
 }

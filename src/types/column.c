@@ -68,7 +68,7 @@ StrHeap *heap_new(size_t cap) {
     if (cap < 64) cap = 64;
     h->data = rx_malloc(cap);
     if (!h->data) {
-        free(h);
+        rx_free(h);
         return NULL;
     }
     h->cap = cap;
@@ -92,9 +92,9 @@ void heap_release(StrHeap *h) {
     if (h->mapped) {
         if (h->len) munmap(h->data, h->len);
     } else {
-        free(h->data);
+        rx_free(h->data);
     }
-    free(h);
+    rx_free(h);
 }
 
 int64_t heap_append(StrHeap *h, const char *s, size_t n) {
@@ -123,7 +123,7 @@ Column *col_new(RxType type, size_t n) {
     size_t bytes = type_width(type) * (n ? n : 1);
     c->data = rx_malloc(bytes);
     if (!c->data) {
-        free(c);
+        rx_free(c);
         return NULL;
     }
     return c;
@@ -145,24 +145,24 @@ void col_release(Column *c) {
     if (!c || --c->refcnt > 0) return;
     if (c->base) {
         /* codes or a dict built on the view after it was made are its own */
-        if (c->codes != c->base->codes) free(c->codes);
-        if (c->dict != c->base->dict) free(c->dict);
+        if (c->codes != c->base->codes) rx_free(c->codes);
+        if (c->dict != c->base->dict) rx_free(c->dict);
         col_release(c->base);
     } else {
-        free(c->codes);
-        free(c->dict);
-        free(c->data);
+        rx_free(c->codes);
+        rx_free(c->dict);
+        rx_free(c->data);
     }
     for (uint32_t i = 0; i < c->n_heaps; i++) heap_release(c->heaps[i]);
-    free(c->heaps);
-    free(c->valid);
-    free(c);
+    rx_free(c->heaps);
+    rx_free(c->valid);
+    rx_free(c);
 }
 
 Column *col_view(Column *base, uint64_t *valid) {
-    Column *v = calloc(1, sizeof *v);
+    Column *v = rx_calloc(1, sizeof *v);
     if (!v) {
-        free(valid);
+        rx_free(valid);
         return NULL;
     }
     v->refcnt = 1;
@@ -229,7 +229,7 @@ void col_compact_validity(Column *c) {
         if (c->valid[w] != UINT64_MAX) return;
     for (size_t i = full * 64; i < c->n; i++)
         if (!bitmap_get(c->valid, i)) return;
-    free(c->valid);
+    rx_free(c->valid);
     c->valid = NULL;
 }
 
@@ -486,9 +486,9 @@ Table *table_new(int n_cols, size_t n_rows) {
     t->cols = rx_calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->cols);
     t->names = rx_calloc((size_t)(n_cols ? n_cols : 1), sizeof *t->names);
     if (!t->cols || !t->names) {
-        free(t->cols);
-        free(t->names);
-        free(t);
+        rx_free(t->cols);
+        rx_free(t->names);
+        rx_free(t);
         return NULL;
     }
     return t;
@@ -508,7 +508,7 @@ void table_free(Table *t) {
         col_release(t->cols[i]);
         free(t->names[i]);
     }
-    free(t->cols);
-    free(t->names);
-    free(t);
+    rx_free(t->cols);
+    rx_free(t->names);
+    rx_free(t);
 }

@@ -103,7 +103,7 @@ progress_lines() {
 final() { screen | grep -v '^exit '; cat "$tmp/rc" 2>/dev/null || echo "(relix did not end)"; }
 # After Ctrl-C: the error's first line (whether it stopped the reading or the loading decides
 # which token the caret is under, so positions are N) and the exit status.
-stopped() { screen | grep -E 'error:' | numbers; cat "$tmp/rc" 2>/dev/null || echo "(relix did not end)"; }
+stopped() { screen | grep -E 'error:|relix: interrupted' | numbers; cat "$tmp/rc" 2>/dev/null || echo "(relix did not end)"; }
 
 echo "== loading a big CSV file on a terminal"
 start "'$relix' -e \"$load\""
@@ -133,7 +133,7 @@ watch 1.5
 progress_lines
 stopped
 echo "-- standard error: $(grep -c $'\r' "$tmp/err") lines with a carriage return"
-grep 'error:' "$tmp/err" | numbers
+grep -E 'error:|relix: interrupted' "$tmp/err" | numbers
 
 echo "== RELIX_PROGRESS=0 (Ctrl-C after 1.5 s)"
 start "RELIX_PROGRESS=0 '$relix' -e \"$load\""
