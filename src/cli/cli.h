@@ -35,13 +35,5 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
 /* The interactive loop: statements end with ';'; an error leaves the session intact. */
 int cli_repl(RxSession *s, CliOptions *o);
 
-/* A file that appears whole or not at all: cli_file_open creates a temporary file next to
- * path and returns it open for writing (NULL with errno when it cannot); cli_file_commit
- * flushes, syncs and closes it and renames it over path (0, or -1 with errno, the temporary
- * removed and path untouched); cli_file_abort closes and removes it. *tmp_path is
- * allocated by cli_file_open and freed by commit and abort. */
-FILE *cli_file_open(const char *path, char **tmp_path);
-int cli_file_commit(FILE *f, char *tmp_path, const char *path);
-void cli_file_abort(FILE *f, char *tmp_path);
 
 #endif

@@ -31,7 +31,9 @@
 #include <string.h>
 #include <strings.h>
 #include <wchar.h>
+#include <unistd.h>
 
+#include "base/base.h"
 #include "cli/cli.h"
 
 /* A relation defined in this session, and its schema once a probe has run. */
@@ -55,7 +57,7 @@ typedef struct {
     size_t n_pending;   /* bytes of the statement being typed (selects the prompt) */
     bool cancelled;     /* Ctrl-C was pressed on the line el_gets returned */
     char *out_path;     /* \o FILE: the file results go to, written whole when \o ends */
-    char *out_tmp;      /* its temporary (o->out is open on it) */
+    RxOutFile *out_file; /* its temporary (o->out writes to it) */
 } Repl;
 
 /* ---- scanning statements -------------------------------------------------------------------- */
@@ -528,33 +530,49 @@ static void remember(Repl *r, const char *line, size_t len) {
     if (r->hist_path) history(r->hist, &ev, H_SAVE, r->hist_path);
 }
 
-/* Ends \o FILE: the file replaces FILE now, whole; on failure FILE is left as it was. */
+/* Ends \o FILE: the file replaces FILE now, whole (rx_outfile_commit); on failure FILE is left
+ * as it was. */
 static void end_output(Repl *r) {
     if (!r->out_path) return;
-    fflush(r->o->out);
-    if (cli_file_commit(r->o->out, r->out_tmp, r->out_path) != 0)
-        fprintf(stderr, "\\o: cannot write '%s': %s (the file is unchanged)\n", r->out_path, strerror(errno));
+    FILE *f = r->o->out;
+    bool bad = fflush(f) != 0 || ferror(f);
+    int e = errno;
+    fclose(f);
+    if (bad) rx_outfile_fail(r->out_file, e);
+    RxError err;
+    rx_error_clear(&err);
+    if (rx_outfile_commit(r->out_file, &err) != 0) fprintf(stderr, "\\o: %s (the file is unchanged)\n", err.msg);
     r->o->out = NULL;
-    r->out_tmp = NULL;
+    r->out_file = NULL;
     free(r->out_path);
     r->out_path = NULL;
 }
 
-/* \o [FILE] */
+/* \o [FILE]: results go to a temporary beside FILE (rx_outfile_open), written through its own
+ * stdio stream on a duplicate of the temporary's descriptor, until \o ends it. */
 static void set_output(Repl *r, const char *path) {
     end_output(r);
     if (!path[0]) return;
-    char *tmp = NULL;
-    FILE *f = cli_file_open(path, &tmp);
+    RxError err;
+    rx_error_clear(&err);
+    RxOutFile *of = rx_outfile_open(path, &err);
+    if (!of) {
+        fprintf(stderr, "\\o: %s\n", err.msg);
+        return;
+    }
+    int fd = dup(rx_outfile_fd(of));
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     char *copy = f ? strdup(path) : NULL;
     if (!f || !copy) {
         fprintf(stderr, "\\o: cannot write '%s': %s\n", path, strerror(f ? ENOMEM : errno));
-        if (f) cli_file_abort(f, tmp);
+        if (f) fclose(f);
+        else if (fd >= 0) close(fd);
+        rx_outfile_abort(of);
         return;
     }
     r->o->out = f;
     r->o->n_printed = 0;
-    r->out_tmp = tmp;
+    r->out_file = of;
     r->out_path = copy;
 }
 
