@@ -639,36 +639,57 @@ out:
 
 /* ---- driver --------------------------------------------------------------------------------- */
 
-/* Whether a column of in0 or in1 (NULL: none) is c itself (c not NULL) or holds string heap h
- * (h not NULL). */
-static bool in_inputs(const Table *in0, const Table *in1, const Column *c, const StrHeap *h) {
-    for (int k = 0; k < 2; k++) {
-        const Table *in = k ? in1 : in0;
-        for (int j = 0; in && j < in->n_cols; j++) {
-            const Column *ic = in->cols[j];
-            if (c && ic == c) return true;
-            for (uint32_t i = 0; h && i < ic->n_heaps; i++)
-                if (ic->heaps[i] == h) return true;
-        }
-    }
-    return false;
+static int cmp_ptr(const void *a, const void *b) {
+    uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static bool has_ptr(const uintptr_t *v, size_t n, const void *p) {
+    uintptr_t k = (uintptr_t)p;
+    return n && bsearch(&k, v, n, sizeof *v, cmp_ptr) != NULL;
 }
 
 /* Bytes of t's columns that are not one of in0's or in1's (NULL: none): what an operator's
  * output holds that it made itself. A view counts its validity bitmap only; string heaps
- * count when no input column shares them. */
+ * count when no input column shares them. The inputs' columns and heaps are looked up in
+ * sorted arrays, so that a table thousands of columns wide costs n log n, not n squared; when
+ * those arrays cannot be had, every column counts as new (an overestimate, never a failure). */
 static size_t new_bytes(const Table *t, const Table *in0, const Table *in1) {
+    size_t n_in = 0, n_heaps = 0;
+    for (int k = 0; k < 2; k++) {
+        const Table *in = k ? in1 : in0;
+        for (int j = 0; in && j < in->n_cols; j++) {
+            n_in++;
+            n_heaps += in->cols[j]->n_heaps;
+        }
+    }
+    uintptr_t *cols = n_in ? malloc(n_in * sizeof *cols) : NULL;
+    uintptr_t *heaps = n_heaps ? malloc(n_heaps * sizeof *heaps) : NULL;
+    if ((n_in && !cols) || (n_heaps && !heaps)) n_in = n_heaps = 0;
+    size_t a = 0, h = 0;
+    for (int k = 0; k < 2 && (n_in || n_heaps); k++) {
+        const Table *in = k ? in1 : in0;
+        for (int j = 0; in && j < in->n_cols; j++) {
+            const Column *ic = in->cols[j];
+            if (cols) cols[a++] = (uintptr_t)ic;
+            for (uint32_t i = 0; heaps && i < ic->n_heaps; i++) heaps[h++] = (uintptr_t)ic->heaps[i];
+        }
+    }
+    if (a) qsort(cols, a, sizeof *cols, cmp_ptr);
+    if (h) qsort(heaps, h, sizeof *heaps, cmp_ptr);
     size_t b = 0;
     for (int i = 0; i < t->n_cols; i++) {
         const Column *c = t->cols[i];
-        if (in_inputs(in0, in1, c, NULL)) continue;
+        if (has_ptr(cols, a, c)) continue;
         if (c->valid) b += (c->n + 63) / 64 * 8;
         if (c->base || c->pruned) continue;
         if (c->codes) b += c->n * sizeof *c->codes + c->n_dict * sizeof *c->dict;
         else if (c->data) b += c->n * type_width(c->type);
-        for (uint32_t h = 0; h < c->n_heaps; h++)
-            if (c->heaps[h] && !in_inputs(in0, in1, NULL, c->heaps[h])) b += c->heaps[h]->len;
+        for (uint32_t k = 0; k < c->n_heaps; k++)
+            if (c->heaps[k] && !has_ptr(heaps, h, c->heaps[k])) b += c->heaps[k]->len;
     }
+    free(cols);
+    free(heaps);
     return b;
 }
 
