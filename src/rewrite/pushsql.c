@@ -12,7 +12,7 @@
  *
  * Algorithm:
  *   1. Walk the plan top-down, carrying which output columns the operators above read (the
- *      same rules as the planner's PRUNE-001). At each node that reads a database table, try
+ *      planner's PRUNE-001 rule, rw_input_need). At each node that reads a database table, try
  *      step 2; on success the subtree becomes one LP_SQL node, else the walk goes on below. A
  *      σ whose condition has an SQL equivalent only in part is split first: σ a ∧ b is σ b over
  *      σ a, and σ a may push.
@@ -684,69 +684,6 @@ static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *ext
     return o->from ? o : NULL;
 }
 
-/* ---- which columns each input must give (the planner's PRUNE-001 rules) --------------------- */
-
-static void mark_expr(const Expr *e, uint8_t *need, int offset, int lo, int hi) {
-    if (!e) return;
-    if (e->kind == EX_COL) {
-        if (e->col >= lo && e->col < hi) need[e->col - offset] = 1;
-        return;
-    }
-    for (int i = 0; i < e->n_args; i++) mark_expr(e->args[i], need, offset, lo, hi);
-}
-
-/* The columns of p's input `side` that p reads or passes up, given that the operators above
- * read `out` (NULL: every column) of p's output. NULL on OOM. */
-static uint8_t *input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
-    const LPlan *in = p->in[side];
-    int n = in->schema.n, nl = p->in[0]->schema.n;
-    uint8_t *need = arena_alloc(a, (size_t)(n ? n : 1));
-    if (!need) return NULL;
-    switch (p->kind) {
-    case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_SORT: case LP_TOP:
-        for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-        mark_expr(p->pred, need, 0, 0, n);
-        for (int k = 0; k < p->n_sort; k++) mark_expr(p->sort[k].e, need, 0, 0, n);
-        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
-        break;
-    case LP_PROJECT:
-        for (int k = 0; k < p->n_items; k++) mark_expr(p->items[k], need, 0, 0, n);
-        break;
-    case LP_GROUP:
-        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
-        for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
-        break;
-    case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
-        memset(need, 1, (size_t)n);
-        break;
-    case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
-        bool semi = p->kind == LP_JOIN && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
-        bool rsemi = p->kind == LP_JOIN && p->join_kind == JOIN_RSEMI;
-        if (semi || rsemi) {
-            bool output_side = (side == 0) == semi;
-            for (int i = 0; i < n; i++) need[i] = output_side ? (out ? out[i] : 1) : 0;
-        } else if (side == 0) {
-            for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-        } else {
-            const int *ro = p->kind == LP_JOIN ? p->right_out : NULL;
-            for (int k = nl; k < p->schema.n; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
-        }
-        for (int k = 0; k < p->n_keys; k++) need[side == 0 ? p->lkeys[k] : p->rkeys[k]] = 1;
-        if (p->kind == LP_IJOIN) {
-            need[p->ends[side * 2]] = 1;
-            need[p->ends[side * 2 + 1]] = 1;
-        }
-        if (p->kind == LP_ASOF) need[side == 0 ? p->lmatch : p->rmatch] = 1;
-        if (p->kind == LP_JOIN && p->residual) {
-            if (side == 0) mark_expr(p->residual, need, 0, 0, nl);
-            else mark_expr(p->residual, need, nl, nl, nl + n);
-        }
-        break;
-    }
-    }
-    return need;
-}
-
 /* ---- operators ------------------------------------------------------------------------------ */
 
 static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need);
@@ -907,7 +844,7 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
 }
 
 static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
-    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
     if (!nl_ || !nr_) {
         g->oom = true;
         return NULL;
@@ -982,7 +919,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     /* LATERAL is PostgreSQL's; WITHIN has no portable distance (spec/asof-join.md) */
     if (!g->pg || p->has_within) return NULL;
-    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
     if (!nl_ || !nr_) {
         g->oom = true;
         return NULL;
@@ -1206,7 +1143,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     switch (p->kind) {
     case LP_SCAN: return gen_scan(g, p);
     case LP_RENAME: case LP_VIEW: {
-        uint8_t *n0 = input_need(g->a, p, 0, need);
+        uint8_t *n0 = rw_input_need(g->a, p, 0, need);
         return n0 ? gen(g, p->in[0], n0) : NULL;
     }
     case LP_IJOIN: case LP_JOIN: return gen_join(g, p, need);
@@ -1215,7 +1152,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     default: break;
     }
     /* the unary operators that read their input's columns */
-    uint8_t *n0 = input_need(g->a, p, 0, need);
+    uint8_t *n0 = rw_input_need(g->a, p, 0, need);
     Blk *in = n0 ? gen(g, p->in[0], n0) : NULL;
     if (!in) return NULL;
     switch (p->kind) {
@@ -1471,7 +1408,7 @@ static LPlan *split_select(Walk *w, LPlan *p, const uint8_t *need) {
     }
     if (!n_down || !n_up) return NULL;
     LPlan *below = select_of(w, p, down, n_down), *above = select_of(w, p, up, n_up);
-    uint8_t *n_below = above ? input_need(w->a, above, 0, need) : NULL;
+    uint8_t *n_below = above ? rw_input_need(w->a, above, 0, need) : NULL;
     if (!below || !above || !n_below) {
         w->rc = -1;
         return NULL;
@@ -1494,7 +1431,7 @@ static LPlan *walk(Walk *w, LPlan *p, const uint8_t *need) {
     LPlan *in[2] = {p->in[0], p->in[1]};
     for (int side = 0; side < 2; side++) {
         if (!p->in[side]) continue;
-        uint8_t *n = input_need(w->a, p, side, need);
+        uint8_t *n = rw_input_need(w->a, p, side, need);
         if (!n) {
             w->rc = -1;
             return p;
