@@ -3,35 +3,28 @@
  */
 #include "connect/sqlgen.h"
 
+/* SQLite: only the types it stores exactly (its booleans are the 0 and 1 comparisons give).
+ * What it lacks: exact arithmetic (an INT overflow becomes a REAL, a division by zero NULL,
+ * -INT64_MIN a REAL), -x keeping the sign (it computes 0 - x, making -0.0 of 0.0), exact
+ * text functions (length() and substr() stop at a NUL; substr counts a start below 1 from the
+ * end), ordered sums (it adds with an algorithm and in an order of its own, and fails on an INT
+ * partial sum), and LATERAL. It stores no -0, so its min and max of doubles are exact. */
 static const SqlDialect SQLITE = {
     .name = "SQLite",
-    /* only the types SQLite stores exactly; its booleans are the 0 and 1 comparisons give */
     .type_names = {[TY_INT] = "INTEGER", [TY_FLOAT] = "REAL", [TY_TEXT] = "TEXT", [TY_BOOL] = "INTEGER"},
-    .typed_literals = false,
     .param_mark = '?',
     .collate_bytes = " COLLATE BINARY",
     .text_holds_nul = true,
-    .narrow_ints = false,
-    /* an INT overflow becomes a REAL, a division by zero NULL, -INT64_MIN a REAL */
-    .exact_arith = false,
-    /* -x is 0 - x, which makes -0.0 of 0.0 */
-    .neg_keeps_sign = false,
     .abs_keeps_neg_zero = true,
-    .float_trunc = false,
-    .case_map_collated = false,
-    /* length() and substr() stop at a NUL, and substr counts a start below 1 from the end */
-    .text_functions = false,
-    .bool_type = false,
-    /* sum adds with an algorithm and in an order of its own, and fails on an INT partial sum */
-    .ordered_aggregates = false,
-    /* SQLite stores no -0 */
     .float_min_max = true,
-    .lateral = NULL,
     .full_join_any_condition = true,
     .right_join_since = 3039000,
     .pushdown_since = 3030000,
 };
 
+/* PostgreSQL: every Relix type, and the exact functions, aggregates and LATERAL. Its text
+ * holds no NUL; its min and max tie -0 and 0 and keep another one than the engine; it runs a
+ * full join only on equalities it can hash or merge. */
 static const SqlDialect POSTGRES = {
     .name = "PostgreSQL",
     .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "text",
@@ -40,23 +33,15 @@ static const SqlDialect POSTGRES = {
     .typed_literals = true,
     .param_mark = '$',
     .collate_bytes = " COLLATE \"C\"",
-    .text_holds_nul = false,
     .narrow_ints = true,
     .exact_arith = true,
     .neg_keeps_sign = true,
-    .abs_keeps_neg_zero = false,
     .float_trunc = true,
     .case_map_collated = true,
     .text_functions = true,
     .bool_type = true,
     .ordered_aggregates = true,
-    /* min and max tie -0 and 0 and keep another one than the engine */
-    .float_min_max = false,
     .lateral = "LATERAL",
-    /* a full join runs only on equalities it can hash or merge */
-    .full_join_any_condition = false,
-    .right_join_since = 0,
-    .pushdown_since = 0,
 };
 
 const SqlDialect *sql_dialect(DbKind kind) {

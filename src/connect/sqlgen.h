@@ -16,7 +16,7 @@
 #include "types/value.h"
 
 /* One dialect's choices. A false flag or NULL name means "has no exact equivalent": what needs
- * it stays in the engine. */
+ * it stays in the engine (a table leaves such fields out). */
 typedef struct {
     const char *name;                       /* "SQLite", "PostgreSQL" */
     /* the type a value of each Relix type is computed and CAST as; NULL: a pushed expression

@@ -43,8 +43,9 @@
  * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
  * into the text; every identifier is quoted.
  *
- * Longer than the ~1,200 lines a file should hold: the SQL generator (Gen, expr, gen_*) is to
- * move to connect/sqlgen.c, leaving here the rewrite that decides what is pushed down.
+ * Dialects. What each database computes exactly, and how it spells types, literals, the
+ * bytewise collation, ORDER BY items, the IJOIN predicate and the AS-OF lateral join, is its
+ * table in connect/sqlgen.h; this file asks the table and has no branch per database.
  */
 #include <stdlib.h>
 #include <string.h>
