@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "connect/connect.h"
+#include "rewrite/rewrite.h"
 #include "types/compare.h"
 #include "types/temporal.h"
 
@@ -407,15 +408,6 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
 
 /* ---- projection pruning --------------------------------------------------------------------- */
 
-static void mark_expr(const Expr *e, uint8_t *need, int offset, int lo, int hi) {
-    if (!e) return;
-    if (e->kind == EX_COL) {
-        if (e->col >= lo && e->col < hi) need[e->col - offset] = 1;
-        return;
-    }
-    for (int i = 0; i < e->n_args; i++) mark_expr(e->args[i], need, offset, lo, hi);
-}
-
 /* p's needed outputs are set; computes its inputs' and recurses. */
 static int prune(Arena *a, PNode *p, int *pruned) {
     const LPlan *lp = p->lp;
@@ -423,54 +415,8 @@ static int prune(Arena *a, PNode *p, int *pruned) {
         PNode *in = p->in[side];
         if (!in) continue;
         int n = in->lp->schema.n;
-        uint8_t *need = arena_alloc(a, (size_t)(n ? n : 1));
+        uint8_t *need = rw_input_need(a, lp, side, p->needed);
         if (!need) return -1;
-        const uint8_t *out = p->needed;
-        int nl = p->in[0]->lp->schema.n;
-        switch (lp->kind) {
-        case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_SORT: case LP_TOP:
-            for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-            mark_expr(lp->pred, need, 0, 0, n);
-            for (int k = 0; k < lp->n_sort; k++) mark_expr(lp->sort[k].e, need, 0, 0, n);
-            for (int k = 0; k < lp->n_group; k++) mark_expr(lp->group[k], need, 0, 0, n);
-            break;
-        case LP_PROJECT:
-            for (int k = 0; k < lp->n_items; k++) mark_expr(lp->items[k], need, 0, 0, n);
-            break;
-        case LP_GROUP:
-            for (int k = 0; k < lp->n_group; k++) mark_expr(lp->group[k], need, 0, 0, n);
-            for (int k = 0; k < lp->n_aggs; k++) mark_expr(lp->aggs[k].arg, need, 0, 0, n);
-            break;
-        case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
-            memset(need, 1, (size_t)n);
-            break;
-        case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
-            bool semi = lp->kind == LP_JOIN && (lp->join_kind == JOIN_SEMI || lp->join_kind == JOIN_ANTI);
-            bool rsemi = lp->kind == LP_JOIN && lp->join_kind == JOIN_RSEMI;
-            if (semi || rsemi) {
-                bool output_side = (side == 0) == semi;
-                for (int i = 0; i < n; i++) need[i] = output_side ? (out ? out[i] : 1) : 0;
-            } else if (side == 0) {
-                for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-            } else {
-                const int *ro = lp->kind == LP_JOIN ? lp->right_out : NULL;
-                int nout = lp->schema.n;
-                for (int k = nl; k < nout; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
-            }
-            /* keys, endpoints, match columns and the residual condition */
-            for (int k = 0; k < lp->n_keys; k++) need[side == 0 ? lp->lkeys[k] : lp->rkeys[k]] = 1;
-            if (lp->kind == LP_IJOIN) {
-                need[lp->ends[side * 2]] = 1;
-                need[lp->ends[side * 2 + 1]] = 1;
-            }
-            if (lp->kind == LP_ASOF) need[side == 0 ? lp->lmatch : lp->rmatch] = 1;
-            if (lp->kind == LP_JOIN && lp->residual) {
-                if (side == 0) mark_expr(lp->residual, need, 0, 0, nl);
-                else mark_expr(lp->residual, need, nl, nl, nl + n);
-            }
-            break;
-        }
-        }
         int k = 0;
         for (int i = 0; i < n; i++) k += need[i];
         in->needed = need;

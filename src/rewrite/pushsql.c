@@ -12,7 +12,7 @@
  *
  * Algorithm:
  *   1. Walk the plan top-down, carrying which output columns the operators above read (the
- *      same rules as the planner's PRUNE-001). At each node that reads a database table, try
+ *      planner's PRUNE-001 rule, rw_input_need). At each node that reads a database table, try
  *      step 2; on success the subtree becomes one LP_SQL node, else the walk goes on below. A
  *      σ whose condition has an SQL equivalent only in part is split first: σ a ∧ b is σ b over
  *      σ a, and σ a may push.
@@ -43,13 +43,15 @@
  * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
  * into the text; every identifier is quoted.
  *
- * Longer than the ~1,200 lines a file should hold: the SQL generator (Gen, expr, gen_*) is to
- * move to connect/sqlgen.c, leaving here the rewrite that decides what is pushed down.
+ * Dialects. What each database computes exactly, and how it spells types, literals, the
+ * bytewise collation, ORDER BY items, the IJOIN predicate and the AS-OF lateral join, is its
+ * table in connect/sqlgen.h; this file asks the table and has no branch per database.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "connect/connect.h"
+#include "connect/sqlgen.h"
 #include "rewrite/rewrite.h"
 
 /* A pushed statement longer than this stays in the engine (nested CASEs repeat their
@@ -84,7 +86,7 @@ typedef struct {
 
 typedef struct {
     Arena *a;
-    bool pg;
+    const SqlDialect *d;
     int lite_version;
     const RelDef *conn; /* the connection of the tables met so far */
     int n_alias;
@@ -151,38 +153,26 @@ static const char *and_sql(Gen *g, const char *a, const char *b) {
 
 /* ---- SQL pieces ----------------------------------------------------------------------------- */
 
-static const char *pg_type_name(RxType t) {
-    switch (t) {
-    case TY_INT: return "int8";
-    case TY_FLOAT: return "float8";
-    case TY_BOOL: return "boolean";
-    case TY_TEXT: return "text";
-    case TY_TIMESTAMP: return "timestamptz";
-    case TY_DATE: return "date";
-    case TY_TIME: return "time";
-    case TY_DURATION: return "interval";
-    case TY_NULL: break;
-    }
-    return NULL;
+/* Which types a pushed expression may compute with: those the dialect names (sqlgen.h). */
+static bool computable(const Gen *g, RxType t) {
+    return sql_type_name(g->d, t) != NULL;
 }
 
-/* Which types a pushed expression may compute with: on SQLite only those it stores exactly
- * (its booleans are the 0 and 1 that comparisons give). */
-static bool computable(const Gen *g, RxType t) {
-    if (t == TY_NULL) return true;
-    if (g->pg) return pg_type_name(t) != NULL;
-    return t == TY_INT || t == TY_FLOAT || t == TY_TEXT || t == TY_BOOL;
+/* v (SQL text) cast to the dialect's type t; NULL when the dialect has no such type. */
+static const char *cast_to(Gen *g, const char *v, RxType t) {
+    const char *ty = t == TY_NULL ? NULL : sql_type_name(g->d, t);
+    return v && ty ? gfmt(g, "CAST(%s AS %s)", v, ty) : NULL;
 }
 
 static const char *null_of(Gen *g, RxType t) {
-    if (g->pg && pg_type_name(t)) return gfmt(g, "CAST(NULL AS %s)", pg_type_name(t));
+    if (g->d->typed_literals && t != TY_NULL && computable(g, t)) return cast_to(g, "NULL", t);
     return "NULL";
 }
 
 /* A literal: a parameter of the statement. */
 static const char *param(Gen *g, const Value *v) {
     if (!computable(g, v->type) || v->type == TY_NULL) return NULL;
-    if (g->pg && v->type == TY_TEXT && memchr(v->v.s.ptr, 0, (size_t)v->v.s.len)) return NULL; /* no NUL in text */
+    if (!g->d->text_holds_nul && v->type == TY_TEXT && memchr(v->v.s.ptr, 0, (size_t)v->v.s.len)) return NULL; /* no NUL in text */
     if (g->n_params == g->cap_params) {
         int cap = g->cap_params ? g->cap_params * 2 : 8;
         Value *p = galloc(g, (size_t)cap * sizeof *p);
@@ -194,7 +184,8 @@ static const char *param(Gen *g, const Value *v) {
     g->params[g->n_params++] = *v;
     /* a mark numbered by the final statement (number_params): text that holds a literal may be
      * dropped on the way (the order of a join's EXISTS side) */
-    if (g->pg) return gfmt(g, "CAST(\x01%d\x01 AS %s)", g->n_params - 1, pg_type_name(v->type));
+    if (g->d->typed_literals)
+        return gfmt(g, "CAST(\x01%d\x01 AS %s)", g->n_params - 1, sql_type_name(g->d, v->type));
     return gfmt(g, "\x01%d\x01", g->n_params - 1);
 }
 
@@ -219,7 +210,7 @@ static int number_params(Gen *g, const char *sql, StrBuf *b, Value **out, int *n
             vals[n] = g->params[k];
             num[k] = ++n;
         }
-        sb_printf(b, "%s%d", g->pg ? "$" : "?", num[k]);
+        sql_param(b, g->d, num[k]);
     }
     *out = vals;
     *n_out = n;
@@ -227,12 +218,12 @@ static int number_params(Gen *g, const char *sql, StrBuf *b, Value **out, int *n
 }
 
 static const char *collated(Gen *g, const char *sql) {
-    return gfmt(g, g->pg ? "(%s) COLLATE \"C\"" : "(%s) COLLATE BINARY", sql);
+    return gfmt(g, "(%s)%s", sql, g->d->collate_bytes);
 }
 
 static const char *as_float(Gen *g, const char *sql, RxType t) {
     if (t != TY_INT) return sql;
-    return gfmt(g, g->pg ? "CAST(%s AS float8)" : "CAST(%s AS REAL)", sql);
+    return cast_to(g, sql, TY_FLOAT);
 }
 
 /* The Relix value of a column, or NULL when the pushed statement cannot compute with it.
@@ -262,23 +253,6 @@ static const char *wide(Gen *g, const char *sql, bool narrow) {
 
 static const char *expr(Gen *g, const Expr *e, const Col *cols, bool *narrow);
 
-static const char *op_sql(AstOp op) {
-    switch (op) {
-    case OP_EQ: return "=";
-    case OP_NE: return "<>";
-    case OP_LT: return "<";
-    case OP_LE: return "<=";
-    case OP_GT: return ">";
-    case OP_GE: return ">=";
-    case OP_ADD: return "+";
-    case OP_SUB: return "-";
-    case OP_MUL: return "*";
-    case OP_DIV: return "/";
-    case OP_MOD: return "%";
-    default: return NULL;
-    }
-}
-
 /* The two operands of a comparison brought to one type as the engine does (eval.c's unify):
  * INT with FLOAT compares as doubles, DATE with TIMESTAMP as the date's midnight; TEXT compares
  * bytewise. *t is the common type. */
@@ -290,9 +264,8 @@ static bool unify_sql(Gen *g, const char **a, RxType ta, const char **b, RxType 
             *b = as_float(g, *b, tb);
             *t = TY_FLOAT;
         } else if ((ta == TY_DATE && tb == TY_TIMESTAMP) || (ta == TY_TIMESTAMP && tb == TY_DATE)) {
-            if (!g->pg) return false;
-            if (ta == TY_DATE) *a = gfmt(g, "CAST(%s AS timestamptz)", *a);
-            else *b = gfmt(g, "CAST(%s AS timestamptz)", *b);
+            if (ta == TY_DATE) *a = cast_to(g, *a, TY_TIMESTAMP);
+            else *b = cast_to(g, *b, TY_TIMESTAMP);
             *t = TY_TIMESTAMP;
         } else {
             return false;
@@ -313,7 +286,7 @@ static const char *compare(Gen *g, AstOp op, const char *a, RxType ta, const cha
     if (ta == TY_NULL || tb == TY_NULL) return null_of(g, TY_BOOL);
     RxType t;
     if (!unify_sql(g, &a, ta, &b, tb, &t)) return NULL;
-    return gfmt(g, "(%s %s %s)", a, op_sql(op), b);
+    return gfmt(g, "(%s %s %s)", a, sql_op(op), b);
 }
 
 /* e as a FLOAT: an INT literal becomes a FLOAT literal, anything else INT is converted. */
@@ -336,7 +309,7 @@ static const char *branch(Gen *g, const Expr *e, RxType t, const Col *cols) {
 
 static const char *arith(Gen *g, const Expr *e, const Col *cols) {
     const Expr *x = e->args[0], *y = e->args[1];
-    if (!g->pg || x->type == TY_NULL || y->type == TY_NULL) return NULL;
+    if (!g->d->exact_arith || x->type == TY_NULL || y->type == TY_NULL) return NULL;
     bool nx, ny;
     const char *a = expr(g, x, cols, &nx), *b = expr(g, y, cols, &ny);
     if (!a || !b) return NULL;
@@ -345,13 +318,13 @@ static const char *arith(Gen *g, const Expr *e, const Col *cols) {
     case TY_INT:
         /* 64-bit, failing on overflow and on % 0 as the engine does; x % -1 is 0 in both */
         if (e->op == OP_DIV) return NULL;
-        return gfmt(g, "(%s %s %s)", wide(g, a, nx), op_sql(e->op), wide(g, b, ny));
+        return gfmt(g, "(%s %s %s)", wide(g, a, nx), sql_op(e->op), wide(g, b, ny));
     case TY_FLOAT:
         /* / always divides doubles (7 / 2 is 3.5), failing on 0 as the engine does */
         if (e->op == OP_MOD) return NULL;
         a = float_operand(g, x, cols);
         b = float_operand(g, y, cols);
-        return a && b ? gfmt(g, "(%s %s %s)", a, op_sql(e->op), b) : NULL;
+        return a && b ? gfmt(g, "(%s %s %s)", a, sql_op(e->op), b) : NULL;
     case TY_DURATION:
         /* differences that cannot leave the range of Relix's times: TIMESTAMP − TIMESTAMP,
          * TIME − TIME, DATE − DATE (whole days), DURATION ± DURATION */
@@ -359,11 +332,11 @@ static const char *arith(Gen *g, const Expr *e, const Col *cols) {
         if ((ta == TY_TIMESTAMP && tb == TY_TIMESTAMP) || (ta == TY_TIME && tb == TY_TIME))
             return e->op == OP_SUB ? gfmt(g, "(%s - %s)", a, b) : NULL;
         if (ta == TY_DURATION && tb == TY_DURATION && (e->op == OP_ADD || e->op == OP_SUB))
-            return gfmt(g, "(%s %s %s)", a, op_sql(e->op), b);
+            return gfmt(g, "(%s %s %s)", a, sql_op(e->op), b);
         return NULL;
     case TY_TIME:
         /* TIME ± DURATION wraps around midnight in both, reading only the time of day */
-        if (ta == TY_TIME && tb == TY_DURATION) return gfmt(g, "(%s %s %s)", a, op_sql(e->op), b);
+        if (ta == TY_TIME && tb == TY_DURATION) return gfmt(g, "(%s %s %s)", a, sql_op(e->op), b);
         if (ta == TY_DURATION && tb == TY_TIME && e->op == OP_ADD) return gfmt(g, "(%s + %s)", b, a);
         return NULL;
     default:
@@ -410,9 +383,9 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     }
     case FN_ABS:
         /* abs(-9223372036854775808) fails in the engine, PostgreSQL and SQLite alike */
-        if (tx == TY_INT) return g->pg ? gfmt(g, "abs(%s)", wide(g, a, nx)) : gfmt(g, "abs(%s)", a);
+        if (tx == TY_INT) return gfmt(g, "abs(%s)", g->d->narrow_ints ? wide(g, a, nx) : a);
         /* SQLite's abs keeps the sign of -0; adding 0 drops it, as C's fabs does */
-        if (tx == TY_FLOAT) return g->pg ? gfmt(g, "abs(%s)", a) : gfmt(g, "(abs(%s) + 0.0)", a);
+        if (tx == TY_FLOAT) return g->d->abs_keeps_neg_zero ? gfmt(g, "(abs(%s) + 0.0)", a) : gfmt(g, "abs(%s)", a);
         return NULL;
     case FN_ROUND: case FN_FLOOR: case FN_CEIL: {
         int64_t places = 0;
@@ -423,7 +396,7 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
             if (narrow) *narrow = nx;
             return a;
         }
-        if (tx != TY_FLOAT || !g->pg || places != 0) return NULL;
+        if (tx != TY_FLOAT || !g->d->float_trunc || places != 0) return NULL;
         if (e->fn == FN_FLOOR) return gfmt(g, "floor(%s)", a);
         if (e->fn == FN_CEIL) return gfmt(g, "ceil(%s)", a);
         /* C's round(): half away from zero, the sign of a zero kept (PostgreSQL's round of a
@@ -434,58 +407,55 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         /* ASCII letters only: PostgreSQL's C collation and SQLite's built-in functions map no
          * others, as the engine does */
         if (tx != TY_TEXT) return NULL;
-        return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->pg ? collated(g, a) : a);
+        return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->d->case_map_collated ? collated(g, a) : a);
     case FN_LENGTH:
         /* characters (code points); SQLite's length() and substr() stop at a NUL that a TEXT
          * value may hold, the engine's do not, so neither is pushed to SQLite */
-        if (tx != TY_TEXT || !g->pg) return NULL;
-        return g->pg ? gfmt(g, "CAST(length(%s) AS int8)", a) : gfmt(g, "length(%s)", a);
+        if (tx != TY_TEXT || !g->d->text_functions) return NULL;
+        return cast_to(g, gfmt(g, "length(%s)", a), TY_INT);
     case FN_SUBSTR: {
         int64_t start, len = 0;
-        if (tx != TY_TEXT || !g->pg || !int_const(e->args[1], &start) || (na == 3 && !int_const(e->args[2], &len)))
+        if (tx != TY_TEXT || !g->d->text_functions || !int_const(e->args[1], &start) || (na == 3 && !int_const(e->args[2], &len)))
             return NULL;
         /* SQL's substr, as the engine's, for a start from 1 (SQLite counts a start below 1
          * from the end) and a length of 0 or more within PostgreSQL's int4 */
-        if (start < (g->pg ? -2147483647 : 1) || start > 2147483647 || len < 0 || len > 2147483647) return NULL;
+        if (start < -2147483647 || start > 2147483647 || len < 0 || len > 2147483647) return NULL;
         Value vs = {.type = TY_INT}, vl = {.type = TY_INT};
         vs.v.i = start;
         vl.v.i = len;
         const char *ps = param(g, &vs), *pl = na == 3 ? param(g, &vl) : NULL;
         if (!ps || (na == 3 && !pl)) return NULL;
-        if (g->pg) {
-            if (na == 3) return gfmt(g, "substr(%s, CAST(%s AS int4), CAST(%s AS int4))", a, ps, pl);
-            return gfmt(g, "substr(%s, CAST(%s AS int4))", a, ps);
-        }
-        return na == 3 ? gfmt(g, "substr(%s, %s, %s)", a, ps, pl) : gfmt(g, "substr(%s, %s)", a, ps);
+        if (na == 3) return gfmt(g, "substr(%s, CAST(%s AS int4), CAST(%s AS int4))", a, ps, pl);
+        return gfmt(g, "substr(%s, CAST(%s AS int4))", a, ps);
     }
     case FN_TO_TEXT:
         /* only where the text is the same: TEXT itself and decimal integers */
         if (tx == TY_TEXT) return a;
-        if (tx == TY_INT) return gfmt(g, g->pg ? "CAST(%s AS text)" : "CAST(%s AS TEXT)", a);
+        if (tx == TY_INT) return cast_to(g, a, TY_TEXT);
         return NULL;
     case FN_TO_INT:
         if (tx == TY_INT) {
             if (narrow) *narrow = nx;
             return a;
         }
-        if (tx == TY_BOOL) return g->pg ? gfmt(g, "CAST(CAST(%s AS int4) AS int8)", a) : a;
+        if (tx == TY_BOOL) return g->d->bool_type ? gfmt(g, "CAST(CAST(%s AS int4) AS int8)", a) : a;
         /* toward zero, failing out of range: PostgreSQL's cast rounds, SQLite's saturates */
-        if (tx == TY_FLOAT && g->pg) return gfmt(g, "CAST(trunc(%s) AS int8)", a);
+        if (tx == TY_FLOAT && g->d->float_trunc) return gfmt(g, "CAST(trunc(%s) AS int8)", a);
         return NULL;
     case FN_TO_FLOAT:
         if (tx == TY_INT || tx == TY_FLOAT) return as_float(g, a, tx);
         return NULL;
     case FN_TO_DATE:
         if (tx == TY_DATE) return a;
-        if (tx == TY_TIMESTAMP && g->pg) return gfmt(g, "CAST(%s AS date)", a);
+        if (tx == TY_TIMESTAMP) return cast_to(g, a, TY_DATE);
         return NULL;
     case FN_TO_TIMESTAMP:
         if (tx == TY_TIMESTAMP) return a;
-        if (tx == TY_DATE && g->pg) return gfmt(g, "CAST(%s AS timestamptz)", a);
+        if (tx == TY_DATE) return cast_to(g, a, TY_TIMESTAMP);
         return NULL;
     case FN_TO_TIME:
         if (tx == TY_TIME) return a;
-        if (tx == TY_TIMESTAMP && g->pg) return gfmt(g, "CAST(%s AS time)", a);
+        if (tx == TY_TIMESTAMP) return cast_to(g, a, TY_TIME);
         return NULL;
     case FN_TO_DURATION:
         return tx == TY_DURATION ? a : NULL;
@@ -532,10 +502,10 @@ static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         if (!a) return NULL;
         if (e->op == OP_NOT) return gfmt(g, "(NOT %s)", a);
         /* SQLite computes -x as 0 - x, which makes -0.0 of 0.0; a product keeps the sign */
-        if (e->type == TY_FLOAT) return gfmt(g, g->pg ? "(- %s)" : "(-1.0 * %s)", a);
+        if (e->type == TY_FLOAT) return gfmt(g, g->d->neg_keeps_sign ? "(- %s)" : "(-1.0 * %s)", a);
         /* an INT negation fails on -9223372036854775808 in the engine and in PostgreSQL; SQLite
          * makes it a REAL */
-        if (!g->pg) return NULL;
+        if (!g->d->exact_arith) return NULL;
         if (e->type == TY_INT) return gfmt(g, "(- %s)", wide(g, a, n));
         if (e->type == TY_DURATION) return gfmt(g, "(- %s)", a);
         return NULL;
@@ -576,7 +546,7 @@ static const char *expr1(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
                 bool n;
                 if (o->type != TY_TEXT && o->type != TY_INT) return NULL;
                 if (!(s[i] = expr(g, o, cols, &n))) return NULL;
-                if (o->type == TY_INT) s[i] = gfmt(g, g->pg ? "CAST(%s AS text)" : "CAST(%s AS TEXT)", s[i]);
+                if (o->type == TY_INT) s[i] = cast_to(g, s[i], TY_TEXT);
             }
             return gfmt(g, "(%s || %s)", s[0], s[1]);
         }
@@ -625,15 +595,7 @@ static void order_list(Gen *g, StrBuf *b, const Ord *o, int n, bool reverse) {
     for (int i = 0; i < n; i++) {
         bool desc = o[i].desc != reverse, nf = o[i].nulls_first != reverse;
         sb_puts(b, i ? ", " : "");
-        if (o[i].text) sb_puts(b, "(");
-        sb_puts(b, o[i].sql);
-        if (o[i].text) sb_puts(b, g->pg ? ") COLLATE \"C\"" : ") COLLATE BINARY");
-        if (o[i].plain) {
-            if (desc) sb_puts(b, " DESC");
-            continue;
-        }
-        sb_puts(b, desc ? " DESC" : " ASC");
-        sb_puts(b, nf ? " NULLS FIRST" : " NULLS LAST");
+        sql_order_item(b, g->d, o[i].sql, o[i].text, o[i].plain, desc, nf);
     }
 }
 
@@ -682,69 +644,6 @@ static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *ext
     o->where = NULL;
     o->single = true;
     return o->from ? o : NULL;
-}
-
-/* ---- which columns each input must give (the planner's PRUNE-001 rules) --------------------- */
-
-static void mark_expr(const Expr *e, uint8_t *need, int offset, int lo, int hi) {
-    if (!e) return;
-    if (e->kind == EX_COL) {
-        if (e->col >= lo && e->col < hi) need[e->col - offset] = 1;
-        return;
-    }
-    for (int i = 0; i < e->n_args; i++) mark_expr(e->args[i], need, offset, lo, hi);
-}
-
-/* The columns of p's input `side` that p reads or passes up, given that the operators above
- * read `out` (NULL: every column) of p's output. NULL on OOM. */
-static uint8_t *input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
-    const LPlan *in = p->in[side];
-    int n = in->schema.n, nl = p->in[0]->schema.n;
-    uint8_t *need = arena_alloc(a, (size_t)(n ? n : 1));
-    if (!need) return NULL;
-    switch (p->kind) {
-    case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_SORT: case LP_TOP:
-        for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-        mark_expr(p->pred, need, 0, 0, n);
-        for (int k = 0; k < p->n_sort; k++) mark_expr(p->sort[k].e, need, 0, 0, n);
-        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
-        break;
-    case LP_PROJECT:
-        for (int k = 0; k < p->n_items; k++) mark_expr(p->items[k], need, 0, 0, n);
-        break;
-    case LP_GROUP:
-        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
-        for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
-        break;
-    case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
-        memset(need, 1, (size_t)n);
-        break;
-    case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
-        bool semi = p->kind == LP_JOIN && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
-        bool rsemi = p->kind == LP_JOIN && p->join_kind == JOIN_RSEMI;
-        if (semi || rsemi) {
-            bool output_side = (side == 0) == semi;
-            for (int i = 0; i < n; i++) need[i] = output_side ? (out ? out[i] : 1) : 0;
-        } else if (side == 0) {
-            for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
-        } else {
-            const int *ro = p->kind == LP_JOIN ? p->right_out : NULL;
-            for (int k = nl; k < p->schema.n; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
-        }
-        for (int k = 0; k < p->n_keys; k++) need[side == 0 ? p->lkeys[k] : p->rkeys[k]] = 1;
-        if (p->kind == LP_IJOIN) {
-            need[p->ends[side * 2]] = 1;
-            need[p->ends[side * 2 + 1]] = 1;
-        }
-        if (p->kind == LP_ASOF) need[side == 0 ? p->lmatch : p->rmatch] = 1;
-        if (p->kind == LP_JOIN && p->residual) {
-            if (side == 0) mark_expr(p->residual, need, 0, 0, nl);
-            else mark_expr(p->residual, need, nl, nl, nl + n);
-        }
-        break;
-    }
-    }
-    return need;
 }
 
 /* ---- operators ------------------------------------------------------------------------------ */
@@ -832,7 +731,7 @@ static const char *key_pair(Gen *g, const Col *l, const Col *r) {
     if (!a || !b) return NULL;
     RxType t;
     if (!unify_sql(g, &a, l->type, &b, r->type, &t)) return NULL;
-    if (t == TY_BOOL && !g->pg) return NULL;
+    if (t == TY_BOOL && !g->d->bool_type) return NULL;
     return gfmt(g, "%s = %s", a, b);
 }
 
@@ -865,35 +764,23 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     bool any_float = false, any_ts = false;
     for (int k = 0; k < 4; k++) {
         if (!(v[k] = col_value(g, c[k], NULL))) return NULL;
-        if (!g->pg && c[k]->type != TY_INT && c[k]->type != TY_FLOAT && c[k]->type != TY_TEXT) return NULL;
+        if (!computable(g, c[k]->type) || (c[k]->type == TY_BOOL && !g->d->bool_type)) return NULL;
         any_float |= c[k]->type == TY_FLOAT;
         any_ts |= c[k]->type == TY_TIMESTAMP;
     }
     for (int k = 0; k < 4; k++) {
         if (any_float) v[k] = as_float(g, v[k], c[k]->type);
-        if (any_ts && c[k]->type == TY_DATE) v[k] = gfmt(g, "CAST(%s AS timestamptz)", v[k]);
+        if (any_ts && c[k]->type == TY_DATE) v[k] = cast_to(g, v[k], TY_TIMESTAMP);
         if (t == TY_TEXT) v[k] = collated(g, v[k]);
     }
-    const char *ls = v[0], *le = v[1], *rs = v[2], *re = v[3];
-    const char *s = NULL;
-    bool reads[4] = {true, true, true, true};
-    switch (p->relation) {
-    case IJ_INTERSECTS: s = gfmt(g, "%s < %s AND %s < %s", ls, re, rs, le); break;
-    case IJ_PRECEDES: s = gfmt(g, "%s < %s", le, rs); reads[0] = reads[3] = false; break;
-    case IJ_PRECEDED_BY: s = gfmt(g, "%s > %s", ls, re); reads[1] = reads[2] = false; break;
-    case IJ_MEETS: s = gfmt(g, "%s = %s", le, rs); reads[0] = reads[3] = false; break;
-    case IJ_MET_BY: s = gfmt(g, "%s = %s", ls, re); reads[1] = reads[2] = false; break;
-    case IJ_OVERLAPS: s = gfmt(g, "%s < %s AND %s > %s AND %s < %s", ls, rs, le, rs, le, re); break;
-    case IJ_OVERLAPPED_BY: s = gfmt(g, "%s < %s AND %s > %s AND %s < %s", rs, ls, re, ls, re, le); break;
-    case IJ_STARTS: s = gfmt(g, "%s = %s AND %s < %s", ls, rs, le, re); break;
-    case IJ_STARTED_BY: s = gfmt(g, "%s = %s AND %s < %s", ls, rs, re, le); break;
-    case IJ_DURING: s = gfmt(g, "%s < %s AND %s < %s", rs, ls, le, re); break;
-    case IJ_CONTAINS: s = gfmt(g, "%s < %s AND %s < %s", ls, rs, re, le); break;
-    case IJ_FINISHES: s = gfmt(g, "%s = %s AND %s < %s", le, re, rs, ls); break;
-    case IJ_FINISHED_BY: s = gfmt(g, "%s = %s AND %s < %s", le, re, ls, rs); break;
-    case IJ_EQUALS: s = gfmt(g, "%s = %s AND %s = %s", ls, rs, le, re); break;
-    case IJ_N_RELATIONS: return NULL;
-    }
+    for (int k = 0; k < 4; k++)
+        if (!v[k]) return NULL;
+    StrBuf pb;
+    sb_init(&pb);
+    bool reads[4];
+    int rel = sql_ijoin_predicate(&pb, p->relation, v[0], v[1], v[2], v[3], reads);
+    const char *s = rel < 0 || pb.oom ? NULL : gfmt(g, "%s", pb.p);
+    sb_free(&pb);
     for (int k = 0; s && k < 4; k++)
         if (!reads[k]) {
             const char *nn = gfmt(g, "%s IS NOT NULL", c[k]->raw);
@@ -907,7 +794,7 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
 }
 
 static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
-    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
     if (!nl_ || !nr_) {
         g->oom = true;
         return NULL;
@@ -916,9 +803,8 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *r = l ? gen(g, p->in[1], nr_) : NULL;
     if (!r) return NULL;
     int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
-    if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && !g->pg && g->lite_version < 3039000) return NULL;
-    /* PostgreSQL runs a full join only on equalities it can hash or merge */
-    if (kind == JOIN_FULL && g->pg && (p->residual || p->n_keys == 0)) return NULL;
+    if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
+    if (kind == JOIN_FULL && !g->d->full_join_any_condition && (p->residual || p->n_keys == 0)) return NULL;
     /* Inner joins take both blocks' FROM and WHERE as they are; an outer join keeps the
      * conditions of its padded side inside that side. Right and full joins mark the left
      * rows, to put the right rows without a partner last. */
@@ -980,9 +866,10 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
 }
 
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* LATERAL is PostgreSQL's; WITHIN has no portable distance (spec/asof-join.md) */
-    if (!g->pg || p->has_within) return NULL;
-    uint8_t *nl_ = input_need(g->a, p, 0, need), *nr_ = input_need(g->a, p, 1, need);
+    /* the nearest row is a lateral subquery; WITHIN has no portable distance
+     * (spec/asof-join.md) */
+    if (!g->d->lateral || p->has_within) return NULL;
+    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
     if (!nl_ || !nr_) {
         g->oom = true;
         return NULL;
@@ -1034,7 +921,9 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     sb_free(&s);
     if (!lat) return NULL;
     for (int j = 0; j < l->n_ord; j++) o->ord[j] = l->ord[j];
-    o->from = gfmt(g, "%s %s LATERAL %s ON TRUE", l->from, p->inner ? "JOIN" : "LEFT JOIN", lat);
+    sb_init(&s);
+    o->from = sql_asof_join(&s, g->d, l->from, p->inner, lat) < 0 || s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
     o->where = l->where;
     o->single = false;
     return g->oom ? NULL : o;
@@ -1063,7 +952,7 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
         /* SQLite adds with its own algorithm, in an order of its own, and fails on an INT
          * partial sum that overflows; PostgreSQL's numeric sum of int8 is exact, and its
          * float8 sum adds in the order asked, as the engine does */
-        if (!g->pg || (t != TY_INT && t != TY_FLOAT)) return NULL;
+        if (!g->d->ordered_aggregates || (t != TY_INT && t != TY_FLOAT)) return NULL;
         const char *v = expr(g, x, cols, NULL);
         if (!v) return NULL;
         /* the INT total fails as the engine's does when it does not fit in 64 bits; the engine
@@ -1076,14 +965,14 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
         /* ties hold equal values, which are the same value except -0 and 0, whose min and max
          * PostgreSQL picks differently from the engine (SQLite stores no -0), and DURATIONs of
          * one length written differently */
-        if (t == TY_DURATION || (t == TY_FLOAT && g->pg)) return NULL;
+        if (t == TY_DURATION || (t == TY_FLOAT && !g->d->float_min_max)) return NULL;
         const char *k = key_expr(g, x, cols);
         if (!k) return NULL;
-        if (t == TY_BOOL) return g->pg ? gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "bool_and" : "bool_or", k) : NULL;
+        if (t == TY_BOOL) return g->d->bool_type ? gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "bool_and" : "bool_or", k) : NULL;
         return gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "min" : "max", k);
     }
     case AGG_FIRST: case AGG_LAST:
-        if (!g->pg) return NULL;
+        if (!g->d->ordered_aggregates) return NULL;
         if (x->kind == EX_COL) *nat = cols[x->col].nat;
         return gfmt(g, "(array_agg(%s ORDER BY %s%s) FILTER (WHERE %s IS NOT NULL))[1]", raw, rk,
                     ag->fn == AGG_LAST ? " DESC" : "", raw);
@@ -1206,7 +1095,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     switch (p->kind) {
     case LP_SCAN: return gen_scan(g, p);
     case LP_RENAME: case LP_VIEW: {
-        uint8_t *n0 = input_need(g->a, p, 0, need);
+        uint8_t *n0 = rw_input_need(g->a, p, 0, need);
         return n0 ? gen(g, p->in[0], n0) : NULL;
     }
     case LP_IJOIN: case LP_JOIN: return gen_join(g, p, need);
@@ -1215,7 +1104,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     default: break;
     }
     /* the unary operators that read their input's columns */
-    uint8_t *n0 = input_need(g->a, p, 0, need);
+    uint8_t *n0 = rw_input_need(g->a, p, 0, need);
     Blk *in = n0 ? gen(g, p->in[0], n0) : NULL;
     if (!in) return NULL;
     switch (p->kind) {
@@ -1302,8 +1191,8 @@ static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
     while (q && q->kind != LP_SCAN) q = reads_database(q->in[0]) ? q->in[0] : q->in[1];
     if (!q) return NULL;
     const RelDef *conn = ((const RelDef *)q->source)->db;
-    g->pg = db_kind(conn->conn) == DB_POSTGRES;
-    if (!g->pg && !w->spec_only && g->lite_version < 3030000) return NULL;
+    g->d = sql_dialect(db_kind(conn->conn));
+    if (!w->spec_only && g->lite_version < g->d->pushdown_since) return NULL;
     return conn;
 }
 
@@ -1471,7 +1360,7 @@ static LPlan *split_select(Walk *w, LPlan *p, const uint8_t *need) {
     }
     if (!n_down || !n_up) return NULL;
     LPlan *below = select_of(w, p, down, n_down), *above = select_of(w, p, up, n_up);
-    uint8_t *n_below = above ? input_need(w->a, above, 0, need) : NULL;
+    uint8_t *n_below = above ? rw_input_need(w->a, above, 0, need) : NULL;
     if (!below || !above || !n_below) {
         w->rc = -1;
         return NULL;
@@ -1494,7 +1383,7 @@ static LPlan *walk(Walk *w, LPlan *p, const uint8_t *need) {
     LPlan *in[2] = {p->in[0], p->in[1]};
     for (int side = 0; side < 2; side++) {
         if (!p->in[side]) continue;
-        uint8_t *n = input_need(w->a, p, side, need);
+        uint8_t *n = rw_input_need(w->a, p, side, need);
         if (!n) {
             w->rc = -1;
             return p;

@@ -52,4 +52,14 @@ LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
  * -002, over bare tables, every column fetched). */
 LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc);
 
+/* ---- projection pruning's rule, PRUNE-001 (needed.c) ---- */
+
+/* Which columns of p->in[side] (side 0 or 1; that input must exist) p reads or passes up,
+ * given that the operators above p read the output columns marked in out (out[i] != 0;
+ * NULL: every column). Returns an array of p->in[side]->schema.n flags (1: needed, 0: not),
+ * allocated in a (at least one byte); NULL only when out of memory. A node without a rule of
+ * its own (set operations, δ) needs every input column. The planner and the SQL pushdown both
+ * use it, so what a pushed statement fetches is what the engine would carry. */
+uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out);
+
 #endif

@@ -1,0 +1,120 @@
+/*
+ * sqlgen.c - the dialect tables and the text-level pieces of pushed-down SQL (sqlgen.h).
+ */
+#include "connect/sqlgen.h"
+
+/* SQLite: only the types it stores exactly (its booleans are the 0 and 1 comparisons give).
+ * What it lacks: exact arithmetic (an INT overflow becomes a REAL, a division by zero NULL,
+ * -INT64_MIN a REAL), -x keeping the sign (it computes 0 - x, making -0.0 of 0.0), exact
+ * text functions (length() and substr() stop at a NUL; substr counts a start below 1 from the
+ * end), ordered sums (it adds with an algorithm and in an order of its own, and fails on an INT
+ * partial sum), and LATERAL. It stores no -0, so its min and max of doubles are exact. */
+static const SqlDialect SQLITE = {
+    .name = "SQLite",
+    .type_names = {[TY_INT] = "INTEGER", [TY_FLOAT] = "REAL", [TY_TEXT] = "TEXT", [TY_BOOL] = "INTEGER"},
+    .param_mark = '?',
+    .collate_bytes = " COLLATE BINARY",
+    .text_holds_nul = true,
+    .abs_keeps_neg_zero = true,
+    .float_min_max = true,
+    .full_join_any_condition = true,
+    .right_join_since = 3039000,
+    .pushdown_since = 3030000,
+};
+
+/* PostgreSQL: every Relix type, and the exact functions, aggregates and LATERAL. Its text
+ * holds no NUL; its min and max tie -0 and 0 and keep another one than the engine; it runs a
+ * full join only on equalities it can hash or merge. */
+static const SqlDialect POSTGRES = {
+    .name = "PostgreSQL",
+    .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "text",
+                   [TY_TIMESTAMP] = "timestamptz", [TY_DATE] = "date", [TY_TIME] = "time",
+                   [TY_DURATION] = "interval"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = " COLLATE \"C\"",
+    .narrow_ints = true,
+    .exact_arith = true,
+    .neg_keeps_sign = true,
+    .float_trunc = true,
+    .case_map_collated = true,
+    .text_functions = true,
+    .bool_type = true,
+    .ordered_aggregates = true,
+    .lateral = "LATERAL",
+};
+
+const SqlDialect *sql_dialect(DbKind kind) {
+    return kind == DB_POSTGRES ? &POSTGRES : &SQLITE;
+}
+
+const char *sql_type_name(const SqlDialect *d, RxType t) {
+    if (t == TY_NULL) return "NULL";
+    return (unsigned)t <= TY_DURATION ? d->type_names[t] : NULL;
+}
+
+const char *sql_op(AstOp op) {
+    switch (op) {
+    case OP_EQ: return "=";
+    case OP_NE: return "<>";
+    case OP_LT: return "<";
+    case OP_LE: return "<=";
+    case OP_GT: return ">";
+    case OP_GE: return ">=";
+    case OP_ADD: return "+";
+    case OP_SUB: return "-";
+    case OP_MUL: return "*";
+    case OP_DIV: return "/";
+    case OP_MOD: return "%";
+    default: return NULL;
+    }
+}
+
+void sql_param(StrBuf *b, const SqlDialect *d, int n) {
+    sb_printf(b, "%c%d", d->param_mark, n);
+}
+
+void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, bool plain, bool desc,
+                    bool nulls_first) {
+    if (text) sb_puts(b, "(");
+    sb_puts(b, sql);
+    if (text) {
+        sb_puts(b, ")");
+        sb_puts(b, d->collate_bytes);
+    }
+    if (plain) {
+        if (desc) sb_puts(b, " DESC");
+        return;
+    }
+    sb_puts(b, desc ? " DESC" : " ASC");
+    sb_puts(b, nulls_first ? " NULLS FIRST" : " NULLS LAST");
+}
+
+int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *le, const char *rs,
+                        const char *re, bool reads[4]) {
+    for (int k = 0; k < 4; k++) reads[k] = true;
+    switch (rel) {
+    case IJ_INTERSECTS: sb_printf(b, "%s < %s AND %s < %s", ls, re, rs, le); break;
+    case IJ_PRECEDES: sb_printf(b, "%s < %s", le, rs); reads[0] = reads[3] = false; break;
+    case IJ_PRECEDED_BY: sb_printf(b, "%s > %s", ls, re); reads[1] = reads[2] = false; break;
+    case IJ_MEETS: sb_printf(b, "%s = %s", le, rs); reads[0] = reads[3] = false; break;
+    case IJ_MET_BY: sb_printf(b, "%s = %s", ls, re); reads[1] = reads[2] = false; break;
+    case IJ_OVERLAPS: sb_printf(b, "%s < %s AND %s > %s AND %s < %s", ls, rs, le, rs, le, re); break;
+    case IJ_OVERLAPPED_BY: sb_printf(b, "%s < %s AND %s > %s AND %s < %s", rs, ls, re, ls, re, le); break;
+    case IJ_STARTS: sb_printf(b, "%s = %s AND %s < %s", ls, rs, le, re); break;
+    case IJ_STARTED_BY: sb_printf(b, "%s = %s AND %s < %s", ls, rs, re, le); break;
+    case IJ_DURING: sb_printf(b, "%s < %s AND %s < %s", rs, ls, le, re); break;
+    case IJ_CONTAINS: sb_printf(b, "%s < %s AND %s < %s", ls, rs, re, le); break;
+    case IJ_FINISHES: sb_printf(b, "%s = %s AND %s < %s", le, re, rs, ls); break;
+    case IJ_FINISHED_BY: sb_printf(b, "%s = %s AND %s < %s", le, re, ls, rs); break;
+    case IJ_EQUALS: sb_printf(b, "%s = %s AND %s = %s", ls, rs, le, re); break;
+    default: return -1;
+    }
+    return 0;
+}
+
+int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub) {
+    if (!d->lateral) return -1;
+    sb_printf(b, "%s %s %s %s ON TRUE", left, inner ? "JOIN" : "LEFT JOIN", d->lateral, sub);
+    return 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * sqlgen.h - the SQL dialects a pushed-down statement is written in, and the text-level pieces
+ * of that statement: type names, operators, parameter marks, the bytewise collation, ORDER BY
+ * items, the interval join's predicate and the AS-OF join's lateral form.
+ *
+ * What is pushed down, and how a subtree becomes blocks of SQL, is decided above (rewrite/
+ * pushsql.c); it asks the dialect table below what the database can do exactly and lets the
+ * functions here spell it. A new dialect is one more table, not new branches in the rewrite.
+ */
+#ifndef RX_SQLGEN_H
+#define RX_SQLGEN_H
+
+#include "base/base.h"
+#include "connect/connect.h"
+#include "types/lang.h"
+#include "types/value.h"
+
+/* One dialect's choices. A false flag or NULL name means "has no exact equivalent": what needs
+ * it stays in the engine (a table leaves such fields out). */
+typedef struct {
+    const char *name;                       /* "SQLite", "PostgreSQL" */
+    /* the type a value of each Relix type is computed and CAST as; NULL: a pushed expression
+     * may not compute with that type */
+    const char *type_names[TY_DURATION + 1];
+    bool typed_literals;      /* NULL and parameters are written CAST(... AS type) */
+    char param_mark;          /* parameter n is written <param_mark>n: '$' or '?' */
+    const char *collate_bytes;  /* the clause after "(expr)" that compares text bytewise */
+    bool text_holds_nul;      /* a text parameter may contain a NUL byte */
+    bool narrow_ints;         /* has int2/int4 columns, widened to 64 bits before arithmetic */
+    bool exact_arith;         /* 64-bit INT and double arithmetic fail where the engine's do,
+                               * and temporal arithmetic, INT and DURATION negation exist */
+    bool neg_keeps_sign;      /* -x of a double is "(- x)" with -0.0 kept; else (-1.0 * x) */
+    bool abs_keeps_neg_zero;  /* abs(-0.0) is -0.0: abs of a double is written abs(x) + 0.0 */
+    bool float_trunc;         /* floor, ceil, trunc, sign of a double as C's: round, FLOAT->INT */
+    bool case_map_collated;   /* lower/upper map only ASCII when given the bytewise collation */
+    bool text_functions;      /* length and substr count code points of any text (no NUL stop) */
+    bool bool_type;           /* booleans are a type of their own: keys, bool_and/bool_or, and
+                               * BOOL->INT as a cast (else they are the integers 0 and 1) */
+    bool ordered_aggregates;  /* sum(x ORDER BY k) and array_agg(... ) FILTER: SUM AVG FIRST LAST */
+    bool float_min_max;       /* min/max of doubles pick the engine's value among -0 and 0 */
+    const char *lateral;      /* the keyword of a correlated subquery in FROM (the AS-OF join);
+                               * NULL: none */
+    bool full_join_any_condition; /* FULL JOIN takes any condition (not only hashable ones) */
+    int right_join_since;     /* SQLite version (sqlite3_libversion_number) from which RIGHT and
+                               * FULL JOIN exist; 0: always */
+    int pushdown_since;       /* version from which PUSH-SQL-003 applies (NULLS FIRST/LAST); 0 */
+} SqlDialect;
+
+/* The table of kind's dialect (static; never NULL). */
+const SqlDialect *sql_dialect(DbKind kind);
+
+/* The dialect's name of type t, or NULL when it cannot compute with t (TY_NULL: "NULL"). */
+const char *sql_type_name(const SqlDialect *d, RxType t);
+
+/* The SQL spelling of a comparison or arithmetic operator; NULL for any other. */
+const char *sql_op(AstOp op);
+
+/* Appends parameter mark number n (from 1) to b. */
+void sql_param(StrBuf *b, const SqlDialect *d, int n);
+
+/* Appends one ORDER BY item: sql, in parentheses with the bytewise collation when text; plain
+ * (a table's own order, as a scan writes it) only adds DESC, others say ASC/DESC and NULLS
+ * FIRST/LAST. */
+void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, bool plain, bool desc,
+                    bool nulls_first);
+
+/* Appends the interval join's endpoint predicate for relation rel over the endpoints ls le
+ * (left) rs re (right), the spec's applied literally; reads[0..3] (ls le rs re) is set to
+ * whether the predicate reads that endpoint. -1 (nothing appended) for no such relation. */
+int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *le, const char *rs,
+                        const char *re, bool reads[4]);
+
+/* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`.
+ * -1 (nothing appended) when the dialect has no lateral subqueries. */
+int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub);
+
+#endif
