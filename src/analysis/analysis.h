@@ -7,7 +7,7 @@
  * expression a type, checks each operator and returns a logical plan whose view references are
  * LP_VIEW nodes for the rewrite stage to inline.
  *
- * Names (DESIGN.md): every column has a display name (unique within a schema; a join's right
+ * Names (docs/design.md): every column has a display name (unique within a schema; a join's right
  * column whose name is taken gets _r, _r2 ...), its own base name (before any suffix) and the
  * qualifier it came from (relation, view or ρ alias). Q.x matches qualifier Q and base (or
  * display) name x; a bare x matches the display name, else a unique base name.

@@ -1,7 +1,7 @@
 /*
  * catalog.c - the names a session defines, and the relations behind them.
  *
- * Inline tables are converted to columns when their statement is registered (DESIGN.md's
+ * Inline tables are converted to columns when their statement is registered (docs/design.md's
  * inference: every non-empty cell an integer gives INT, every one numeric FLOAT, otherwise
  * TEXT; a quoted cell is TEXT; a column with no value at all is TEXT, as in CSV files; a
  * number that does not fit its type is an error). CSV sources are read on first use through

@@ -2,7 +2,7 @@
  * error.c - error records and their printed form.
  *
  * An error carries a code, a message and a span into a source. Line and column are computed
- * only when the error is printed. The printed form is the one of DESIGN.md:
+ * only when the error is printed. The printed form is the one of docs/design.md:
  *   FILE:LINE:COL: error: MESSAGE
  *     <the source line>
  *     <spaces>^~~~

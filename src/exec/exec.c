@@ -3,7 +3,7 @@
  *
  * Every operator materializes its result as a Table. Columns that pass through unchanged are
  * shared (scan, rename, a projected column); σ gathers the selected rows; π evaluates its items
- * then removes duplicate rows with a hash set, keeping first occurrences (DESIGN.md). The joins
+ * then removes duplicate rows with a hash set, keeping first occurrences (docs/design.md). The joins
  * turn their key columns into order-preserving int64 keys (keys.c) and hand them to the
  * kernels in ijoin.c and asof.c, then gather both sides' columns by the matched row indices.
  */

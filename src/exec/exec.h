@@ -1,7 +1,7 @@
 /*
  * exec.h - the fifth stage: runs a physical plan over columnar tables.
  *
- * Operators materialize column at a time (DESIGN.md): each returns a new Table whose columns
+ * Operators materialize column at a time (docs/design.md): each returns a new Table whose columns
  * are shared with its input where they pass through unchanged. Expressions are evaluated in
  * batches of EXEC_BATCH rows (eval.c). Run-time state lives here, beside the read-only plan.
  */

@@ -1,7 +1,7 @@
 /*
  * io.h - CSV input and the result writers (table, csv, tsv, json, markdown).
  *
- * csv_read turns a file into a Table, detecting column types from the data (DESIGN.md: INT,
+ * csv_read turns a file into a Table, detecting column types from the data (docs/design.md: INT,
  * FLOAT, BOOL, DATE, TIMESTAMP, TIME, TEXT) unless the options give a schema. Errors name the
  * file, line and column of the offending cell and quote its line. Large files are parsed in
  * chunks on several threads; the result and the error reported (the first in the file) do not

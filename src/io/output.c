@@ -3,7 +3,7 @@
  *
  * The last stage of the pipeline: exec hands over a result Table, and the CLI or the embedding
  * API supplies the sink. Values are printed by number.c (shortest round-trip FLOAT) and
- * temporal.c (ISO-8601), in the forms DESIGN.md ("Table output") fixes.
+ * temporal.c (ISO-8601), in the forms docs/design.md ("Table output") fixes.
  *
  * Every writer appends to one StrBuf and hands it to the sink whenever it holds 64 KiB, always
  * at the end of a line, so that a large result never sits whole in memory. The table format

@@ -26,7 +26,7 @@
  *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n.
  *   3. The statement selects the columns read above and ends with ORDER BY the block's order.
  *
- * Order. Every result of Relix has a defined order (DESIGN.md), so every block carries one
+ * Order. Every result of Relix has a defined order (docs/design.md), so every block carries one
  * that is total: a table's is its primary key, rowid or ctid (connect.h); a join's is the
  * left order then the right order (right and full joins first put the right rows that found
  * no partner after the others); τ's is its keys, then its input's order (a stable sort).
@@ -671,7 +671,7 @@ static Blk *gen_scan(Gen *g, const LPlan *p) {
     return g->oom ? NULL : b;
 }
 
-/* The first row of every group of equal rows of `items` (π and δ: DESIGN.md keeps first
+/* The first row of every group of equal rows of `items` (π and δ: docs/design.md keeps first
  * occurrences, in input order). */
 static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items, const uint8_t *need) {
     Blk *o = new_blk(g, n_items, in->n_ord);
@@ -755,7 +755,7 @@ static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
 }
 
 /* The interval join's endpoint predicate, the spec's applied literally, with IS NOT NULL for
- * the endpoints it does not read (DESIGN.md: a NULL endpoint never matches). Endpoints compare
+ * the endpoints it does not read (docs/design.md: a NULL endpoint never matches). Endpoints compare
  * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
 static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
     const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};

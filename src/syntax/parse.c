@@ -2,7 +2,7 @@
  * parse.c - recursive-descent parser: tokens -> Script (syntax.h).
  *
  * Each parse function starts with its grammar rule; docs/grammar.md collects them. Words are
- * keywords only where the grammar expects one (DESIGN.md), matched case-insensitively. Nesting
+ * keywords only where the grammar expects one (docs/design.md), matched case-insensitively. Nesting
  * is bounded by PARSE_MAX_DEPTH so that hostile input cannot overflow the stack.
  *
  * Longer than the ~1,200 lines a file should hold: one recursive-descent parser, its scalar and
@@ -1329,7 +1329,7 @@ static bool starts_operand(Parser *p) {
 }
 
 /* join = joinop [ expr ] rel_unary : the condition is there when what follows the operator
- * parses as an expression that contains a comparison and is followed by an operand (DESIGN.md:
+ * parses as an expression that contains a comparison and is followed by an operand (docs/design.md:
  * a bare boolean column is written flag = TRUE). */
 static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) {
     AstNode *n = node(p, AST_JOIN, kw->span);

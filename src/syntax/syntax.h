@@ -2,7 +2,7 @@
  * syntax.h - the first pipeline stage: script text -> AST with source spans.
  *
  * The lexer (lex.c) turns UTF-8 text into tokens; words are always TK_IDENT and the parser
- * decides where a word is a keyword (DESIGN.md: keywords are contextual). An inline table's
+ * decides where a word is a keyword (docs/design.md: keywords are contextual). An inline table's
  * body after `:=` is one TK_TABLE token whose rows parse.c splits into cells. The parser
  * (parse.c) is recursive descent; docs/grammar.md is its grammar in EBNF, and each parse
  * function starts with its rule.

@@ -1,5 +1,5 @@
 /*
- * column.h - columnar tables: the data model every stage shares (DESIGN.md, "Data model").
+ * column.h - columnar tables: the data model every stage shares (docs/design.md, "Data model").
  *
  * A Column is one attribute's values: a typed array of n elements (see value.h for the element
  * types) and, only when the column has NULLs, a validity bitmap (bit set = valid). TEXT elements

@@ -1,5 +1,5 @@
 /*
- * value.h - Relix's scalar types and their in-memory representation (DESIGN.md, "Data model").
+ * value.h - Relix's scalar types and their in-memory representation (docs/design.md, "Data model").
  *
  *   INT        int64_t
  *   FLOAT      double

@@ -8,7 +8,7 @@
  * every format, so the writers and the value formatting run too. An error is a normal
  * outcome; a crash, a sanitizer report, a hang or runaway memory is a finding, and so is a
  * difference between the two runs when both succeed: rewrites, the hash join and the join
- * algorithms must not change any result (row order included: DESIGN.md defines it).
+ * algorithms must not change any result (row order included: docs/design.md defines it).
  *
  * Scripts must not touch the filesystem: an input that mentions csv in any case (the only
  * statement that opens a file is `name := csv('path', ...)`) is skipped before rx_exec.

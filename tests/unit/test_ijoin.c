@@ -424,7 +424,7 @@ static void hotel_case(void) {
     ij_pairs_free(&p);
 }
 
-/* The Gaps example: by the PRECEDES predicate W1 and W2 both precede W3 (DESIGN.md). */
+/* The Gaps example: by the PRECEDES predicate W1 and W2 both precede W3 (docs/design.md). */
 static void gaps_case(void) {
     int64_t s[] = {2, 4, 8}, e[] = {4, 6, 9};
     IjSide W = {s, e, 3, NULL, NULL};
