@@ -46,6 +46,11 @@
  * Dialects. What each database computes exactly, and how it spells types, literals, the
  * bytewise collation, ORDER BY items, the IJOIN predicate and the AS-OF lateral join, is its
  * table in connect/sqlgen.h; this file asks the table and has no branch per database.
+ *
+ * Longer than the ~1,200 lines a file should hold: the decision (what may be pushed) and the
+ * walk that builds each SELECT block share the generator's state (Gen, Blk) operator by
+ * operator; separating them means a small SQL tree in connect/ that this file builds and
+ * sqlgen prints, which the next dialects (MariaDB, DuckDB, H2, SQL Server, Db2) call for.
  */
 #include <stdlib.h>
 #include <string.h>
