@@ -167,8 +167,8 @@ uint64_t rx_hash_bytes(const void *p, size_t n);
 /* malloc, calloc and realloc for the engine's data (columns, keys, join results, hash tables),
  * freed with rx_free (never free(): the memory accountant below credits the buffer back there).
  * From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages before its first
- * touch, an optimisation: on this machine the first touch of fresh memory costs about 3 ms per
- * MB in 4 KiB pages and 0.1 to 1.5 ms in 2 MiB pages. NULL when out of memory or past the
+ * touch, an optimisation: the first touch of fresh memory costs far less in 2 MiB pages than in
+ * 4 KiB pages (bench/RESULTS.md). NULL when out of memory or past the
  * memory limit. rx_free accepts NULL. */
 #define RX_HUGE_MIN ((size_t)2 << 20)
 void *rx_malloc(size_t bytes);

@@ -603,8 +603,8 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         x->stats[p->id].right_presorted = st.right_sorted;
     }
     /* Done with the keys and partitions: they go before the gather, whose output columns then
-     * touch memory the system has just had back (an optimisation: on this VM, memory the host
-     * has not backed lately costs up to 1.5 ms per MB to touch first, recent memory 0.1). */
+     * touch memory the system has just had back, which is cheaper to touch than fresh memory
+     * (an optimisation; bench/RESULTS.md has the measurements). */
     keys_parts_free(&kp);
     rx_free(lv), rx_free(rv);
     lv = rv = NULL;
