@@ -223,6 +223,23 @@ static int order_add(DbSchema *s, const char *quoted_or_raw) {
     return 0;
 }
 
+/* Appends every column name in the first field of PostgreSQL result r (when it holds tuples)
+ * to s's order, quoted, and to the ORDER BY text order (", "-separated). -1 when out of
+ * memory (what was appended stays; the caller frees s). */
+static int add_order_columns(DbSchema *s, StrBuf *order, PGresult *r) {
+    for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
+        if (order->n) sb_puts(order, ", ");
+        StrBuf one;
+        sb_init(&one);
+        db_quote_ident(&one, PQgetvalue(r, i, 0));
+        sb_puts(order, one.p);
+        int orc = order_add(s, one.p);
+        sb_free(&one);
+        if (orc < 0) return -1;
+    }
+    return 0;
+}
+
 void db_schema_free(DbSchema *s) {
     for (int i = 0; i < s->n_order; i++) free(s->order[i]);
     free(s->order);
@@ -413,21 +430,11 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
             for (int i = 0; i < out->n_cols; i++)
                 if (strcmp(out->names[i], PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
-        if (PQresultStatus(r) == PGRES_TUPLES_OK)
-            for (int i = 0; i < PQntuples(r); i++) {
-                if (order.n) sb_puts(&order, ", ");
-                StrBuf one;
-                sb_init(&one);
-                db_quote_ident(&one, PQgetvalue(r, i, 0));
-                sb_puts(&order, one.p);
-                int orc = order_add(out, one.p);
-                sb_free(&one);
-                if (orc < 0) {
-                    PQclear(r);
-                    sb_free(&ident);
-                    goto oom;
-                }
-            }
+        if (add_order_columns(out, &order, r) < 0) {
+            PQclear(r);
+            sb_free(&ident);
+            goto oom;
+        }
         PQclear(r);
         if (!order.n && pg_has_ctid(c, params[0])) {
             sb_puts(&order, "ctid");
@@ -440,19 +447,10 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
                 "AND NOT a.attisdropped AND EXISTS (SELECT 1 FROM pg_opclass o JOIN pg_am m ON m.oid = o.opcmethod "
                 "WHERE m.amname = 'btree' AND o.opcdefault AND o.opcintype = a.atttypid) ORDER BY a.attnum",
                 1, NULL, params, NULL, NULL, 0);
-            for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
-                if (order.n) sb_puts(&order, ", ");
-                StrBuf one;
-                sb_init(&one);
-                db_quote_ident(&one, PQgetvalue(r, i, 0));
-                sb_puts(&order, one.p);
-                int orc = order_add(out, one.p);
-                sb_free(&one);
-                if (orc < 0) {
-                    PQclear(r);
-                    sb_free(&ident);
-                    goto oom;
-                }
+            if (add_order_columns(out, &order, r) < 0) {
+                PQclear(r);
+                sb_free(&ident);
+                goto oom;
             }
             PQclear(r);
         }
