@@ -2,16 +2,7 @@
 # rows as its first 20 and last 20 with a line between; --max-rows N changes the count and 0
 # shows all. Into a pipe, a file (-o) or in another format every row is written.
 set -u
-if ! command -v tmux >/dev/null 2>&1; then
-  echo "tmux is not installed (scripts/deps.sh test installs it)"
-  exit 1
-fi
-export LC_ALL=C.UTF-8
-relix="$(cd "$(dirname "$RELIX")" && pwd)/$(basename "$RELIX")"
-tmp=$(mktemp -d)
-sock="$tmp/tmux.sock"
-tm() { tmux -u -S "$sock" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib/term.sh"
 awk 'BEGIN { print "k,sq"; for (i = 1; i <= 1000; i++) print i "," i * i }' > "$tmp/n.csv"
 cat > "$tmp/n.rx" <<'RX'
 N := csv('n.csv');
