@@ -1,0 +1,19 @@
+/*
+ * stream_join.c - see stream_join.h. Not written yet: nothing is supported, so callers keep the in-memory
+ * operator.
+ */
+#include "exec/stream_join.h"
+
+bool stream_join_supported(const PNode *p) {
+    (void)p;
+    return false;
+}
+
+ChunkSrc *stream_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, RxError *err) {
+    (void)x;
+    (void)p;
+    chunk_src_close(l);
+    chunk_src_close(r);
+    rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "this join has no streaming form");
+    return NULL;
+}
