@@ -117,7 +117,8 @@ const char *rx_result_explain(const RxResult *r);
 /* The same with the figures of the run, as --explain analyze prints them: every plan line
  * followed by "(actual rows=N time=T ms self=S ms peak=M)": the rows the operator produced,
  * its time with its inputs' (inclusive) and without (self), and the most memory it had
- * allocated at once while it ran, its new output columns at least. */
+ * allocated at once while it ran, its new output columns at least; under a memory limit also
+ * as a share of it: "peak=12.3 MB (5% of 256 MiB)". */
 const char *rx_result_explain_analyze(const RxResult *r);
 
 /* Writes the result in a format through write(ud, bytes, n) (which returns 0, or non-zero to
@@ -172,11 +173,20 @@ int rx_report_end(RxSession *s);
 void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t n), void *ud);
 
 /* Timings of the last rx_exec, in seconds: loading sources, analysis and planning, running
- * the queries (of which inside join operators). */
+ * the queries (of which inside join operators); and memory: the most the engine had allocated
+ * at once while its queries ran (what the memory limit counts: columns, arenas, hash tables,
+ * join buffers; not the mappings of input files), and the memory limit in force then (0:
+ * none; the CLI's --memory-limit). */
 typedef struct {
     double load_s, analyze_s, run_s, join_s;
+    size_t peak_bytes, limit_bytes;
 } RxTiming;
 RxTiming rx_timing(const RxSession *s);
+/* The peak memory of every operator of the last rx_exec's queries, as EXPLAIN ANALYZE measures
+ * it, one line each in EXPLAIN order, headed by the query's file and line:
+ * "  m.rx:3  └─ AsOfJoin backward/inner  peak=120.3 MB (47% of 256 MiB)" (the share only under
+ * a limit). "" when no operator ran. Owned by the session, valid until the next rx_exec. */
+const char *rx_timing_memory(const RxSession *s);
 
 #ifdef __cplusplus
 }

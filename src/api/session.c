@@ -47,6 +47,7 @@ struct RxSession {
     RewriteOptions ropt;
     volatile sig_atomic_t interrupt;
     RxTiming timing;
+    StrBuf timing_mem;      /* rx_timing_memory's lines for the last rx_exec */
     SessionReport *report;  /* an open HTML report (rx_report_begin), or NULL */
     Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
     bool bare;              /* rx_set_bare_queries */
@@ -124,6 +125,7 @@ void rx_close(RxSession *s) {
     for (size_t i = 0; i < s->n_scripts; i++) arena_free(s->scripts[i]);
     free(s->scripts);
     sb_free(&s->errmsg);
+    sb_free(&s->timing_mem);
     free(s);
 }
 
@@ -175,17 +177,21 @@ char *rx_redact_secrets(const char *text, size_t len) {
     return b.p;
 }
 RxTiming rx_timing(const RxSession *s) { return s->timing; }
+const char *rx_timing_memory(const RxSession *s) { return s->timing_mem.p ? s->timing_mem.p : ""; }
 
 static int fail(RxSession *s) {
-    if (s->err.code == RX_ENOMEM && rx_memory_limit_hit(true) && rx_memory_limit() > 0) {
+    if (s->err.code == RX_ENOMEM && rx_memory_limit_hit(true) && rx_memory_limit() > 0 &&
+        strncmp(s->err.msg, "memory limit of", 15) != 0) {
         /* "out of memory joining ..." -> "memory limit of N MB exceeded while joining ..." */
         const char *what = s->err.msg;
         if (strncmp(what, "out of memory", 13) == 0) what += 13;
         while (*what == ' ' || *what == ':' || *what == ',') what++;
         if (strncmp(what, "while ", 6) == 0) what += 6;
         char msg[sizeof s->err.msg];
-        snprintf(msg, sizeof msg, "memory limit of %.0f MB exceeded while %.900s",
-                 (double)rx_memory_limit() / (1024.0 * 1024.0), *what ? what : "running this statement");
+        char lim[32];
+        rx_format_size(lim, sizeof lim, rx_memory_limit());
+        snprintf(msg, sizeof msg, "memory limit of %s exceeded while %.900s", lim,
+                 *what ? what : "running this statement");
         snprintf(s->err.msg, sizeof s->err.msg, "%s", msg);
     }
     sb_free(&s->errmsg);
@@ -287,6 +293,38 @@ static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const 
     return 0;
 }
 
+typedef struct {
+    StrBuf *out;
+    const ExecNodeStats *stats;
+    const char *where;
+} MemLines;
+
+static void mem_line(void *ud, const PlanLine *line) {
+    const MemLines *m = ud;
+    const ExecNodeStats *st = &m->stats[line->node->id];
+    if (!st->ran) return;
+    char peak[32], share[48] = "";
+    rx_format_bytes(peak, sizeof peak, st->peak_bytes);
+    if (rx_memory_limit()) {
+        char f[40];
+        rx_format_share(f, sizeof f, st->peak_bytes, rx_memory_limit());
+        snprintf(share, sizeof share, " (%s)", f);
+    }
+    sb_printf(m->out, "  %s  %s%s  peak=%s%s\n", m->where, line->tree, line->label, peak, share);
+}
+
+/* Appends the peak memory of every operator of plan that ran to the session's --timing lines,
+ * each headed by the query's file and line. */
+static void timing_memory(RxSession *s, const Script *sc, const Stmt *st, const PNode *plan,
+                          const ExecNodeStats *stats) {
+    char where[256];
+    uint32_t line = 0, col = 0;
+    if (sc->src) rx_source_position(sc->src, st->span.start, &line, &col);
+    snprintf(where, sizeof where, "%s:%u", sc->src && sc->src->name ? sc->src->name : "?", line);
+    MemLines m = {&s->timing_mem, stats, where};
+    plan_lines(plan, mem_line, &m);
+}
+
 /* Runs one query statement and hands its result to fn as result index of count. */
 static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, int count, RxResultFn fn,
                      void *ud) {
@@ -321,6 +359,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         return -1;
     }
     ExecCtx x = {.interrupt = &s->interrupt, .stats = stats};
+    rx_memory_peak_mark();
     if (s->report) {
         x.on_join = srep_on_join;
         x.join_ud = s->report;
@@ -329,6 +368,8 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     int rc = exec_run(&x, plan, &t, &s->err);
     s->timing.run_s += now_s() - t1;
     s->timing.join_s += x.t_join_s;
+    if (x.peak_bytes > s->timing.peak_bytes) s->timing.peak_bytes = x.peak_bytes;
+    timing_memory(s, sc, st, plan, stats);
     if (rc < 0) {
         locate(&s->err, sc->src, st->span);
         arena_free(qa);
@@ -374,6 +415,8 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     abort_pending(s);
     rx_memory_limit_hit(true);
     memset(&s->timing, 0, sizeof s->timing);
+    s->timing.limit_bytes = rx_memory_limit();
+    sb_free(&s->timing_mem);
     if (s->n_scripts == s->cap_scripts) {
         size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
         Arena **p = realloc(s->scripts, cap * sizeof *p);

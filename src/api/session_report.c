@@ -380,7 +380,7 @@ static void plan_line(void *ud, const PlanLine *line) {
     const PlanOut *po = ud;
     const ExecNodeStats *st = &po->stats[line->node->id];
     RepActual act = {.ran = st->ran, .rows = st->rows, .time_s = st->time_s, .self_s = st->self_s,
-                     .peak_bytes = st->peak_bytes};
+                     .peak_bytes = st->peak_bytes, .limit_bytes = rx_memory_limit()};
     report_plan_line(po->h, line->tree, line->label, line->rows_est, &act);
 }
 

@@ -187,6 +187,14 @@ void rx_set_memory_limit(size_t bytes);
 size_t rx_memory_limit(void);
 size_t rx_memory_used(void);
 bool rx_memory_limit_hit(bool clear);
+/* The count's high-water mark, for the peak memory of each operator (EXPLAIN ANALYZE):
+ * rx_memory_peak_mark lowers the mark to the bytes charged now and returns them;
+ * rx_memory_peak is the highest count since that mark, and rx_memory_peak_since(mark) how far
+ * it rose above mark (0 if not). Exact, not sampled: every charge raises the mark. One mark,
+ * process-wide (other threads' charges count too); thread-safe. */
+size_t rx_memory_peak_mark(void);
+size_t rx_memory_peak(void);
+size_t rx_memory_peak_since(size_t mark);
 
 /* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
  * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole
@@ -203,21 +211,15 @@ void *rx_map_realloc(void *p, size_t bytes);
 void rx_map_free(void *p);
 size_t rx_map_live(void);
 
-/* The process's allocated bytes now: malloc's in-use bytes (its heaps and its own mappings, as
- * mallinfo2 counts them) plus rx_map_live. Under AddressSanitizer malloc is the sanitizer's,
- * which mallinfo2 does not see: only the mappings count then. */
-size_t rx_mem_live(void);
-/* A watch of the process's peak allocation (for EXPLAIN ANALYZE): begin returns rx_mem_live
- * and starts the watch; until end, every allocation of 256 KiB or more through rx_malloc,
- * rx_calloc, rx_realloc and rx_map_* samples rx_mem_live; end samples once more, stops the
- * watch and returns the highest sample. A sampled peak: memory that smaller allocations take
- * and give back between two samples is missed. One watch at a time, process-wide (another
- * thread's allocations count too); thread-safe. */
-size_t rx_mem_watch_begin(void);
-size_t rx_mem_watch_end(void);
 /* Bytes in decimal units with one decimal, as EXPLAIN ANALYZE prints them: "512 B", "3.4 kB",
  * "12.3 MB", "1.5 GB"; into buf (cap bytes, 16 are enough). */
 void rx_format_bytes(char *buf, size_t cap, uint64_t n);
+/* A size in binary units, as --memory-limit takes them: "256 MiB", "1.5 GiB", "512 B" (whole
+ * numbers when exact, else one decimal); into buf (cap bytes, 16 are enough). */
+void rx_format_size(char *buf, size_t cap, uint64_t n);
+/* part as a share of whole, for a peak against the memory limit: "47% of 256 MiB", "<1% of
+ * 8 GiB" (more than nothing, under half a percent); into buf (cap bytes, 32 are enough). */
+void rx_format_share(char *buf, size_t cap, uint64_t part, uint64_t whole);
 
 /* ---- files written whole (outfile.c) ------------------------------------------------------ */
 

@@ -61,9 +61,12 @@ size_t utf8_width(const char *s, size_t n) {
  * (malloc_usable_size, or the mapping's length), so that the amount charged is known again at
  * the free without a header. An allocation that would take the counter past the limit fails
  * (NULL, as out of memory) and is remembered, so that the error can say the limit was the
- * cause. One atomic add per allocation: the buffers are large and few. */
+ * cause. The counter's high-water mark since the last rx_memory_peak_mark is kept beside it,
+ * for EXPLAIN ANALYZE's peak per operator. One atomic add per allocation, and a compare-and-
+ * swap only when the count passes its mark: the buffers are large and few. */
 
 static int64_t mem_used;           /* bytes charged now (atomic) */
+static int64_t mem_peak;           /* the highest mem_used since the last mark (atomic) */
 static int64_t mem_limit_bytes;    /* 0: no limit */
 static int mem_limit_hit;          /* an allocation failed at the limit (atomic) */
 
@@ -84,6 +87,28 @@ bool rx_memory_limit_hit(bool clear) {
                  : __atomic_load_n(&mem_limit_hit, __ATOMIC_RELAXED) != 0;
 }
 
+size_t rx_memory_peak_mark(void) {
+    int64_t u = __atomic_load_n(&mem_used, __ATOMIC_RELAXED);
+    __atomic_store_n(&mem_peak, u, __ATOMIC_RELAXED);
+    return u > 0 ? (size_t)u : 0;
+}
+
+size_t rx_memory_peak(void) {
+    int64_t p = __atomic_load_n(&mem_peak, __ATOMIC_RELAXED);
+    return p > 0 ? (size_t)p : 0;
+}
+
+size_t rx_memory_peak_since(size_t mark) {
+    size_t p = rx_memory_peak();
+    return p > mark ? p - mark : 0;
+}
+
+/* Raises the high-water mark to now when now is above it. */
+static void raise_peak(int64_t now) {
+    int64_t seen = __atomic_load_n(&mem_peak, __ATOMIC_RELAXED);
+    while (now > seen && !__atomic_compare_exchange_n(&mem_peak, &seen, now, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
 /* Charges n bytes; false (nothing charged, the failure remembered) past the limit. */
 static bool charge(size_t n) {
     int64_t limit = __atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED);
@@ -93,8 +118,12 @@ static bool charge(size_t n) {
         __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
         return false;
     }
+    raise_peak(now);
     return true;
 }
+
+/* Charges n bytes that are allocated already, whatever the limit (realloc's rounding). */
+static void charge_allocated(size_t n) { raise_peak(__atomic_add_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED)); }
 
 static void credit(size_t n) { __atomic_sub_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED); }
 
@@ -130,42 +159,6 @@ static void *advise_huge(void *p, size_t bytes) {
     return p;
 }
 
-/* The memory watch (rx_mem_watch_begin): while one is on, allocations of WATCH_MIN bytes and
- * more sample the process's allocated bytes into watch_peak. */
-#define WATCH_MIN ((size_t)256 << 10)
-static atomic_int watching;
-static atomic_size_t watch_peak;
-
-static void watch_sample(void) {
-    size_t live = rx_mem_live();
-    size_t seen = atomic_load(&watch_peak);
-    while (live > seen && !atomic_compare_exchange_weak(&watch_peak, &seen, live)) {}
-}
-
-/* Returns p after sampling the watch for an allocation of bytes (when one is on). */
-static void *watched(void *p, size_t bytes) {
-    if (p && bytes >= WATCH_MIN && atomic_load_explicit(&watching, memory_order_relaxed)) watch_sample();
-    return p;
-}
-
-size_t rx_mem_live(void) {
-    struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd + rx_map_live();
-}
-
-size_t rx_mem_watch_begin(void) {
-    size_t live = rx_mem_live();
-    atomic_store(&watch_peak, live);
-    atomic_store(&watching, 1);
-    return live;
-}
-
-size_t rx_mem_watch_end(void) {
-    watch_sample();
-    atomic_store(&watching, 0);
-    return atomic_load(&watch_peak);
-}
-
 void rx_format_bytes(char *buf, size_t cap, uint64_t n) {
     static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
     double v = (double)n;
@@ -176,6 +169,23 @@ void rx_format_bytes(char *buf, size_t cap, uint64_t n) {
     }
     if (u == 0) snprintf(buf, cap, "%llu B", (unsigned long long)n);
     else snprintf(buf, cap, "%.1f %s", v, units[u]);
+}
+
+void rx_format_size(char *buf, size_t cap, uint64_t n) {
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (u < 4 && n >= ((uint64_t)1024 << (10 * u))) u++;
+    uint64_t one = (uint64_t)1 << (10 * u);
+    if (n % one == 0) snprintf(buf, cap, "%llu %s", (unsigned long long)(n / one), units[u]);
+    else snprintf(buf, cap, "%.1f %s", (double)n / (double)one, units[u]);
+}
+
+void rx_format_share(char *buf, size_t cap, uint64_t part, uint64_t whole) {
+    char w[32];
+    rx_format_size(w, sizeof w, whole);
+    double pct = whole ? 100.0 * (double)part / (double)whole : 0;
+    if (part > 0 && pct < 0.5) snprintf(buf, cap, "<1%% of %s", w);
+    else snprintf(buf, cap, "%.0f%% of %s", pct, w);
 }
 
 /* Past the limit already, before the allocation is made (the usable size may be a little more). */
@@ -190,10 +200,10 @@ static bool over_limit(size_t bytes) {
 
 void *rx_malloc(size_t bytes) {
     if (over_limit(bytes)) return NULL;
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return watched(charged(malloc(bytes ? bytes : 1)), bytes);
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return charged(malloc(bytes ? bytes : 1));
     /* Aligned to a huge page and a whole number of them, so that every page can be huge. */
     bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    return watched(charged(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes)), bytes);
+    return charged(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes));
 }
 
 void *rx_calloc(size_t n, size_t size) {
@@ -201,7 +211,7 @@ void *rx_calloc(size_t n, size_t size) {
     /* calloc, not rx_malloc + memset: fresh memory from the system is zero already, and
      * calloc does not touch it, so the advice still comes before the first touch. */
     if (over_limit(n * size)) return NULL;
-    return watched(charged(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size)), n * size);
+    return charged(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size));
 }
 
 /* A large buffer that grows moves into a fresh advised one: realloc would copy it into memory
@@ -215,9 +225,9 @@ void *rx_realloc(void *p, size_t bytes) {
         void *q = realloc(p, bytes ? bytes : 1);
         if (!q) return NULL;
         size_t now = malloc_usable_size(q);
-        if (now >= have) charge(now - have);   /* may pass the limit by a little: not undone */
+        if (now >= have) charge_allocated(now - have);   /* may pass the limit by a little */
         else credit(have - now);
-        return watched(q, bytes);
+        return q;
     }
     void *q = rx_malloc(bytes);
     if (!q) return NULL;
@@ -294,7 +304,7 @@ static void *map_huge(size_t len) {
         credit(len);
         return NULL;
     }
-    return watched(a, len);
+    return a;
 }
 
 /* Unlists mapping p and returns its length, or 0 when p is not one. */
@@ -315,14 +325,14 @@ static size_t unlist(void *p, bool remove) {
 }
 
 void *rx_map_alloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return over_limit(bytes) ? NULL : watched(charged(malloc(bytes ? bytes : 1)), bytes);
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return over_limit(bytes) ? NULL : charged(malloc(bytes ? bytes : 1));
     return map_huge((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
 void *rx_map_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
     size_t bytes = n * size;
-    if (bytes < RX_HUGE_MIN) return over_limit(bytes) ? NULL : watched(charged(calloc(n ? n : 1, size ? size : 1)), bytes);
+    if (bytes < RX_HUGE_MIN) return over_limit(bytes) ? NULL : charged(calloc(n ? n : 1, size ? size : 1));
     return rx_map_alloc(bytes);   /* a new mapping is zero */
 }
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,9 +44,11 @@ static const char usage_text[] =
     "                         physical plan with row estimates\n"
     "      --explain analyze  the same with what each operator did: actual rows, time\n"
     "                         (inclusive and self) and peak memory\n"
-    "      --memory-limit SIZE  stop with an error instead of using more memory than SIZE\n"
-    "                         (bytes, or with K, M, G; default: 80% of the machine's memory;\n"
-    "                         0 for none)\n"
+    "      --memory-limit SIZE  stop with an error instead of allocating more than SIZE\n"
+    "                         (bytes, or with K, M, G, T, or a share of the machine's\n"
+    "                         memory like 50%; default: 80%; 0 or none: no limit).\n"
+    "                         Counts what the engine allocates, not mapped input files\n"
+    "                         (docs/memory.md)\n"
     "      --report FILE      write a self-contained HTML page of what the engine did for\n"
     "                         each query: input tables and result, rewrites, the plan\n"
     "                         with estimated and actual rows, and a timeline of every\n"
@@ -247,6 +248,13 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         RxTiming t = rx_timing(s);
         fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)\n",
                 t.load_s, t.analyze_s, t.run_s, t.join_s);
+        const char *ops = rx_timing_memory(s);
+        if (*ops) {
+            char peak[32], limit[48] = "no limit";
+            rx_format_bytes(peak, sizeof peak, t.peak_bytes);
+            if (t.limit_bytes) rx_format_share(limit, sizeof limit, t.peak_bytes, t.limit_bytes);
+            fprintf(stderr, "memory: peak %s (%s); per operator:\n%s", peak, limit, ops);
+        }
     }
     if (rc == EXIT_INTERRUPTED) return rc;  /* stopped while printing: said so already */
     if (rc != 0 && script_run && rx_errcode(s) == RX_ERR_INTERRUPT) {
@@ -263,20 +271,37 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         fputs("[]\n", out);
     if (rc != 0) {
         fputs(rx_errmsg(s), stderr);
-        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0 && !strstr(rx_errmsg(s), "memory limit of"))
-            fprintf(stderr, "note: the memory limit is %.1f MiB (--memory-limit SIZE changes it)\n",
-                    (double)memory_limit_bytes / (1024.0 * 1024.0));
+        if (rx_errcode(s) == RX_ERR_NOMEM && memory_limit_bytes > 0) {
+            char lim[32];
+            rx_format_size(lim, sizeof lim, (uint64_t)memory_limit_bytes);
+            if (strstr(rx_errmsg(s), "memory limit of"))
+                fputs("note: --memory-limit SIZE raises the limit (for example 8G or 50%; 0 or none: no limit)\n", stderr);
+            else
+                fprintf(stderr, "note: the memory limit is %s (--memory-limit SIZE changes it)\n", lim);
+        }
         return 1;
     }
     return 0;
 }
 
-/* SIZE: a number with an optional K, M, G or T suffix (powers of 1024). -1 if malformed. */
+static double physical_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+}
+
+/* SIZE: a number with an optional K, M, G or T suffix (powers of 1024), or a percentage of the
+ * machine's physical memory ("50%"); "none" is 0 (no limit). -1 if malformed or out of range. */
 static long long parse_size(const char *v) {
+    if (strcmp(v, "none") == 0) return 0;
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (errno || end == v || x < 0) return -1;
+    if (errno || end == v || x < 0 || x != x) return -1;
+    if (*end == '%') {
+        double ram = physical_memory();
+        if (end[1] || x > 100 || ram <= 0) return -1;
+        return (long long)(ram * x / 100);
+    }
     double mul = 1;
     switch (*end) {
     case 'k': case 'K': mul = 1024.0; end++; break;
@@ -286,7 +311,7 @@ static long long parse_size(const char *v) {
     default: break;
     }
     if (*end == 'B' || *end == 'b') end++;
-    if (*end) return -1;
+    if (*end || x * mul >= 9.2e18) return -1;
     return (long long)(x * mul);
 }
 
@@ -299,11 +324,9 @@ static void apply_memory_limit(long long bytes) {
     memory_limit_bytes = bytes;
 }
 
-static long long default_memory_limit(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || size <= 0) return 0;
-    return (long long)((double)pages * (double)size * 0.8);
-}
+/* 80% of physical memory, counted as the accountant counts (what the engine allocates, not
+ * address space); 0 (none) when the machine does not say. */
+static long long default_memory_limit(void) { return (long long)(physical_memory() * 0.8); }
 
 static int parse_algo(const char *v, const char *const *names, int n) {
     for (int i = 0; i < n; i++)
@@ -406,7 +429,7 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--memory-limit") == 0) {
             NEXT_VALUE();
             mem_limit = parse_size(val);
-            if (mem_limit < 0) return usage_error("--memory-limit takes a size like 512M or 8G, not '%s'", val);
+            if (mem_limit < 0) return usage_error("--memory-limit takes a size like 512M, 8G or 50%% (0 or none: no limit), not '%s'", val);
         } else if (strcmp(a, "--threads") == 0) {
             NEXT_VALUE();
             if (rx_parse_threads(val, &threads) < 0)

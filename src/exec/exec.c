@@ -30,6 +30,24 @@ static double now_s(void) {
 
 int ops_oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
+int ops_budget_error(const PNode *p, size_t held, const char *hint, RxError *err) {
+    size_t limit = rx_memory_limit();
+    if (err->code != RX_ENOMEM || !limit || !rx_memory_limit_hit(false)) return -1;
+    StrBuf label;
+    sb_init(&label);
+    plan_label(p, &label);
+    char lim[32], own[32], all[32];
+    rx_format_size(lim, sizeof lim, limit);
+    rx_format_bytes(own, sizeof own, held);
+    rx_format_bytes(all, sizeof all, rx_memory_peak());
+    rx_error_clear(err);
+    rx_error(err, RX_ENOMEM, p->lp->src, p->lp->span,
+             "memory limit of %s reached in %s: it held %s of its own, the run %s in all%s%s",
+             lim, label.p && !label.oom ? label.p : "this operator", own, all, hint ? "; " : "", hint ? hint : "");
+    sb_free(&label);
+    return -1;
+}
+
 int ops_check_interrupt(ExecCtx *x, RxError *err) {
     if (x->interrupt && *x->interrupt)
         return rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
@@ -705,7 +723,7 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     }
     /* The inputs are built: from here on, time and memory are this operator's own. */
     double t_self = now_s();
-    size_t mem0 = x->stats ? rx_mem_watch_begin() : 0;
+    size_t mem0 = rx_memory_peak_mark();
     switch (p->kind) {
     case PN_SCAN:
         out = ops_shared_table(lp->table, &lp->schema);
@@ -756,7 +774,9 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
         break;
     }
     }
-    size_t mem1 = x->stats ? rx_mem_watch_end() : 0;
+    size_t held = rx_memory_peak_since(mem0);
+    if (mem0 + held > x->peak_bytes) x->peak_bytes = mem0 + held;
+    if (!out) ops_budget_error(p, held, NULL, err);
     if (out && x->stats) {
         ExecNodeStats *st = &x->stats[p->id];
         double t_end = now_s();
@@ -765,7 +785,7 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
         st->time_s = t_end - t_start;
         st->self_s = t_end - t_self;
         st->out_bytes = new_bytes(out, p->kind == PN_SCAN ? lp->table : in0, in1);
-        st->peak_bytes = mem1 > mem0 ? mem1 - mem0 : 0;
+        st->peak_bytes = held;
         if (st->peak_bytes < st->out_bytes) st->peak_bytes = st->out_bytes;
     }
     table_free(in0);
@@ -807,10 +827,15 @@ static void analyze_line(void *ud, const PlanLine *line) {
         sb_puts(ao->out, "  (never ran)\n");
         return;
     }
-    char peak[32];
+    char peak[32], share[48] = "";
     rx_format_bytes(peak, sizeof peak, st->peak_bytes);
-    sb_printf(ao->out, "  (actual rows=%.0f time=%.3f ms self=%.3f ms peak=%s)\n", st->rows,
-              st->time_s * 1e3, st->self_s * 1e3, peak);
+    if (rx_memory_limit()) {
+        char s[40];
+        rx_format_share(s, sizeof s, st->peak_bytes, rx_memory_limit());
+        snprintf(share, sizeof share, " (%s)", s);
+    }
+    sb_printf(ao->out, "  (actual rows=%.0f time=%.3f ms self=%.3f ms peak=%s%s)\n", st->rows,
+              st->time_s * 1e3, st->self_s * 1e3, peak, share);
 }
 
 void exec_explain_analyze(const PNode *p, const ExecNodeStats *stats, StrBuf *out) {

@@ -17,8 +17,8 @@
 /* What one operator did in a run (EXPLAIN ANALYZE), kept in run-time state beside the plan:
  * ExecCtx.stats[p->id]. Time is inclusive (the operator with everything below it, as
  * PostgreSQL counts it), self_s the operator's own part. peak_bytes is what the operator
- * allocated at its highest while it ran: the sampled peak of the process's allocated bytes
- * (rx_mem_watch_begin) over what was allocated when it started (its inputs already built),
+ * allocated at its highest while it ran: the memory accountant's high-water mark
+ * (rx_memory_peak_since) over what was charged when it started (its inputs already built),
  * and never less than the bytes of the output columns it made itself (out_bytes; columns it
  * passes through from an input are not counted). */
 typedef struct {
@@ -40,6 +40,9 @@ typedef struct ExecCtx {
     void *join_ud;
     /* plan_nodes(p) entries, zeroed by the caller, filled as operators run; NULL: not kept. */
     ExecNodeStats *stats;
+    /* The most memory charged at once while the run's operators ran (rx_memory_used's units),
+     * raised by the run: the caller sets it to 0 first. */
+    size_t peak_bytes;
 } ExecCtx;
 
 /* Runs plan p; *out is a new table (names = p's schema display names) that the caller frees
@@ -53,7 +56,8 @@ int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err);
 void exec_run_notes(const PNode *p, const ExecNodeStats *stats, StrBuf *out);
 
 /* The plan as plan_explain prints it, each line followed by what the operator did in the run:
- * "  (actual rows=87 time=1.234 ms self=0.200 ms peak=12.3 MB)", or "  (never ran)". */
+ * "  (actual rows=87 time=1.234 ms self=0.200 ms peak=12.3 MB)", or "  (never ran)"; under a
+ * memory limit the peak is also a share of it: "peak=12.3 MB (5% of 256 MiB)". */
 void exec_explain_analyze(const PNode *p, const ExecNodeStats *stats, StrBuf *out);
 
 /* ---- expression evaluation (eval.c) --------------------------------------------------------- */

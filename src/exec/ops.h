@@ -14,6 +14,12 @@
 typedef struct ExecCtx ExecCtx;
 
 int ops_oom(RxError *err);
+/* When err is an out-of-memory error caused by the memory limit (rx_memory_limit_hit), rewrites
+ * it to name operator p (its EXPLAIN label, at its source span), the limit, what p held of its
+ * own (held bytes) and the run's peak in all, followed by hint when not NULL (what the user
+ * can change, such as declaring an order). Returns -1 either way; any other error is left as
+ * it is. */
+int ops_budget_error(const PNode *p, size_t held, const char *hint, RxError *err);
 int ops_check_interrupt(ExecCtx *x, RxError *err);
 /* A table sharing every column of in, named by sc. NULL on OOM. */
 Table *ops_shared_table(const Table *in, const Schema *sc);

@@ -399,11 +399,17 @@ void report_plan_line(HtmlReport *r, const char *tree, const char *label, long l
     double actual = act->rows;
     double e = est > 0 ? (double)est : 0.5, a = actual > 0 ? actual : 0.5;
     bool off = e / a > 10 || a / e > 10;
-    char peak[32];
+    char peak[32], share[48] = "";
     rx_format_bytes(peak, sizeof peak, act->peak_bytes);
+    if (act->limit_bytes) {
+        char f[40];
+        rx_format_share(f, sizeof f, act->peak_bytes, act->limit_bytes);
+        snprintf(share, sizeof share, " (%s)", f);
+    }
     putf(r, "<td class=\"act%s\">%.0f</td><td class=\"t\">%.3f ms</td><td class=\"t\">%.3f ms</td>"
-            "<td class=\"t\">%s</td></tr>\n", off ? " off" : "", actual, act->time_s * 1e3,
-         act->self_s * 1e3, peak);
+            "<td class=\"t\">%s", off ? " off" : "", actual, act->time_s * 1e3, act->self_s * 1e3, peak);
+    esc(r, share);   /* "<1% of ..." */
+    put(r, "</td></tr>\n");
 }
 
 void report_run_notes(HtmlReport *r, const char *text) {

@@ -56,12 +56,13 @@ typedef struct {
 void report_rewrites(HtmlReport *r, const RepRewrite *items, size_t n);
 /* What one operator did in the run, as EXPLAIN ANALYZE prints it (ExecNodeStats in
  * exec.h): the rows it produced, its time inclusive of its inputs' and its own, and its peak
- * memory. ran false: it did not run. */
+ * memory (with its share of the memory limit when one is set). ran false: it did not run. */
 typedef struct {
     bool ran;
     double rows;
     double time_s, self_s;
     size_t peak_bytes;
+    size_t limit_bytes;   /* the memory limit in force (0: none), which the peak is a share of */
 } RepActual;
 /* One operator of the physical plan, as plan_lines gives it, with what it did. */
 void report_plan_line(HtmlReport *r, const char *tree, const char *label, long long est,

@@ -167,6 +167,15 @@ def explain_plans(path):
     return plans
 
 
+def share_ok(peak, pct, limit, unit):
+    """Whether "N% of LIMIT" is the peak's share of the limit (to the rounding of both)."""
+    num, u = peak.split(' ')
+    p = float(num) * {'B': 1, 'kB': 1e3, 'MB': 1e6, 'GB': 1e9, 'TB': 1e12}[u]
+    lim = float(limit) * {None: 1, 'Ki': 2**10, 'Mi': 2**20, 'Gi': 2**30, 'Ti': 2**40}[unit]
+    share = 100 * p / lim
+    return share < 1 if pct == '<1' else abs(share - int(pct)) <= 1.5
+
+
 def figures(rows):
     """Whether every operator that ran shows its time, self time (at most its time) and peak
     memory, as EXPLAIN ANALYZE prints them; the values vary from run to run."""
@@ -183,8 +192,11 @@ def figures(rows):
         mt, ms = re.fullmatch(r'(\d+\.\d{3}) ms', t), re.fullmatch(r'(\d+\.\d{3}) ms', s)
         if not mt or not ms or float(ms.group(1)) > float(mt.group(1)):
             bad.append(f'time {t}, self {s}')
-        if not re.fullmatch(r'\d+ B|\d+\.\d (kB|MB|GB|TB)', m):
+        pm = re.fullmatch(r'(\d+ B|\d+\.\d (?:kB|MB|GB|TB))(?: \((<1|\d+)% of (\d+(?:\.\d)?) ([KMGT]i)?B\))?', m)
+        if not pm:
             bad.append(f'peak {m}')
+        elif pm.group(2) and not share_ok(pm.group(1), pm.group(2), pm.group(3), pm.group(4)):
+            bad.append(f'share {m}')
     return ('BAD: ' + '; '.join(bad)) if bad else f'on all {len(rows)} operators'
 
 

@@ -7,7 +7,7 @@
 # queries, and a statement typed over several lines is one history entry.
 set -u
 . "$(dirname "$0")/../lib/term.sh"
-step_filter() { sed '/^timing:/s/[0-9][0-9]*\.[0-9]*/N/g'; }
+step_filter() { sed -E '/^timing:/s/[0-9][0-9]*\.[0-9]*/N/g; /^memory:/s/peak [^;]*;/peak N;/; /^  <stdin>:[0-9]+  /s/peak=.*/peak=N/'; }
 
 
 cat > "$tmp/market.rx" <<'RX'

@@ -1,6 +1,8 @@
 # --explain analyze: the plan as --explain prints it, each operator followed by what it did in
-# the run, "(actual rows=N time=T ms self=S ms peak=M)". Times and memory vary from run to run:
-# they are masked to X after their shape is checked (the sed only masks well-formed figures, and
+# the run, "(actual rows=N time=T ms self=S ms peak=M)", the peak followed by its share of the
+# memory limit ("(3% of 18.8 GiB)": 80% of this machine's memory by default; case 591 checks
+# the shares). Times and memory vary from run to run: they are masked to X after their shape
+# is checked (the sed only masks well-formed figures, and
 # the check below says when a self time exceeds its operator's time, or an operator's time is
 # below one of its inputs'). The actual rows are what each operator really produced: each
 # "check" runs a subexpression as a query of its own and compares its row count with the
@@ -29,7 +31,7 @@ head="E := csv('emp.csv'); D := csv('dept.csv'); I := csv('iv.csv');
 T := csv('trades.csv'); Q := csv('quotes.csv'); Shop := connect('sqlite:shop.db');"
 
 mask() {
-  sed -E 's/\(actual rows=([0-9]+) time=[0-9]+\.[0-9]{3} ms self=[0-9]+\.[0-9]{3} ms peak=([0-9]+ B|[0-9]+\.[0-9] [kMGT]B)\)/(actual rows=\1 time=X self=X peak=X)/'
+  sed -E 's/\(actual rows=([0-9]+) time=[0-9]+\.[0-9]{3} ms self=[0-9]+\.[0-9]{3} ms peak=([0-9]+ B|[0-9]+\.[0-9] [kMGT]B)( \((<1|[0-9]+)% of [0-9.]+ ([KMGT]i)?B\))?\)/(actual rows=\1 time=X self=X peak=X)/'
 }
 # Times: an operator's self time is at most its time, and its time at least each input's.
 # Reads the plan lines of one query on stdin.
