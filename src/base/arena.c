@@ -33,7 +33,7 @@ void arena_free(Arena *a) {
     Block *b = a->head;
     while (b) {
         Block *next = b->next;
-        free(b);
+        rx_free(b);
         b = next;
     }
     free(a);
@@ -53,7 +53,7 @@ void *arena_alloc(Arena *a, size_t n) {
     if (!b || b->cap - b->used < n) {
         size_t cap = a->next_cap;
         if (cap < n) cap = n;
-        b = malloc(sizeof(Block) + cap);
+        b = rx_malloc(sizeof(Block) + cap);
         if (!b) {
             a->failed = true;
             return NULL;

@@ -23,7 +23,8 @@
 
 typedef struct Arena Arena;
 
-/* A new empty arena, or NULL when out of memory. The caller frees it with arena_free. */
+/* A new empty arena, or NULL when out of memory. The caller frees it with arena_free. Its blocks
+ * count against the memory limit (rx_malloc). */
 Arena *arena_new(void);
 /* Frees the arena and everything allocated from it. Accepts NULL. */
 void arena_free(Arena *a);

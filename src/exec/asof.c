@@ -757,25 +757,25 @@ static bool alloc_scratch(Worker *w) {
         size_t nix = ((size_t)1 << index_bits(R)) + 1;
         if (!L->merge && (uint64_t)L->cnt * 4 >= R->cnt && nix > ki) ki = nix;
     }
-    if (ki && !(w->ix = malloc(ki * sizeof *w->ix))) return false;
+    if (ki && !(w->ix = rx_malloc(ki * sizeof *w->ix))) return false;
     if (kt) {
-        w->tmp = malloc(kt * sizeof *w->tmp);
-        w->hist = malloc((RADIX_HIST_SIZE + ((size_t)1 << MSD_MAX_BITS)) * sizeof *w->hist);
+        w->tmp = rx_malloc(kt * sizeof *w->tmp);
+        w->hist = rx_malloc((RADIX_HIST_SIZE + ((size_t)1 << MSD_MAX_BITS)) * sizeof *w->hist);
         if (!w->tmp || !w->hist) return false;
     }
-    if (kr && !(w->rrow = malloc(kr * sizeof *w->rrow))) return false;
-    if (kl && !(w->lpos = malloc(kl * sizeof *w->lpos))) return false;
-    if (kp && !(w->ptmp = malloc(kp * sizeof *w->ptmp))) return false;
+    if (kr && !(w->rrow = rx_malloc(kr * sizeof *w->rrow))) return false;
+    if (kl && !(w->lpos = rx_malloc(kl * sizeof *w->lpos))) return false;
+    if (kp && !(w->ptmp = rx_malloc(kp * sizeof *w->ptmp))) return false;
     return true;
 }
 
 static void free_scratch(Worker *w) {
-    free(w->tmp);
-    free(w->hist);
-    free(w->rrow);
-    free(w->lpos);
-    free(w->ptmp);
-    free(w->ix);
+    rx_free(w->tmp);
+    rx_free(w->hist);
+    rx_free(w->rrow);
+    rx_free(w->lpos);
+    rx_free(w->ptmp);
+    rx_free(w->ix);
 }
 
 /* The cost model's count of radix passes over k keys of `bits` significant bits: digits of up
@@ -852,7 +852,7 @@ static void nested_loop(const AsofSide *l, const AsofSide *r, uint32_t n_parts, 
 /* ---- entry point ---------------------------------------------------------------------------- */
 
 static void free_side(SideState *S) {
-    free(S->pi);
+    rx_free(S->pi);
     xfree(S->key);
     xfree(S->row);
     if (S->res != S->match) xfree(S->res);
@@ -894,8 +894,8 @@ int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint
     L->match = match;
     R->s = r;
     L->n_parts = R->n_parts = n_parts;
-    L->pi = calloc(n_parts, sizeof *L->pi);
-    R->pi = calloc(n_parts, sizeof *R->pi);
+    L->pi = rx_calloc(n_parts, sizeof *L->pi);
+    R->pi = rx_calloc(n_parts, sizeof *R->pi);
     if (!L->pi || !R->pi) goto oom;
     bool par = l->n + r->n >= PARALLEL_JOIN_ROWS;
 

@@ -1879,7 +1879,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
     for (int s = 0; s < n_load; s++) {
         if (!codes[s]) continue;
         if (atomic_load(&no_dict[s])) {
-            free(codes[s]);
+            rx_free(codes[s]);
             codes[s] = NULL;
             continue;
         }
@@ -1897,7 +1897,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
             for (uint32_t i = 0; i < d->n && !g.over; i++)
                 map[i + 1] = dict_put(&g, &d->ents[i], d->ents[i].s.ptr);
         }
-        RxStr *dict = g.over ? NULL : malloc(((size_t)g.n + 1) * sizeof *dict);
+        RxStr *dict = g.over ? NULL : rx_malloc(((size_t)g.n + 1) * sizeof *dict);
         if (!dict) {
             /* more than max distinct values, or no memory for the dictionary (an
              * optimisation, which the column does without) */
@@ -1905,7 +1905,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
                 free(maps[(size_t)k * (size_t)n_load + (size_t)s]);
                 maps[(size_t)k * (size_t)n_load + (size_t)s] = NULL;
             }
-            free(codes[s]);
+            rx_free(codes[s]);
             codes[s] = NULL;
             dict_free(&g);
             continue;
@@ -1936,7 +1936,7 @@ out:
         for (size_t i = 0; i < (size_t)n_ch * (size_t)n_load; i++) free(maps[i]);
     free(maps);
     if (dicts)
-        for (int s = 0; s < n_load; s++) free(dicts[s]);
+        for (int s = 0; s < n_load; s++) rx_free(dicts[s]);
     free(dicts);
     free(n_dict);
     return rc;
@@ -2200,7 +2200,7 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
          * which joins and grouping use instead of hashing every row's bytes again. */
         if (c->type == TY_TEXT && n_rows >= 4096) {
-            codes[s] = malloc(n_rows * sizeof *codes[s]);
+            codes[s] = rx_malloc(n_rows * sizeof *codes[s]);
             if (!codes[s]) {
                 oom(L);
                 goto out;
@@ -2278,7 +2278,7 @@ out:
     if (cols)
         for (s = 0; s < n_load; s++) col_release(cols[s]);
     if (codes)
-        for (s = 0; s < n_load; s++) free(codes[s]);
+        for (s = 0; s < n_load; s++) rx_free(codes[s]);
     if (errs)
         for (int k = 0; k < n_ch; k++) free(errs[k]);
     if (esc)
