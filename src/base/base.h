@@ -188,6 +188,9 @@ void rx_set_memory_limit(size_t bytes);
 size_t rx_memory_limit(void);
 size_t rx_memory_used(void);
 bool rx_memory_limit_hit(bool clear);
+/* The size of the last allocation the limit refused (0: none yet), for the error to say what
+ * was asked for. */
+size_t rx_memory_refused(void);
 /* The count's high-water mark, for the peak memory of each operator (EXPLAIN ANALYZE):
  * rx_memory_peak_mark lowers the mark to the bytes charged now and returns them;
  * rx_memory_peak is the highest count since that mark, and rx_memory_peak_since(mark) how far

@@ -69,6 +69,7 @@ static int64_t mem_used;           /* bytes charged now (atomic) */
 static int64_t mem_peak;           /* the highest mem_used since the last mark (atomic) */
 static int64_t mem_limit_bytes;    /* 0: no limit */
 static int mem_limit_hit;          /* an allocation failed at the limit (atomic) */
+static int64_t mem_refused;        /* the bytes of the last allocation refused (atomic) */
 
 void rx_set_memory_limit(size_t bytes) {
     __atomic_store_n(&mem_limit_bytes, (int64_t)(bytes > INT64_MAX ? INT64_MAX : bytes), __ATOMIC_RELAXED);
@@ -80,6 +81,14 @@ size_t rx_memory_limit(void) { return (size_t)__atomic_load_n(&mem_limit_bytes, 
 size_t rx_memory_used(void) {
     int64_t u = __atomic_load_n(&mem_used, __ATOMIC_RELAXED);
     return u > 0 ? (size_t)u : 0;
+}
+
+size_t rx_memory_refused(void) { return (size_t)__atomic_load_n(&mem_refused, __ATOMIC_RELAXED); }
+
+/* Remembers that an allocation of n bytes failed at the limit. */
+static void refuse(size_t n) {
+    __atomic_store_n(&mem_refused, (int64_t)(n > INT64_MAX ? INT64_MAX : n), __ATOMIC_RELAXED);
+    __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
 }
 
 bool rx_memory_limit_hit(bool clear) {
@@ -115,7 +124,7 @@ static bool charge(size_t n) {
     int64_t now = __atomic_add_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED);
     if (limit > 0 && now > limit) {
         __atomic_sub_fetch(&mem_used, (int64_t)n, __ATOMIC_RELAXED);
-        __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
+        refuse(n);
         return false;
     }
     raise_peak(now);
@@ -192,7 +201,7 @@ void rx_format_share(char *buf, size_t cap, uint64_t part, uint64_t whole) {
 static bool over_limit(size_t bytes) {
     int64_t limit = __atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED);
     if (limit > 0 && (bytes > (size_t)limit || __atomic_load_n(&mem_used, __ATOMIC_RELAXED) > limit - (int64_t)bytes)) {
-        __atomic_store_n(&mem_limit_hit, 1, __ATOMIC_RELAXED);
+        refuse(bytes);
         return true;
     }
     return false;

@@ -36,14 +36,16 @@ int ops_budget_error(const PNode *p, size_t held, const char *hint, RxError *err
     StrBuf label;
     sb_init(&label);
     plan_label(p, &label);
-    char lim[32], own[32], all[32];
+    char lim[32], own[32], ask[32], all[32];
     rx_format_size(lim, sizeof lim, limit);
     rx_format_bytes(own, sizeof own, held);
+    rx_format_bytes(ask, sizeof ask, rx_memory_refused());
     rx_format_bytes(all, sizeof all, rx_memory_peak());
     rx_error_clear(err);
     rx_error(err, RX_ENOMEM, p->lp->src, p->lp->span,
-             "memory limit of %s reached in %s: it held %s of its own, the run %s in all%s%s",
-             lim, label.p && !label.oom ? label.p : "this operator", own, all, hint ? "; " : "", hint ? hint : "");
+             "memory limit of %s reached in %s: it held %s of its own and asked for %s more "
+             "(the run held %s at most)%s%s",
+             lim, label.p && !label.oom ? label.p : "this operator", own, ask, all, hint ? "; " : "", hint ? hint : "");
     sb_free(&label);
     return -1;
 }
