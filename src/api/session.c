@@ -332,6 +332,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     if (!qa) return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
     double t0 = now_s();
     double load0 = s->cat.load_s;
+    rx_memory_peak_mark();   /* the query's peak includes loading its columns */
     LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
     RewriteLog log = {0};
     PNode *plan = NULL;
@@ -346,6 +347,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     double t1 = now_s();
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += (t1 - t0) - (s->cat.load_s - load0);
+    if (rx_memory_peak() > s->timing.peak_bytes) s->timing.peak_bytes = rx_memory_peak();
     if (!plan) {
         locate(&s->err, sc->src, st->span);
         arena_free(qa);
@@ -359,7 +361,6 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         return -1;
     }
     ExecCtx x = {.interrupt = &s->interrupt, .stats = stats};
-    rx_memory_peak_mark();
     if (s->report) {
         x.on_join = srep_on_join;
         x.join_ud = s->report;
