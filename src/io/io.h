@@ -120,11 +120,14 @@ int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err);
  *             them, "… 999,960 rows not shown" followed by "; " and hint when hint is set.
  *             0: every row.
  *   query     jsonl only: 0 prints each row as its object; N >= 1 wraps it as
- *             {"query":N,"row":{...}} (a script with several queries). */
+ *             {"query":N,"row":{...}} (a script with several queries).
+ *   no_header csv and tsv only: the rows without the header line, so that a result written
+ *             chunk by chunk (the header with the first) is byte for byte the whole one's. */
 typedef struct {
     size_t max_rows;
     const char *hint;
     int query;
+    bool no_header;
 } OutOptions;
 
 /* As out_write, with options (NULL: none). */
