@@ -118,7 +118,7 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, bool
     char *m = csv_block_map(cap);
     if (!m) goto oom;
     size_t n = b->n_rest, cut = 0;
-    memcpy(m, b->rest, n);
+    if (n) memcpy(m, b->rest, n);
     size_t skip = b->first && n >= 3 && memcmp(m, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     for (;;) {
         while (!b->eof && n < cap) {
@@ -162,7 +162,7 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, bool
         b->rest = r;
         b->cap_rest = rest;
     }
-    memcpy(b->rest, m + cut, rest);
+    if (rest) memcpy(b->rest, m + cut, rest);
     b->n_rest = rest;
     /* the mapping keeps only the block's pages */
     size_t used = (cut + page - 1) / page * page;
