@@ -32,12 +32,27 @@ static CsvFile *scan_csv(const PNode *p) {
 }
 
 /* Whether column col of p's output is known sorted (non-decreasing, no NULL) because it comes
- * unchanged from a sorted column of a scanned CSV file. */
+ * unchanged from a sorted column of a scanned CSV file. A file read whole (small) knows it once
+ * the column is loaded: it is loaded here (a bad value in it leaves the order unknown; the
+ * stream reports the error). */
 static bool sorted_col(const PNode *p, int col) {
     switch (p->kind) {
     case PN_SCAN: {
         CsvFile *f = scan_csv(p);
-        return f && csv_column_sorted(f, col) == 1;
+        if (!f) return false;
+        int s = csv_column_sorted(f, col);
+        if (s < 0 && !csv_streamed(f)) {
+            int n = csv_table(f)->n_cols;
+            uint8_t *want = rx_calloc((size_t)n + 1, 1);
+            RxError e;
+            rx_error_clear(&e);
+            if (want) {
+                want[col] = 1;
+                if (csv_load(f, want, &e) == 0) s = csv_column_sorted(f, col);
+            }
+            rx_free(want);
+        }
+        return s == 1;
     }
     case PN_SELECT: case PN_RENAME: return sorted_col(p->in[0], col);
     default: return false;
