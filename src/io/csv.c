@@ -1227,6 +1227,7 @@ typedef struct {
     RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
     uint8_t *ck_nulls;
     const CsvBlock *blk; /* not NULL: the input is one block of a file read by blocks */
+    uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
 } Load;
 
 static void load_free(Load *L) {
@@ -1680,7 +1681,7 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
         const char *next = in_map(&v, p);
         /* Progress and Ctrl-C (the hook is a no-op on a worker thread: the thread that runs
          * the query also takes chunks, and reports how far it got). */
-        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0) {
+        if (progress_update(L->byte0 + (uint64_t)(next - L->r.base), NULL) < 0) {
             rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
             break;
         }
@@ -1817,7 +1818,7 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
             row++;
         if (rc < 0) return -1;
         const char *next = in_map(&v, p);
-        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0)
+        if (progress_update(L->byte0 + (uint64_t)(next - L->r.base), NULL) < 0)
             return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
         if (next == pos && row < last) {
             /* a record longer than a window */
@@ -2146,6 +2147,7 @@ static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *b
     if (blk) {
         r->path = path;
         r->line0 = blk->line0;
+        L->byte0 = blk->byte0;
         if (adopt_input(L, map, len, blk->first) < 0) goto fail;
     }
     cf->path = strdup(path);

@@ -15,6 +15,7 @@
 /* One block of a file read by blocks: whole records, starting at a record's start. */
 typedef struct {
     uint32_t line0;            /* lines of the file before the block */
+    uint64_t byte0;            /* bytes of the file before the block (for the progress meter) */
     bool first;                /* the block starts the file: byte order mark and header as the
                                   options say; the fields below are then unused */
     int n_cols;                /* the file's columns (from the header or the first record) */

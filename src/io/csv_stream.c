@@ -51,6 +51,7 @@ typedef struct {
     size_t n_rest, cap_rest;
     bool eof, first;
     uint32_t line;       /* lines before the next block */
+    uint64_t byte;       /* bytes before the next block */
 } Blocks;
 
 /* Where the records in p[0..n) that end in it end: the offset just after the last line end
@@ -108,8 +109,8 @@ static void unmap(char *m, size_t cap) {
 
 /* The next block: 1 with *map (cap bytes mapped, *len used) and its first line, 0 at the end
  * of the file, -1 with err. */
-static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, bool *first,
-                       RxError *err) {
+static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, uint64_t *byte0,
+                       bool *first, RxError *err) {
     *map = NULL;
     if (b->eof && !b->n_rest) return 0;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -171,8 +172,10 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, bool
     *map = m;
     *len = cut;
     *line0 = b->line;
+    *byte0 = b->byte;
     *first = b->first;
     b->line += (uint32_t)lines_in(m, cut);
+    b->byte += cut;
     b->first = false;
     return 1;
 oom:
@@ -302,6 +305,7 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
         blocks_close(&b);
         return 0;
     }
+    progress_begin("B", (uint64_t)st.st_size, "reading %s", progress_file_name(path));
     CsvFile *head = NULL;
     RxType *kinds = NULL, *forced = NULL;
     Order *ord = NULL;
@@ -312,14 +316,15 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
         char *map;
         size_t len;
         uint32_t line0;
+        uint64_t byte0;
         bool first;
-        int rc = blocks_next(&b, &map, &len, &line0, &first, err);
+        int rc = blocks_next(&b, &map, &len, &line0, &byte0, &first, err);
         if (rc < 0) goto fail;
         if (rc == 0) break;
         CsvFile *f;
         if (first) {
-            if (csv_open_block(path, &(CsvBlock){.line0 = line0, .first = true}, map, len, opt,
-                               &f, err) < 0)
+            if (csv_open_block(path, &(CsvBlock){.line0 = line0, .byte0 = byte0, .first = true},
+                               map, len, opt, &f, err) < 0)
                 goto fail;
             head = f;
             n_cols = csv_table(f)->n_cols;
@@ -335,6 +340,7 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
             }
         } else {
             CsvBlock blk = {.line0 = line0,
+                            .byte0 = byte0,
                             .n_cols = n_cols,
                             .names = csv_names(head),
                             .types = opt->n_schema > 0 ? opt->schema_types : NULL,
@@ -349,6 +355,7 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
         if (orc < 0) goto fail;
     }
     blocks_close(&b);
+    progress_end();
     if (!head) return 0;  /* nothing read after all: the whole reading says why */
     sorted = malloc((size_t)n_cols + 1);
     if (!sorted) goto oom;
@@ -366,6 +373,7 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
 oom:
     rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
 fail:
+    progress_end();
     blocks_close(&b);
     csv_close(head);
     free(kinds);
@@ -422,12 +430,14 @@ int csv_chunks_next(CsvChunks *c, Table **out, RxError *err) {
         char *map;
         size_t len;
         uint32_t line0;
+        uint64_t byte0;
         bool first;
-        int rc = blocks_next(&c->b, &map, &len, &line0, &first, err);
+        int rc = blocks_next(&c->b, &map, &len, &line0, &byte0, &first, err);
         if (rc <= 0) return rc;
         CsvFile *f;
         CsvBlock blk = c->blk;
         blk.line0 = line0;
+        blk.byte0 = byte0;
         blk.first = first;
         if (csv_open_block(csv_path(c->f), &blk, map, len, first ? &c->first : &c->later, &f,
                            err) < 0)

@@ -33,3 +33,7 @@ grep "error" mem.txt
 ls out.csv 2>/dev/null || echo "no out.csv"
 # a query that cannot stream (π removes duplicates) reads the file whole after all
 "$relix" --memory-limit 0 --format csv -e "T := csv('big.csv'); query { π sym (σ qty = 3 ∧ price < 8 (T)) };"; echo "exit $?"
+# Ctrl-C while a streamed `into csv(...)` is being written: nothing is left behind
+echo "T := csv('big.csv'); query { σ qty > 1 (T) } into csv('all.csv');" > i.rx
+timeout -s INT 1 "$relix" --memory-limit 64M i.rx 2> /dev/null
+ls -A | grep -c "all" || true
