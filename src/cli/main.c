@@ -399,6 +399,7 @@ int main(int argc, char **argv) {
             o.timing = true;
         } else if (strcmp(a, "--stream") == 0) {
             stream = 1;
+            o.stream = true;
         } else if (strcmp(a, "--no-stream") == 0) {
             stream = -1;
         } else if (strcmp(a, "--count") == 0) {

@@ -51,6 +51,13 @@ static inline void chunk_src_close(ChunkSrc *s) {
 ChunkSrc *stream_table_src(const Table *t, size_t rows);
 ChunkSrc *stream_table_src_sizes(const Table *t, const size_t *sizes, size_t n_sizes);
 
+/* A source over CSV file f (borrowed: f must outlive the source): the chunks of csv_chunks_*
+ * (io.h), a block of the file each, with f's column names; columns not marked in want (NULL:
+ * all) are placeholders. Standard input, which cannot be read again, is loaded (want's
+ * columns) and cut into slices. NULL with err. */
+struct CsvFile;
+ChunkSrc *stream_csv_src(struct CsvFile *f, const uint8_t *want, RxError *err);
+
 /* ---- a plan run as a stream (stream_ops.c) ---------------------------------------------------- */
 
 typedef struct ExecCtx ExecCtx;

@@ -102,13 +102,51 @@ bool stream_plan_pays(const PNode *p) {
 
 /* ---- sources -------------------------------------------------------------------------------- */
 
-/* A scan, σ or ρ: chunks of `in` (or of the file), each passed through op. */
+/* A CSV file's rows: csv_chunks_* (io.h), or a table in memory for standard input. */
+typedef struct {
+    ChunkSrc base;
+    CsvChunks *csv;
+    ChunkSrc *mem;
+} CsvSrc;
+
+static int csv_next(ChunkSrc *s, Table **out, RxError *err) {
+    CsvSrc *c = (CsvSrc *)s;
+    return c->csv ? csv_chunks_next(c->csv, out, err) : chunk_src_next(c->mem, out, err);
+}
+
+static void csv_close_src(ChunkSrc *s) {
+    CsvSrc *c = (CsvSrc *)s;
+    csv_chunks_close(c->csv);
+    chunk_src_close(c->mem);
+    rx_free(c);
+}
+
+ChunkSrc *stream_csv_src(CsvFile *f, const uint8_t *want, RxError *err) {
+    CsvSrc *c = rx_calloc(1, sizeof *c);
+    if (!c) {
+        ops_oom(err);
+        return NULL;
+    }
+    c->base.next = csv_next;
+    c->base.close = csv_close_src;
+    if (csv_chunks_open(f, want, &c->csv, err) == 0) return &c->base;
+    if (err->code == RX_EUNSUPPORTED) {
+        /* standard input: it was read whole already; its columns are loaded now */
+        rx_error_clear(err);
+        if (csv_load(f, want, err) == 0 && (c->mem = stream_table_src(csv_table(f), 0)))
+            return &c->base;
+        if (!err->code) ops_oom(err);
+    }
+    rx_free(c);
+    return NULL;
+}
+
+/* A scan, σ or ρ: the chunks of `in` (a scan: of the file), each passed through the operator. */
 typedef struct {
     ChunkSrc base;
     ExecCtx *x;
     const PNode *p;
-    ChunkSrc *in;        /* σ, ρ, and a scan of standard input */
-    CsvChunks *csv;      /* a scan of a file */
+    ChunkSrc *in;
 } OpSrc;
 
 static int op_next(ChunkSrc *s, Table **out, RxError *err) {
@@ -117,7 +155,7 @@ static int op_next(ChunkSrc *s, Table **out, RxError *err) {
     for (;;) {
         if (ops_check_interrupt(o->x, err) < 0) return -1;
         Table *t = NULL;
-        int rc = o->csv ? csv_chunks_next(o->csv, &t, err) : chunk_src_next(o->in, &t, err);
+        int rc = chunk_src_next(o->in, &t, err);
         if (rc <= 0) return rc;
         Table *r;
         if (o->p->kind == PN_SELECT) {
@@ -140,7 +178,6 @@ static int op_next(ChunkSrc *s, Table **out, RxError *err) {
 static void op_close(ChunkSrc *s) {
     OpSrc *o = (OpSrc *)s;
     chunk_src_close(o->in);
-    csv_chunks_close(o->csv);
     rx_free(o);
 }
 
@@ -165,24 +202,8 @@ ChunkSrc *stream_open(ExecCtx *x, const PNode *p, RxError *err) {
     o->base.close = op_close;
     o->x = x;
     o->p = p;
-    if (p->kind == PN_SCAN) {
-        CsvFile *f = scan_csv(p);
-        if (csv_chunks_open(f, p->needed, &o->csv, err) < 0) {
-            if (err->code != RX_EUNSUPPORTED) {
-                rx_free(o);
-                return NULL;
-            }
-            /* standard input: it was read whole already; its columns are loaded now */
-            rx_error_clear(err);
-            if (csv_load(f, p->needed, err) < 0 || !(o->in = stream_table_src(csv_table(f), 0))) {
-                if (!err->code) ops_oom(err);
-                rx_free(o);
-                return NULL;
-            }
-        }
-        return &o->base;
-    }
-    if (!(o->in = stream_open(x, p->in[0], err))) {
+    if (!(o->in = p->kind == PN_SCAN ? stream_csv_src(scan_csv(p), p->needed, err)
+                                     : stream_open(x, p->in[0], err))) {
         rx_free(o);
         return NULL;
     }

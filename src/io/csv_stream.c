@@ -282,6 +282,33 @@ static int block_order(CsvFile *f, int n_cols, const RxType *kinds, Order *ord, 
     return 0;
 }
 
+/* After block errors at err: a reading of the whole file checks for NUL bytes (binary data)
+ * before anything else, so a NUL in a later block is the error reported instead. Reads the
+ * rest of the file (on this error path only). */
+static void nul_first(Blocks *b, const char *path, const CsvOptions *opt, RxError *err) {
+    if (err->code != RX_ECSV && err->code != RX_EVALUE && err->code != RX_ELIMIT) return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    RxError e;
+    rx_error_clear(&e);
+    for (;;) {
+        char *map;
+        size_t len;
+        uint32_t line0;
+        uint64_t byte0;
+        bool first;
+        if (blocks_next(b, &map, &len, &line0, &byte0, &first, &e) <= 0) return;
+        if (memchr(map, '\0', len)) {
+            CsvBlock blk = {.line0 = line0, .byte0 = byte0, .first = first};
+            CsvFile *f = NULL;
+            rx_error_clear(err);
+            csv_open_block(path, &blk, map, len, opt, &f, err); /* fails at the NUL */
+            csv_close(f);
+            return;
+        }
+        munmap(map, (len + page - 1) / page * page);
+    }
+}
+
 static size_t stream_threshold(const CsvOptions *opt) {
     if (opt->stream_above) return opt->stream_above;
     size_t lim = rx_memory_limit();
@@ -324,8 +351,10 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
         CsvFile *f;
         if (first) {
             if (csv_open_block(path, &(CsvBlock){.line0 = line0, .byte0 = byte0, .first = true},
-                               map, len, opt, &f, err) < 0)
+                               map, len, opt, &f, err) < 0) {
+                nul_first(&b, path, opt, err);
                 goto fail;
+            }
             head = f;
             n_cols = csv_table(f)->n_cols;
             kinds = calloc((size_t)n_cols + 1, sizeof *kinds);
@@ -345,7 +374,10 @@ int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxEr
                             .names = csv_names(head),
                             .types = opt->n_schema > 0 ? opt->schema_types : NULL,
                             .forced = opt->n_types > 0 ? forced : NULL};
-            if (csv_open_block(path, &blk, map, len, opt, &f, err) < 0) goto fail;
+            if (csv_open_block(path, &blk, map, len, opt, &f, err) < 0) {
+                nul_first(&b, path, opt, err);
+                goto fail;
+            }
         }
         const RxType *bk = csv_meta(f)->kinds;
         for (int j = 0; j < n_cols; j++) kinds[j] = csv_kind_join(kinds[j], bk[j]);

@@ -42,4 +42,5 @@ for f in stdout asof.csv ijoin.csv; do
 done
 wc -l < stream/asof.csv
 wc -l < stream/ijoin.csv
-cat stream/stdout
+wc -l < stream/stdout
+head -n 12 stream/stdout

@@ -224,6 +224,9 @@ static void test_small(void) {
     CsvOptions o;
     csv_options_default(&o);
     expect_same(put_file("a,b\n1,2\n3,\0\n", 11), &o, NULL, __LINE__, NULL);
+    /* a NUL byte (binary data) is reported before an earlier record's error, as by a whole
+     * reading, which looks for one first */
+    expect_same(put_file("a,b\n1,2,3\n4,5\n6,7\n8,\0\n", 22), &o, NULL, __LINE__, NULL);
     o.null_text = "NA";
     o.delimiter = ';';
     const char *t1 = "n;s\n1;NA\n\"\";\"NA\"\nNA;b\n";
