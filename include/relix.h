@@ -63,6 +63,10 @@ void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
 /* SQL pushdown to database connections on (default) or off (every operator in the engine). */
 void rx_set_pushdown(RxSession *s, int on);
+/* Streaming (docs/memory.md): 0 (default) runs a query chunk by chunk when it can and one of
+ * its CSV files is too large to hold in memory; 1 whenever it can (to check one way against
+ * the other); -1 never. The results are the same. */
+void rx_set_stream(RxSession *s, int mode);
 /* Bare queries on or off (default): with on, a relational expression on its own is a query
  * statement ("Trades ASOF Trades.ts >= Quotes.ts Quotes;" runs as query { ... } does) and the
  * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must
@@ -181,6 +185,7 @@ void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t 
 typedef struct {
     double load_s, analyze_s, run_s, join_s;
     size_t peak_bytes, limit_bytes;
+    int streamed;        /* queries of the last rx_exec that ran chunk by chunk (rx_set_stream) */
 } RxTiming;
 RxTiming rx_timing(const RxSession *s);
 /* The peak memory of every operator of the last rx_exec's queries, as EXPLAIN ANALYZE measures

@@ -21,6 +21,7 @@
 
 #include "analysis/analysis.h"
 #include "exec/exec.h"
+#include "exec/stream.h"
 #include "api/session_report.h"
 #include "io/io.h"
 #include "plan/plan.h"
@@ -51,6 +52,7 @@ struct RxSession {
     SessionReport *report;  /* an open HTML report (rx_report_begin), or NULL */
     Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
     bool bare;              /* rx_set_bare_queries */
+    int stream;             /* rx_set_stream */
     PendingFile *pending;   /* `into` files written, put in place when the script succeeds */
     size_t n_pending, cap_pending;
 };
@@ -133,6 +135,7 @@ void rx_set_ijoin_algo(RxSession *s, int algo) { s->popt.ijoin_algo = (IjAlgo)al
 void rx_set_asof_algo(RxSession *s, int algo) { s->popt.asof_algo = (AsofAlgo)algo; }
 void rx_set_optimize(RxSession *s, int on) { s->ropt.no_optimize = !on; }
 void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
+void rx_set_stream(RxSession *s, int mode) { s->stream = mode; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
 
@@ -201,7 +204,7 @@ static int fail(RxSession *s) {
 
 /* --explain's text, or with analyze --explain analyze's (the plan with the run's figures). */
 static void explain_text(const RewriteLog *log, const PNode *plan, const ExecNodeStats *stats,
-                         bool analyze, StrBuf *out) {
+                         bool analyze, bool streamed, StrBuf *out) {
     sb_puts(out, "Rewrites applied\n");
     if (log->n == 0) sb_puts(out, "  (none)\n");
     for (size_t i = 0; i < log->n; i++)
@@ -211,6 +214,9 @@ static void explain_text(const RewriteLog *log, const PNode *plan, const ExecNod
     else plan_explain(plan, out);
     StrBuf notes;
     sb_init(&notes);
+    if (streamed)
+        sb_puts(&notes, "  Stream: the query ran chunk by chunk, its CSV files read a block at a time "
+                        "(docs/memory.md); operators' figures are not kept\n");
     exec_run_notes(plan, stats, &notes);
     if (notes.n) {
         sb_puts(out, "\nRun notes\n");
@@ -325,6 +331,72 @@ static void timing_memory(RxSession *s, const Script *sc, const Stmt *st, const 
     plan_lines(plan, mem_line, &m);
 }
 
+/* A streamed `into csv(...)`: the sink writing each chunk to the pending file. */
+typedef struct {
+    IntoSink w;
+    bool header_done;
+} StreamInto;
+
+static int write_chunk(void *ud, const Table *chunk, RxError *err) {
+    StreamInto *si = ud;
+    RxSink sink = {write_into, &si->w};
+    OutOptions o = {0, NULL, 0, si->header_done};
+    si->header_done = true;
+    return out_write_opts(chunk, OUT_CSV, &o, &sink, err);
+}
+
+/* Runs streamable plan p into the statement's `into` file chunk by chunk: the file is
+ * all-or-nothing as write_csv_file's (a temporary, put in place when the script succeeds,
+ * removed on error or interrupt). A γ at the root gives one row: *t is it, for the caller to
+ * write with write_csv_file. -1 with the error in s->err. */
+static int stream_into(RxSession *s, const Script *sc, const Stmt *st, ExecCtx *x, const PNode *p,
+                       Table **t) {
+    *t = NULL;
+    if (p->kind == PN_GROUP) return stream_run(x, p, NULL, NULL, t, &s->err);
+    char path[4096];
+    const char *dir = s->cat.base_dir;
+    if (st->into_path[0] != '/' && dir && dir[0]) snprintf(path, sizeof path, "%s/%s", dir, st->into_path);
+    else snprintf(path, sizeof path, "%s", st->into_path);
+    if (s->n_pending == s->cap_pending) {
+        size_t cap = s->cap_pending ? 2 * s->cap_pending : 4;
+        PendingFile *v = realloc(s->pending, cap * sizeof *v);
+        if (!v) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "out of memory");
+        s->pending = v;
+        s->cap_pending = cap;
+    }
+    RxError werr;
+    rx_error_clear(&werr);
+    RxOutFile *f = rx_outfile_open(path, &werr);
+    if (!f) return rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    StreamInto si = {{f, &s->interrupt}, false};
+    Table *rest = NULL;
+    int rc = stream_run(x, p, write_chunk, &si, &rest, &s->err);
+    if (rc == 0 && !si.header_done) {
+        /* no row: the header alone, from the empty table of the result's schema */
+        rc = rest ? write_chunk(&si, rest, &s->err) : rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    table_free(rest);
+    if (rc < 0) {
+        rx_outfile_abort(f);
+        if (s->interrupt) {
+            rx_error_clear(&s->err);
+            return rx_error(&s->err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
+        }
+        if (!s->err.src) locate(&s->err, sc->src, st->into_span);
+        return -1;
+    }
+    s->pending[s->n_pending++] = (PendingFile){f, sc->src, st->into_span};
+    return 0;
+}
+
+/* Whether a CSV file of the catalog is read by blocks (too large to hold): only then does a
+ * query in the default mode look for a streaming plan. */
+static bool any_streamed(const Catalog *c) {
+    for (size_t i = 0; i < c->n; i++)
+        if (c->defs[i]->csv && csv_streamed(c->defs[i]->csv)) return true;
+    return false;
+}
+
 /* Runs one query statement and hands its result to fn as result index of count. */
 static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, int count, RxResultFn fn,
                      void *ud) {
@@ -340,7 +412,18 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     s->popt.no_prune = s->ropt.no_optimize;
     s->popt.load_columns = load_columns;
     s->popt.load_ud = s;
-    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) plan = plan_build(qa, lp, &s->popt, &pruned, &s->err);
+    bool streamed = false;
+    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) {
+        if (s->stream > 0 || (s->stream == 0 && any_streamed(&s->cat))) {
+            /* planned without loading any column: a plan that streams reads its files itself */
+            PlanOptions po = s->popt;
+            po.load_columns = NULL;
+            plan = plan_build(qa, lp, &po, &pruned, &s->err);
+            streamed = plan && stream_plan_ok(plan) && (s->stream > 0 || stream_plan_pays(plan));
+            if (!streamed) plan = NULL;
+        }
+        if (!streamed && !s->err.code) plan = plan_build(qa, lp, &s->popt, &pruned, &s->err);
+    }
     if (plan && pruned && rw_log(qa, &log, "PRUNE-001", "Columns no operator above reads are not carried",
                                  arena_printf(qa, "%d operator%s only the columns used above", pruned, pruned == 1 ? " carries" : "s carry")) < 0)
         plan = NULL;
@@ -366,7 +449,11 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         x.join_ud = s->report;
     }
     Table *t = NULL;
-    int rc = exec_run(&x, plan, &t, &s->err);
+    int rc;
+    if (!streamed) rc = exec_run(&x, plan, &t, &s->err);
+    else if (st->into_path) rc = stream_into(s, sc, st, &x, plan, &t);
+    else rc = stream_run(&x, plan, NULL, NULL, &t, &s->err);
+    s->timing.streamed += streamed;
     s->timing.run_s += now_s() - t1;
     s->timing.join_s += x.t_join_s;
     if (x.peak_bytes > s->timing.peak_bytes) s->timing.peak_bytes = x.peak_bytes;
@@ -380,12 +467,13 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     sb_init(&r.explain);
     sb_init(&r.explain_analyze);
     sb_init(&r.cell);
-    explain_text(&log, plan, stats, false, &r.explain);
-    explain_text(&log, plan, stats, true, &r.explain_analyze);
-    if (s->report) srep_query(s->report, sc->src, st->span, &log, plan, stats, t);
+    explain_text(&log, plan, stats, false, streamed, &r.explain);
+    explain_text(&log, plan, stats, true, streamed, &r.explain_analyze);
+    if (s->report && t) srep_query(s->report, sc->src, st->span, &log, plan, stats, t);
     if (st->into_path) {
-        /* query { ... } into csv('file'): the result goes to the file, not to the caller */
-        int wrc = write_csv_file(s, sc, st, t);
+        /* query { ... } into csv('file'): the result goes to the file, not to the caller
+         * (a streamed run wrote it already, but for a γ's one row) */
+        int wrc = streamed && !t ? 0 : write_csv_file(s, sc, st, t);
         sb_free(&r.explain);
         sb_free(&r.explain_analyze);
         sb_free(&r.cell);
@@ -560,7 +648,7 @@ int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const c
     RxSink sink = {write, ud};
     RxError err;
     rx_error_clear(&err);
-    OutOptions opt = {max_rows, hint, query};
+    OutOptions opt = {max_rows, hint, query, false};
     return out_write_opts(r->t, (OutFormat)f, &opt, &sink, &err) < 0 ? 1 : 0;
 }
 

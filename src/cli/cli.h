@@ -16,6 +16,7 @@ typedef struct {
     bool explain;
     bool explain_analyze;  /* --explain analyze: the plan with the run's figures */
     bool timing;
+    bool stream;      /* --stream, \stream on: every query that can streams */
     bool count_only;  /* print each result's row count only (benchmarks) */
     int n_printed;    /* results printed so far (a blank line separates them) */
     size_t max_rows;  /* table rows shown on a terminal (first and last half); 0: all */

@@ -69,6 +69,10 @@ static const char usage_text[] =
     "      --no-optimize      apply no rewrite but view inlining\n"
     "      --no-hashjoin      run equi-joins as nested loops\n"
     "      --no-pushdown      run every operator in the engine, none in a database\n"
+    "      --stream           run every query that can chunk by chunk, reading its CSV\n"
+    "                         files a block at a time (by default only when a file is\n"
+    "                         too large to hold; docs/memory.md)\n"
+    "      --no-stream        never run a query chunk by chunk\n"
     "  -h, --help             show this help\n"
     "  -V, --version          show the version\n"
     "\n"
@@ -246,8 +250,8 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
     cli_running = 0;
     if (o->timing) {
         RxTiming t = rx_timing(s);
-        fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)\n",
-                t.load_s, t.analyze_s, t.run_s, t.join_s);
+        fprintf(stderr, "timing: load %.3f s, analyze %.3f s, run %.3f s (join %.3f s)%s\n",
+                t.load_s, t.analyze_s, t.run_s, t.join_s, t.streamed ? ", streamed" : "");
         const char *ops = rx_timing_memory(s);
         if (*ops) {
             char peak[32], limit[48] = "no limit";
@@ -339,7 +343,7 @@ int main(int argc, char **argv) {
     const char *eval_text = NULL, *file = NULL, *report_path = NULL, *output_path = NULL;
     const char *report_key = NULL, *report_window = NULL;  /* --report-key, --report-window */
     bool no_progress = false;
-    int ijoin_algo = 0, asof_algo = 0;
+    int ijoin_algo = 0, asof_algo = 0, stream = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     long long mem_limit = default_memory_limit();
     int threads = 0; /* 0: RELIX_THREADS, else the CPUs (rx_set_threads) */
@@ -416,6 +420,11 @@ int main(int argc, char **argv) {
             no_progress = true;
         } else if (strcmp(a, "--timing") == 0) {
             o.timing = true;
+        } else if (strcmp(a, "--stream") == 0) {
+            stream = 1;
+            o.stream = true;
+        } else if (strcmp(a, "--no-stream") == 0) {
+            stream = -1;
         } else if (strcmp(a, "--count") == 0) {
             o.count_only = true;
         } else if (strcmp(a, "--ijoin-algo") == 0) {
@@ -471,6 +480,7 @@ int main(int argc, char **argv) {
     rx_set_optimize(s, optimize);
     rx_set_hashjoin(s, hashjoin);
     rx_set_pushdown(s, pushdown);
+    rx_set_stream(s, stream);
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);

@@ -654,6 +654,10 @@ static bool run_command(Repl *r, const char *line) {
         }
     } else if (strcmp(cmd, "timing") == 0) {
         toggle(&o->timing, "timing", arg);
+    } else if (strcmp(cmd, "stream") == 0) {
+        /* on: every query that can streams (--stream); off: only over files too large to hold */
+        toggle(&o->stream, "stream", arg);
+        rx_set_stream(r->s, o->stream ? 1 : 0);
     } else if (strcmp(cmd, "format") == 0) {
         static const char *const f[] = {"table", "csv", "tsv", "json", "markdown", "jsonl"};
         int k = -1;
@@ -681,7 +685,8 @@ static bool run_command(Repl *r, const char *line) {
     } else {
         fputs("statements end with ';'; an expression on its own runs as a query: T ⨝ S;\n"
               "\\q quit   \\i FILE run a script   \\o FILE results to a file   \\o back to the terminal\n"
-              "\\explain [on|off|analyze]   \\timing [on|off]   \\format table|csv|tsv|json|jsonl|markdown\n"
+              "\\explain [on|off|analyze]   \\timing [on|off]   \\stream [on|off]\n"
+              "\\format table|csv|tsv|json|jsonl|markdown\n"
               "\\set maxrows N (table rows shown, 0 all)   \\d list relations   \\d NAME columns and types\n"
               "Tab completes   Ctrl-C clears the input or stops a query\n",
               stderr);

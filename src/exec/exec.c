@@ -127,6 +127,8 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     return t;
 }
 
+Table *ops_select(ExecCtx *x, PNode *p, Table *in, RxError *err) { return run_select(x, p, in, err); }
+
 /* ---- π -------------------------------------------------------------------------------------- */
 
 bool ops_cell_equal(const Column *c, size_t i, size_t j) {

@@ -32,6 +32,8 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j);
 /* Consumes t; returns its distinct rows, first occurrences in order. */
 Table *ops_dedup(Table *t, RxError *err);
 
+/* σ over in (borrowed): a new table of the rows p's predicate keeps. */
+Table *ops_select(ExecCtx *x, PNode *p, Table *in, RxError *err);
 Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err);

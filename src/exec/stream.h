@@ -51,4 +51,36 @@ static inline void chunk_src_close(ChunkSrc *s) {
 ChunkSrc *stream_table_src(const Table *t, size_t rows);
 ChunkSrc *stream_table_src_sizes(const Table *t, const size_t *sizes, size_t n_sizes);
 
+/* A source over CSV file f (borrowed: f must outlive the source): the chunks of csv_chunks_*
+ * (io.h), a block of the file each, with f's column names; columns not marked in want (NULL:
+ * all) are placeholders. Standard input, which cannot be read again, is loaded (want's
+ * columns) and cut into slices. NULL with err. */
+struct CsvFile;
+ChunkSrc *stream_csv_src(struct CsvFile *f, const uint8_t *want, RxError *err);
+
+/* ---- a plan run as a stream (stream_ops.c) ---------------------------------------------------- */
+
+typedef struct ExecCtx ExecCtx;
+
+/* Whether plan p can run chunk by chunk: every operator is a scan of a CSV file, σ, ρ, an
+ * AS-OF or interval join with a streaming or out-of-core form (stream_join.h, ooc.h), or, at
+ * the root only, γ without groups of count(*) and count(x). */
+bool stream_plan_ok(const PNode *p);
+
+/* Whether streaming p pays: one of its CSV files is too large to hold (csv_streamed). */
+bool stream_plan_pays(const PNode *p);
+
+/* The chunk source of p's output (p streamable, not a γ); NULL with err. The caller closes it. */
+ChunkSrc *stream_open(ExecCtx *x, const PNode *p, RxError *err);
+
+/* Receives one chunk of the output (borrowed for the call); -1 with err stops the run. */
+typedef int (*StreamSink)(void *ud, const Table *chunk, RxError *err);
+
+/* Runs streamable plan p. A γ at the root: *out is its one-row table. Otherwise each chunk
+ * goes to sink when there is one (*out NULL, or an empty table of p's schema when no chunk
+ * came, so that a writer can still write a header), or the chunks are concatenated into *out (the
+ * output is held, not the inputs). -1 with err (chunks already given to the sink stay given:
+ * the caller makes its output all-or-nothing). */
+int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **out, RxError *err);
+
 #endif

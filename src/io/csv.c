@@ -110,6 +110,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "io/csv_int.h"
 #include "io/input.h"
 #include "types/number.h"
 #include "types/temporal.h"
@@ -154,6 +155,7 @@ typedef struct {
     const char *base;       /* the mapping */
     const char *data;       /* after a UTF-8 byte order mark */
     const char *end;        /* of the file, or of the view */
+    uint32_t line0;         /* lines of the file before base (a block of a file read by blocks) */
     uintptr_t to_map;       /* 0, or what turns a pointer into the view into one into the file */
     bool whole;             /* end is the end of the file (or, in pass 2, of verified records) */
     bool pad;               /* a view: 64 readable bytes follow end */
@@ -185,7 +187,7 @@ static inline const char *in_map(const Reader *r, const char *p) {
 /* Records an error at byte at of the file: line counted from the start (quoted newlines
  * count, they are physical lines), column in characters from the line start. */
 static int error_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *msg) {
-    uint32_t line = 1;
+    uint32_t line = 1 + r->line0;
     const char *ls = r->data, *q = r->base;
     while (q < at) {
         const char *nl = memchr(q, '\n', (size_t)(at - q));
@@ -249,7 +251,7 @@ static int fail_nopos(Reader *r, RxErrCode code, const char *fmt, ...) {
 }
 
 static uint32_t line_of(const Reader *r, const char *at) {
-    uint32_t line = 1;
+    uint32_t line = 1 + r->line0;
     for (const char *q = r->base; q < at;) {
         const char *nl = memchr(q, '\n', (size_t)(at - q));
         if (!nl) break;
@@ -1224,6 +1226,8 @@ typedef struct {
     int n_chunks, threads;
     RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
     uint8_t *ck_nulls;
+    const CsvBlock *blk; /* not NULL: the input is one block of a file read by blocks */
+    uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
 } Load;
 
 static void load_free(Load *L) {
@@ -1431,11 +1435,29 @@ static int set_forced(Load *L, const CsvOptions *opt) {
     return 0;
 }
 
+/* A block after a file's first: the file's columns, from the block's description. */
+static int block_columns(Load *L) {
+    const CsvBlock *b = L->blk;
+    int n_cols = L->n_cols = b->n_cols;
+    L->names = calloc((size_t)n_cols + 1, sizeof *L->names);
+    L->types = calloc((size_t)n_cols + 1, sizeof *L->types);
+    L->may_null = calloc((size_t)n_cols + 1, sizeof *L->may_null);
+    if (!L->names || !L->types || !L->may_null) return oom(L);
+    if (b->forced && !(L->forced = calloc((size_t)n_cols + 1, sizeof *L->forced))) return oom(L);
+    for (int j = 0; j < n_cols; j++) {
+        if (!(L->names[j] = strdup(b->names[j]))) return oom(L);
+        L->types[j] = b->types ? b->types[j] : TY_NULL;
+        if (b->forced) L->forced[j] = b->forced[j];
+    }
+    return 0;
+}
+
 /* Sets names and types from the header (when there is one) and the options. *pp is left at
  * the first data record. */
 static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
     Reader *r = &L->r;
     int n = 0;
+    if (L->blk && !L->blk->first) return block_columns(L);
     if (opt->header || opt->n_schema == 0) {
         const char *p = *pp;
         n = split_first(L, &p, opt->header);
@@ -1659,7 +1681,7 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
         const char *next = in_map(&v, p);
         /* Progress and Ctrl-C (the hook is a no-op on a worker thread: the thread that runs
          * the query also takes chunks, and reports how far it got). */
-        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0) {
+        if (progress_update(L->byte0 + (uint64_t)(next - L->r.base), NULL) < 0) {
             rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
             break;
         }
@@ -1796,7 +1818,7 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
             row++;
         if (rc < 0) return -1;
         const char *next = in_map(&v, p);
-        if (progress_update((uint64_t)(next - L->r.base), NULL) < 0)
+        if (progress_update(L->byte0 + (uint64_t)(next - L->r.base), NULL) < 0)
             return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
         if (next == pos && row < last) {
             /* a record longer than a window */
@@ -1975,6 +1997,8 @@ static char *anon_map(size_t n) {
  * table, and a stream has no pages to map. Fails with an error naming the file: it cannot be
  * read, shrank while read, is corrupt compressed data, or holds a NUL byte (binary data,
  * not text; the error is at the byte). */
+static int adopt_input(Load *L, char *buf, size_t len, bool first);
+
 static int read_input(Load *L, const char *path) {
     RxError *err = L->r.err;
     Input *in;
@@ -2017,26 +2041,7 @@ static int read_input(Load *L, const char *path) {
     input_close(in);
     size_t used = (len + page - 1) / page * page;
     if (used < cap) munmap(buf + used, cap - used);
-    if (len == 0) {
-        if (used) munmap(buf, used);
-        buf = NULL;
-    } else if (!(L->map = heap_from_map(buf, len))) {
-        munmap(buf, used);
-        return oom(L);
-    }
-    static const char empty[1] = "";
-    L->r.base = buf ? buf : empty;
-    L->r.end = L->r.base + len;
-    L->r.data = L->r.base;
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
-    const char *nul = len ? memchr(buf, '\0', len) : NULL;
-    if (nul) {
-        bool utf16 = len >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0);
-        return fail_at(&L->r, RX_ECSV, nul, 1,
-                       utf16 ? "NUL byte: this is UTF-16 text; Relix reads UTF-8 (convert the file)"
-                             : "NUL byte: this is binary data, not CSV text");
-    }
-    return 0;
+    return adopt_input(L, buf, len, true);
 nomem_buf:
     progress_end();
     munmap(buf, cap);
@@ -2046,8 +2051,37 @@ nomem:
                     "out of memory reading '%s' (%zu bytes read)", path, len);
 }
 
+/* Makes buf[0..len) (an anonymous mapping, whole pages from buf on, consumed: unmapped on
+ * failure too) the input of L: its heap, the reader's range, past a UTF-8 byte order mark
+ * when it starts the file (first). Fails at a NUL byte. */
+static int adopt_input(Load *L, char *buf, size_t len, bool first) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t used = (len + page - 1) / page * page;
+    if (len == 0) {
+        if (buf && used) munmap(buf, used);
+        buf = NULL;
+    } else if (!(L->map = heap_from_map(buf, len))) {
+        munmap(buf, used);
+        return oom(L);
+    }
+    static const char empty[1] = "";
+    L->r.base = buf ? buf : empty;
+    L->r.end = L->r.base + len;
+    L->r.data = L->r.base;
+    if (first && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
+    const char *nul = len ? memchr(buf, '\0', len) : NULL;
+    if (nul) {
+        bool utf16 = first && len >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0);
+        return fail_at(&L->r, RX_ECSV, nul, 1,
+                       utf16 ? "NUL byte: this is UTF-16 text; Relix reads UTF-8 (convert the file)"
+                             : "NUL byte: this is binary data, not CSV text");
+    }
+    return 0;
+}
+
 struct CsvFile {
     Load L;
+    CsvMeta meta;
     char *path;          /* a copy: the reader's messages name it */
     char *null_text;
     size_t n_rows;
@@ -2055,8 +2089,29 @@ struct CsvFile {
     bool *loaded;
 };
 
+const CsvMeta *csv_meta(const CsvFile *f) { return &f->meta; }
+
+RxType csv_kind_join(RxType a, RxType b) { return combine(a, b); }
+
+char *csv_block_map(size_t n) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return anon_map((n + page - 1) / page * page);
+}
+
+int csv_put_column(CsvFile *f, int j, Column *c) {
+    if (table_set(f->table, j, c, f->L.names[j]) < 0) {
+        col_release(c);
+        return -1;
+    }
+    f->loaded[j] = true;
+    return 0;
+}
+
 void csv_close(CsvFile *f) {
     if (!f) return;
+    csv_close(f->meta.inner);
+    free(f->meta.kinds);
+    free(f->meta.sorted);
     load_free(&f->L);
     table_free(f->table);
     free(f->loaded);
@@ -2065,7 +2120,10 @@ void csv_close(CsvFile *f) {
     free(f);
 }
 
-int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err) {
+/* csv_open over the file at path read whole (blk NULL), or over block blk, map[0..len)
+ * (consumed). */
+static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *blk, char *map,
+                      size_t len, CsvFile **out, RxError *err) {
     CsvOptions defaults;
     if (!opt) {
         csv_options_default(&defaults);
@@ -2073,19 +2131,34 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     }
     *out = NULL;
     CsvFile *cf = calloc(1, sizeof *cf);
-    if (!cf) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
+    if (!cf) {
+        if (map) {
+            size_t page = (size_t)sysconf(_SC_PAGESIZE);
+            munmap(map, (len + page - 1) / page * page);
+        }
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
+    }
     cf->L.fd = -1;
+    cf->L.blk = blk;
+    Load *L = &cf->L;
+    Reader *r = &L->r;
+    r->err = err;
+    r->whole = true;
+    if (blk) {
+        r->path = path;
+        r->line0 = blk->line0;
+        L->byte0 = blk->byte0;
+        if (adopt_input(L, map, len, blk->first) < 0) goto fail;
+    }
     cf->path = strdup(path);
     cf->null_text = opt->null_text ? strdup(opt->null_text) : NULL;
     if (!cf->path || (opt->null_text && !cf->null_text)) {
         csv_close(cf);
         return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory reading '%s'", path);
     }
-    Load *L = &cf->L;
-    Reader *r = &L->r;
     r->path = cf->path;
-    r->err = err;
-    r->whole = true;
+    cf->meta.opt = *opt;
+    cf->meta.opt.null_text = cf->null_text;
     unsigned char dl = (unsigned char)opt->delimiter;
     if (dl == 0 || dl == '"' || dl == '\n' || dl == '\r' || dl >= 0x80) {
         csv_close(cf);
@@ -2102,26 +2175,27 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     r->stop['\n'] = 1;
     r->null_text = cf->null_text;
     r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
-    if (read_input(L, cf->path) < 0) goto fail;
+    if (!blk && read_input(L, cf->path) < 0) goto fail;
 
     const char *p = r->data;
-    if (p == r->end && (opt->header || opt->n_schema == 0)) {
+    if (p == r->end && (!blk || blk->first) && (opt->header || opt->n_schema == 0)) {
         fail_at(r, RX_ECSV, p, 0, opt->header ? "file is empty (no header row)"
                                               : "file is empty (no record to count the columns of)");
         goto fail;
     }
     if (read_header(L, opt, &p) < 0) goto fail;
 
-    bool detect = opt->n_schema == 0;
+    bool detect = blk && !blk->first ? !blk->types : opt->n_schema == 0;
     size_t n_rows = 0;
     if (plan_chunks(L, p, opt) < 0) goto fail;
     Pass1 P = {L, detect};
     Jobs J = {.run = pass1_job, .ctx = &P, .n = L->n_chunks};
-    progress_begin("B", (uint64_t)(r->end - r->base), "reading %s", progress_file_name(cf->path));
+    if (!blk) progress_begin("B", (uint64_t)(r->end - r->base), "reading %s", progress_file_name(cf->path));
     run_jobs(L->threads, &J);
     int vrc = verify_chunks(L, detect, &n_rows);
-    progress_end();
+    if (!blk) progress_end();
     if (vrc < 0) goto fail;
+    L->blk = NULL;
     free(L->ck_kinds);
     free(L->ck_nulls);
     L->ck_kinds = NULL;
@@ -2129,12 +2203,14 @@ int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *er
     cf->n_rows = n_rows;
     cf->table = table_new(L->n_cols, n_rows);
     cf->loaded = calloc((size_t)L->n_cols + 1, sizeof *cf->loaded);
-    if (!cf->table || !cf->loaded) {
+    cf->meta.kinds = malloc(((size_t)L->n_cols + 1) * sizeof *cf->meta.kinds);
+    if (!cf->table || !cf->loaded || !cf->meta.kinds) {
         oom(L);
         goto fail;
     }
     for (int j = 0; j < L->n_cols; j++) {
         if (L->forced && L->forced[j] != TY_NULL) L->types[j] = L->forced[j];
+        cf->meta.kinds[j] = L->types[j];
         RxType t = L->types[j] == TY_NULL ? TY_TEXT : L->types[j];
         L->types[j] = t;
         Column *ph = col_placeholder(t, n_rows);
@@ -2151,10 +2227,98 @@ fail:
     return -1;
 }
 
+int csv_open_block(const char *path, const CsvBlock *b, char *map, size_t len,
+                   const CsvOptions *opt, CsvFile **out, RxError *err) {
+    return open_input(path, opt, b, map, len, out, err);
+}
+
+int csv_open_whole(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err) {
+    return open_input(path, opt, NULL, NULL, 0, out, err);
+}
+
+int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err) {
+    int rc = csv_open_blocks(path, opt, out, err);
+    return rc != 0 ? (rc > 0 ? 0 : -1) : csv_open_whole(path, opt, out, err);
+}
+
+int csv_become_streamed(CsvFile *f, const RxType *kinds, size_t n_rows, size_t bytes,
+                        int8_t *sorted) {
+    Load *L = &f->L;
+    heap_release(L->map);
+    L->map = NULL;
+    static const char empty[1] = "";
+    L->r.base = L->r.data = L->r.end = empty;
+    Table *t = table_new(L->n_cols, n_rows);
+    if (!t) return oom(L);
+    for (int j = 0; j < L->n_cols; j++) {
+        f->meta.kinds[j] = kinds[j];
+        L->types[j] = kinds[j] == TY_NULL ? TY_TEXT : kinds[j];
+        Column *ph = col_placeholder(L->types[j], n_rows);
+        if (!ph || table_set(t, j, ph, L->names[j]) < 0) {
+            col_release(ph);
+            table_free(t);
+            return oom(L);
+        }
+        f->loaded[j] = false;
+    }
+    table_free(f->table);
+    f->table = t;
+    f->n_rows = n_rows;
+    f->meta.streamed = true;
+    f->meta.bytes = bytes;
+    f->meta.sorted = sorted;
+    return 0;
+}
+
+Table *csv_take_table(CsvFile *f) {
+    Table *t = f->table;
+    f->table = NULL;
+    return t;
+}
+
+const char *csv_path(const CsvFile *f) { return f->path; }
+
+const char *const *csv_names(const CsvFile *f) { return (const char *const *)f->L.names; }
+
+const RxType *csv_types(const CsvFile *f) { return f->L.types; }
+
+int csv_column_sorted(const CsvFile *f, int j) {
+    if (f->meta.sorted) return f->meta.sorted[j];
+    if (f->loaded && f->loaded[j]) return f->table->cols[j]->sorted ? 1 : 0;
+    return -1;
+}
+
+bool csv_streamed(const CsvFile *f) { return f->meta.streamed; }
+
 const Table *csv_table(const CsvFile *f) { return f->table; }
 Table *csv_table_mut(CsvFile *f) { return f->table; }
 
+/* csv_load of a file opened by blocks: the whole file read into memory after all (once, kept
+ * in meta.inner, with the types pass 1 found as its schema), its columns shared. */
+static int load_whole(CsvFile *cf, const uint8_t *want, RxError *err) {
+    Load *L = &cf->L;
+    L->r.err = err;
+    if (!cf->meta.inner) {
+        CsvOptions o = cf->meta.opt;
+        o.n_schema = L->n_cols;
+        o.schema_names = (const char *const *)L->names;
+        o.schema_types = L->types;
+        o.n_types = 0;
+        if (csv_open_whole(cf->path, &o, &cf->meta.inner, err) < 0) return -1;
+    }
+    CsvFile *in = cf->meta.inner;
+    if (csv_load(in, want, err) < 0) return -1;
+    for (int j = 0; j < L->n_cols; j++) {
+        if (cf->loaded[j] || (want && !want[j])) continue;
+        Column *c = in->table->cols[j];
+        col_retain(c);
+        if (csv_put_column(cf, j, c) < 0) return oom(L);
+    }
+    return 0;
+}
+
 int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
+    if (cf->meta.streamed) return load_whole(cf, want, err);
     Load *L = &cf->L;
     L->r.err = err;
     const size_t n_rows = cf->n_rows;

@@ -33,6 +33,13 @@ typedef struct {
      * processor). The table and any error are the same for every choice. */
     size_t chunk_bytes;
     int threads;
+    /* A regular, uncompressed file larger than stream_above bytes (0: a quarter of the memory
+     * limit, or 256 MB without one; SIZE_MAX: never) is never held whole by csv_open: it is
+     * checked block by block, blocks of about block_bytes (0: 8 MB) read from disk and released
+     * in turn (csv_stream.c). The table, the types and any error are the same as when it is
+     * read whole. */
+    size_t stream_above;
+    size_t block_bytes;
 } CsvOptions;
 
 void csv_options_default(CsvOptions *o);
@@ -65,6 +72,32 @@ Table *csv_table_mut(CsvFile *f);
 int csv_load(CsvFile *f, const uint8_t *want, RxError *err);
 void csv_close(CsvFile *f);
 
+/* Whether column j of f is known sorted: 1 non-decreasing with no NULL, 0 not, -1 unknown.
+ * A file read by blocks knows it for its INT, FLOAT, DATE, TIMESTAMP and TIME columns from
+ * csv_open on (pass 1 converts those columns' cells block by block and compares each value
+ * with the one before it); a file read whole knows it for the columns loaded. */
+int csv_column_sorted(const CsvFile *f, int j);
+
+/* Whether csv_open read f by blocks (CsvOptions.stream_above): it holds nothing of the input,
+ * and csv_load reads the whole file into memory after all. */
+bool csv_streamed(const CsvFile *f);
+
+/* The rows of a CSV file a block at a time, in bounded memory (csv_stream.c): the file is
+ * read again from disk in blocks of whole records (CsvOptions.block_bytes), each converted
+ * into one chunk, a table of the file's column names and types whose TEXT cells point into a
+ * heap holding that block, so that freeing the chunk releases the block. The chunks'
+ * concatenation is cell for cell the table csv_load gives; columns not marked in want (NULL:
+ * all) are placeholders (column.h: pruned). Errors are csv_load's, at the same line and
+ * column. Memory: a block and its chunk, whatever the file's size (and the longest record).
+ * Standard input cannot be read again: csv_chunks_open fails with RX_EUNSUPPORTED for it (the
+ * caller loads it into memory instead). A compressed file is decompressed again.
+ * csv_chunks_next: 1 with *out a new table (the caller's, table_free), 0 at the end, -1 with
+ * err. f must outlive the reader. */
+typedef struct CsvChunks CsvChunks;
+int csv_chunks_open(const CsvFile *f, const uint8_t *want, CsvChunks **out, RxError *err);
+int csv_chunks_next(CsvChunks *c, Table **out, RxError *err);
+void csv_chunks_close(CsvChunks *c);
+
 /* ---- result writers ------------------------------------------------------------------------- */
 
 typedef struct {
@@ -87,11 +120,14 @@ int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err);
  *             them, "… 999,960 rows not shown" followed by "; " and hint when hint is set.
  *             0: every row.
  *   query     jsonl only: 0 prints each row as its object; N >= 1 wraps it as
- *             {"query":N,"row":{...}} (a script with several queries). */
+ *             {"query":N,"row":{...}} (a script with several queries).
+ *   no_header csv and tsv only: the rows without the header line, so that a result written
+ *             chunk by chunk (the header with the first) is byte for byte the whole one's. */
 typedef struct {
     size_t max_rows;
     const char *hint;
     int query;
+    bool no_header;
 } OutOptions;
 
 /* As out_write, with options (NULL: none). */

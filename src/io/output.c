@@ -339,19 +339,19 @@ static void put_tsv_field(StrBuf *b, RxStr s) {
     sb_append(b, run, (size_t)(e - run));
 }
 
-static void write_delimited(Out *o, const Table *t, bool tsv) {
+static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
     int nc = t->n_cols;
     char sep = tsv ? '\t' : ',';
     char buf[VAL_BUF];
     if (nc == 0) return;
-    for (int j = 0; j < nc; j++) {
+    for (int j = 0; j < nc && header; j++) {
         const char *name = t->names[j] ? t->names[j] : "";
         RxStr h = {name, strlen(name)};
         if (j) sb_putc(&o->b, sep);
         if (tsv) put_tsv_field(&o->b, h);
         else put_csv_field(&o->b, h);
     }
-    sb_putc(&o->b, '\n');
+    if (header) sb_putc(&o->b, '\n');
     for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
         for (int j = 0; j < nc; j++) {
             const Column *c = t->cols[j];
@@ -503,7 +503,7 @@ int out_write(const Table *t, OutFormat f, const RxSink *sink, RxError *err) {
 }
 
 int out_write_opts(const Table *t, OutFormat f, const OutOptions *opt, const RxSink *sink, RxError *err) {
-    static const OutOptions none = {0, NULL, 0};
+    static const OutOptions none = {0, NULL, 0, false};
     if (!opt) opt = &none;
     Out o;
     memset(&o, 0, sizeof o);
@@ -513,8 +513,8 @@ int out_write_opts(const Table *t, OutFormat f, const OutOptions *opt, const RxS
     sb_reserve(&o.b, FLUSH_AT + 4096);
     switch (f) {
     case OUT_TABLE: write_table(&o, t, opt->max_rows, opt->hint); break;
-    case OUT_CSV: write_delimited(&o, t, false); break;
-    case OUT_TSV: write_delimited(&o, t, true); break;
+    case OUT_CSV: write_delimited(&o, t, false, !opt->no_header); break;
+    case OUT_TSV: write_delimited(&o, t, true, !opt->no_header); break;
     case OUT_JSON: write_json(&o, t); break;
     case OUT_JSONL: write_jsonl(&o, t, opt->query); break;
     case OUT_MARKDOWN: write_markdown(&o, t); break;

@@ -420,7 +420,7 @@ static Table *numbers(size_t n) {
 
 static void test_row_limit(void) {
     Table *t = numbers(1234);
-    OutOptions opt = {4, "more with N", 0};
+    OutOptions opt = {4, "more with N", 0, false};
     CHECK_STR(render_opts(t, OUT_TABLE, &opt),
               "    k  w\n"
               " ────  ─\n"
@@ -431,7 +431,7 @@ static void test_row_limit(void) {
               " 1234  x\n"
               "(1234 rows)\n");
     /* odd: one more at the head; no hint */
-    OutOptions three = {3, NULL, 0};
+    OutOptions three = {3, NULL, 0, false};
     CHECK_STR(render_opts(t, OUT_TABLE, &three),
               "    k  w\n"
               " ────  ─\n"
@@ -441,7 +441,7 @@ static void test_row_limit(void) {
               " 1234  x\n"
               "(1234 rows)\n");
     /* one row: the head only, the line still says what is missing */
-    OutOptions one = {1, NULL, 0};
+    OutOptions one = {1, NULL, 0, false};
     CHECK_STR(render_opts(t, OUT_TABLE, &one),
               " k  w\n"
               " ─  ─\n"
@@ -449,7 +449,7 @@ static void test_row_limit(void) {
               " … 1,233 rows not shown\n"
               "(1234 rows)\n");
     /* the other formats and a limit of 0 write every row */
-    OutOptions none = {0, "x", 0};
+    OutOptions none = {0, "x", 0, false};
     CHECK(strstr(render_opts(t, OUT_TABLE, &none), " 617  a-wide-middle-value\n") != NULL);
     CHECK(strstr(render_opts(t, OUT_CSV, &opt), "\n617,a-wide-middle-value\n") != NULL);
     table_free(t);
@@ -466,13 +466,28 @@ static void test_row_limit(void) {
     table_free(t);
 }
 
+/* A result written chunk by chunk (the header with the first, OutOptions.no_header after) is
+ * byte for byte the whole result's, in CSV and TSV: no_header writes exactly the rows. */
+static void test_no_header(void) {
+    Table *t = numbers(10);
+    OutOptions rows_only = {0, NULL, 0, true};
+    for (int f = 0; f < 2; f++) {
+        OutFormat fmt = f ? OUT_TSV : OUT_CSV;
+        char *whole = strdup(render(t, fmt));
+        const char *rows = strchr(whole, '\n') + 1;
+        CHECK_STR(render_opts(t, fmt, &rows_only), rows);
+        free(whole);
+    }
+    table_free(t);
+}
+
 static void test_jsonl(void) {
     Table *t = trades(3);
     CHECK_STR(render(t, OUT_JSONL),
               "{\"sym\":\"ACME\",\"ts\":\"2026-01-02T09:03:00Z\",\"qty\":100,\"sym_r\":\"ACME\",\"ts_r\":\"2026-01-02T09:00:00Z\",\"price\":10}\n"
               "{\"sym\":\"ACME\",\"ts\":\"2026-01-02T09:07:00Z\",\"qty\":50,\"sym_r\":\"ACME\",\"ts_r\":\"2026-01-02T09:05:00Z\",\"price\":10.25}\n"
               "{\"sym\":\"GLOBX\",\"ts\":\"2026-01-02T09:08:00.5Z\",\"qty\":7,\"sym_r\":null,\"ts_r\":null,\"price\":null}\n");
-    OutOptions q = {0, NULL, 2};
+    OutOptions q = {0, NULL, 2, false};
     table_free(t);
     t = trades(1);
     CHECK_STR(render_opts(t, OUT_JSONL, &q),
@@ -489,6 +504,7 @@ int main(void) {
     test_table();
     test_row_limit();
     test_jsonl();
+    test_no_header();
     test_csv_tsv();
     test_json();
     test_markdown();
