@@ -106,31 +106,28 @@ static Column *rand_col(RxType t, size_t n, int64_t range, int null_pct) {
     return c;
 }
 
+typedef struct {
+    int64_t key;
+    size_t at;
+} SortItem;
+
+static int cmp_item(const void *a, const void *b) {
+    const SortItem *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key ? 1 : (x->at > y->at) - (x->at < y->at);
+}
+
 /* Sorts the rows of column c by value, NULLs left where they are (they may be anywhere). */
 static void sort_col(Column *c) {
-    size_t n = c->n, k = 0;
-    int64_t *keys = malloc((n + 1) * sizeof *keys);
+    size_t n = c->n, k = 0, w = type_width(c->type);
+    SortItem *it = malloc((n + 1) * sizeof *it);
     size_t *pos = malloc((n + 1) * sizeof *pos);
     char *vals = malloc((n + 1) * 16);
-    size_t w = type_width(c->type);
     for (size_t i = 0; i < n; i++)
-        if (!col_is_null(c, i)) pos[k] = i, keys[k] = sort_code(c, i), memcpy(vals + k * w, (char *)c->data + i * w, w), k++;
-    /* insertion sort by code: stable, inputs are small */
-    for (size_t a = 1; a < k; a++) {
-        int64_t kk = keys[a];
-        char tmp[16];
-        memcpy(tmp, vals + a * w, w);
-        size_t b = a;
-        while (b > 0 && keys[b - 1] > kk) {
-            keys[b] = keys[b - 1];
-            memcpy(vals + b * w, vals + (b - 1) * w, w);
-            b--;
-        }
-        keys[b] = kk;
-        memcpy(vals + b * w, tmp, w);
-    }
+        if (!col_is_null(c, i)) pos[k] = i, it[k] = (SortItem){sort_code(c, i), i}, k++;
+    qsort(it, k, sizeof *it, cmp_item);
+    for (size_t a = 0; a < k; a++) memcpy(vals + a * w, (char *)c->data + it[a].at * w, w);
     for (size_t a = 0; a < k; a++) memcpy((char *)c->data + pos[a] * w, vals + a * w, w);
-    free(keys), free(pos), free(vals);
+    free(it), free(pos), free(vals);
 }
 
 typedef struct {
@@ -433,10 +430,186 @@ static void test_ijoin_differential(void) {
     CHECK(tl.errors == 0);
 }
 
+/* ---- errors and large inputs ---------------------------------------------------------------- */
+
+/* An input of INT columns k, a, b from arrays (INT64_MIN: NULL) and a TEXT column. */
+static void int_input(Input *in, const int64_t *a, const int64_t *b, size_t n, const char **names) {
+    Column *c[4];
+    for (int j = 0; j < 4; j++) c[j] = col_new(j == 3 ? TY_TEXT : TY_INT, n);
+    for (size_t i = 0; i < n; i++) {
+        col_i64(c[0])[i] = 1;
+        col_i64(c[1])[i] = a[i];
+        col_i64(c[2])[i] = b ? b[i] : a[i];
+        if (a[i] == INT64_MIN) col_set_null(c[1], i);
+        col_str(c[3])[i] = word();
+    }
+    input_init(in, c, names, 4);
+}
+
+/* Streams join p over l and r in chunks of one row to the end; the error message (or "") in
+ * last_err. */
+static void stream_error(PNode *p, const Table *l, const Table *r) {
+    size_t one = 1;
+    RxError err = {0};
+    last_err[0] = 0;
+    ChunkSrc *src = stream_join_open(NULL, p, stream_table_src_sizes(l, &one, 1), stream_table_src_sizes(r, &one, 1), &err);
+    if (!src) {
+        snprintf(last_err, sizeof last_err, "%s", err.msg);
+        return;
+    }
+    Table *t = NULL;
+    int rc;
+    while ((rc = chunk_src_next(src, &t, &err)) > 0) table_free(t);
+    if (rc < 0) snprintf(last_err, sizeof last_err, "%s", err.msg);
+    chunk_src_close(src);
+}
+
+static void test_errors(void) {
+    static const char *ln[] = {"k", "ts", "e", "v"}, *rn[] = {"k_r", "ts_r", "e_r", "w"};
+    const int64_t sorted[] = {1, 2, INT64_MIN, 2, 5}, unsorted[] = {1, 3, INT64_MIN, 2, 5};
+    ColInfo oc[8];
+    int lk[1] = {0}, rk[1] = {0};
+    for (int side = 0; side < 2; side++) {
+        Input L, R;
+        int_input(&L, side ? sorted : unsorted, NULL, 5, ln);
+        int_input(&R, side ? unsorted : sorted, NULL, 5, rn);
+        for (int i = 0; i < 4; i++) oc[i] = L.sc.cols[i], oc[4 + i] = R.sc.cols[i];
+        LPlan lp = {.kind = LP_ASOF, .schema = {8, oc}, .dir = ASOF_BACKWARD, .n_keys = 1, .lkeys = lk,
+                    .rkeys = rk, .lmatch = 1, .rmatch = 1};
+        lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+        PNode p = {.kind = PN_ASOF, .lp = &lp, .in = {&L.pn, &R.pn}};
+        stream_error(&p, L.t, R.t);
+        CHECK_STR(last_err, side ? "the right input of ASOF is not sorted by ts_r: row 4 has 2 after 3; sort it "
+                                   "first, or run without declaring it sorted"
+                                 : "the left input of ASOF is not sorted by ts: row 4 has 2 after 3; sort it "
+                                   "first, or run without declaring it sorted");
+        lp.kind = LP_IJOIN;
+        lp.relation = IJ_INTERSECTS;
+        lp.ends[0] = lp.ends[2] = 1;
+        lp.ends[1] = lp.ends[3] = 2;
+        p.kind = PN_IJOIN;
+        stream_error(&p, L.t, R.t);
+        CHECK_STR(last_err, side ? "the right input of IJOIN is not sorted by ts_r: row 4 has 2 after 3; sort it "
+                                   "first, or run without declaring it sorted"
+                                 : "the left input of IJOIN is not sorted by ts: row 4 has 2 after 3; sort it "
+                                   "first, or run without declaring it sorted");
+        input_free(&L);
+        input_free(&R);
+    }
+    /* an inverted interval: refused where the sweep cannot hold it, joined where it can */
+    const int64_t s[] = {1, 2, 3}, e_inv[] = {4, 1, 5}, e_ok[] = {4, 2, 5};
+    for (int rel = 0; rel < 2; rel++) {
+        Input L, R;
+        int_input(&L, s, e_inv, 3, ln);
+        int_input(&R, s, e_ok, 3, rn);
+        for (int i = 0; i < 4; i++) oc[i] = L.sc.cols[i], oc[4 + i] = R.sc.cols[i];
+        LPlan lp = {.kind = LP_IJOIN, .schema = {8, oc}, .relation = rel ? IJ_DURING : IJ_INTERSECTS,
+                    .ends = {1, 2, 1, 2}};
+        lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+        PNode p = {.kind = PN_IJOIN, .lp = &lp, .in = {&L.pn, &R.pn}};
+        CHECK(stream_join_supported(&p));
+        Table *want = NULL;
+        RxError err = {0};
+        ExecCtx x = {0};
+        CHECK(exec_run(&x, &p, &want, &err) == 0);
+        size_t one = 1;
+        int rc = run_stream(&p, L.t, R.t, want, &one, 1, &one, 1);
+        if (rel) {
+            CHECK(rc == -1);
+            CHECK_STR(last_err, "the one-pass interval join DURING needs intervals that do not end before they "
+                                "start, but row 2 of the left input does; run without declaring the inputs sorted");
+        } else {
+            CHECK(rc == 0);
+        }
+        table_free(want);
+        input_free(&L);
+        input_free(&R);
+    }
+}
+
+static void test_supported(void) {
+    static const char *names[] = {"k", "ts", "e", "v"};
+    const int64_t a[] = {1};
+    Input L, R;
+    int_input(&L, a, NULL, 1, names);
+    int_input(&R, a, NULL, 1, names);
+    ColInfo oc[8];
+    for (int i = 0; i < 4; i++) oc[i] = L.sc.cols[i], oc[4 + i] = R.sc.cols[i];
+    LPlan lp = {.kind = LP_IJOIN, .schema = {8, oc}, .relation = IJ_PRECEDES, .ends = {1, 2, 1, 2}};
+    lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+    PNode p = {.kind = PN_IJOIN, .lp = &lp, .in = {&L.pn, &R.pn}};
+    CHECK(!stream_join_supported(&p));
+    RxError err = {0};
+    ChunkSrc *s = stream_join_open(NULL, &p, stream_table_src(L.t, 0), stream_table_src(R.t, 0), &err);
+    CHECK(s == NULL && err.code == RX_EUNSUPPORTED);
+    lp.relation = IJ_MEETS;
+    CHECK(stream_join_supported(&p));
+    /* a TEXT match column has no streaming form (its order needs every string at once) */
+    lp.kind = LP_ASOF;
+    p.kind = PN_ASOF;
+    lp.lmatch = lp.rmatch = 3;
+    CHECK(!stream_join_supported(&p));
+    lp.lmatch = lp.rmatch = 1;
+    CHECK(stream_join_supported(&p));
+    input_free(&L);
+    input_free(&R);
+}
+
+/* Inputs of 150,000 rows with long TEXT payloads and few keys: the store of kept right rows
+ * compacts its heaps many times over; chunks of the streaming default size and odd ones. */
+static void test_large(void) {
+    Tally tl = {0};
+    size_t n = 150000;
+    for (int dir = 0; dir < 4; dir++) {
+        heap_release(text_heap);
+        text_heap = heap_new(1 << 20);
+        Column *lc[3], *rc[3];
+        for (int side = 0; side < 2; side++) {
+            Column **c = side ? rc : lc;
+            c[0] = rand_col(TY_INT, n, 50, 1);
+            c[1] = rand_col(TY_TIMESTAMP, n, 400000, 1);
+            sort_col(c[1]);
+            c[2] = col_new(TY_TEXT, n);
+            for (size_t i = 0; i < n; i++) {
+                char buf[120];
+                int len = snprintf(buf, sizeof buf, "%0*zu", 60 + (int)below(50), i);
+                int64_t off = heap_append(text_heap, buf, (size_t)len);
+                col_str(c[2])[i] = (RxStr){NULL, (uint64_t)off << 8 | (uint64_t)len};
+            }
+        }
+        static const char *ln[] = {"k", "ts", "s"}, *rn[] = {"k_r", "ts_r", "s_r"};
+        Input L, R;
+        input_init(&L, lc, ln, 3);
+        input_init(&R, rc, rn, 3);
+        ColInfo oc[6];
+        for (int i = 0; i < 3; i++) oc[i] = L.sc.cols[i], oc[3 + i] = R.sc.cols[i];
+        int lk[1] = {0}, rk[1] = {0};
+        LPlan lp = {.kind = LP_ASOF, .schema = {6, oc}, .dir = (AsofDir)dir, .ties_first = dir & 1, .n_keys = 1,
+                    .lkeys = lk, .rkeys = rk, .lmatch = 1, .rmatch = 1};
+        lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+        PNode p = {.kind = PN_ASOF, .lp = &lp, .in = {&L.pn, &R.pn}};
+        Table *want = NULL;
+        RxError err = {0};
+        ExecCtx x = {0};
+        CHECK(exec_run(&x, &p, &want, &err) == 0);
+        size_t ls[2] = {65536, 7}, rs[3] = {1, 2, 3};
+        int rc2 = run_stream(&p, L.t, R.t, want, ls, 2, rs, 3);
+        if (rc2) fprintf(stderr, "large ASOF dir=%d: %s\n", dir, rc2 < 0 ? last_err : "differs");
+        tl.diffs += rc2 != 0;
+        table_free(want);
+        input_free(&L);
+        input_free(&R);
+    }
+    CHECK(tl.diffs == 0);
+}
+
 int main(void) {
     text_heap = heap_new(1 << 16);
     test_asof_differential();
     test_ijoin_differential();
+    test_errors();
+    test_supported();
+    test_large();
     heap_release(text_heap);
     return check_report("test_stream_join");
 }
