@@ -177,6 +177,52 @@ static bool cell_eq(const Column *a, size_t i, const Column *b, size_t j) {
     return memcmp((const char *)a->data + i * w, (const char *)b->data + j * w, w) == 0;
 }
 
+/* A source that gives its inner source's chunks with a dictionary on every TEXT column (the
+ * distinct strings in order of first appearance and each row's code, as the CSV reader gives
+ * them), so that the key map's per-dictionary path runs. */
+typedef struct {
+    ChunkSrc base;
+    ChunkSrc *in;
+} DictSrc;
+
+static void add_dict(Column *c) {
+    if (c->type != TY_TEXT || c->pruned || c->codes) return;
+    c->codes = rx_malloc((c->n ? c->n : 1) * sizeof *c->codes);
+    c->dict = rx_malloc((c->n ? c->n : 1) * sizeof *c->dict);
+    c->n_dict = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        c->codes[i] = 0;
+        if (col_is_null(c, i)) continue;
+        RxStr v = col_str(c)[i];
+        uint32_t d = 0;
+        while (d < c->n_dict && !(c->dict[d].len == v.len && memcmp(c->dict[d].ptr, v.ptr, v.len) == 0)) d++;
+        if (d == c->n_dict) c->dict[c->n_dict++] = v;
+        c->codes[i] = d;
+    }
+}
+
+static int dict_next(ChunkSrc *s, Table **out, RxError *err) {
+    int rc = chunk_src_next(((DictSrc *)s)->in, out, err);
+    if (rc > 0)
+        for (int c = 0; c < (*out)->n_cols; c++) add_dict((*out)->cols[c]);
+    return rc;
+}
+
+static void dict_close(ChunkSrc *s) {
+    chunk_src_close(((DictSrc *)s)->in);
+    free(s);
+}
+
+static ChunkSrc *dict_src(ChunkSrc *in) {
+    DictSrc *d = calloc(1, sizeof *d);
+    d->base.next = dict_next;
+    d->base.close = dict_close;
+    d->in = in;
+    return &d->base;
+}
+
+static bool use_dicts;
+
 static char last_err[1100];
 
 /* Runs the streaming form of p over l and r cut into chunks, compares with want. Returns 0
@@ -185,7 +231,9 @@ static int run_stream(PNode *p, const Table *l, const Table *r, const Table *wan
                       const size_t *rs, size_t nrs) {
     RxError err = {0};
     ExecCtx x = {0};
-    ChunkSrc *src = stream_join_open(&x, p, stream_table_src_sizes(l, ls, nls), stream_table_src_sizes(r, rs, nrs), &err);
+    ChunkSrc *lsrc = stream_table_src_sizes(l, ls, nls), *rsrc = stream_table_src_sizes(r, rs, nrs);
+    if (use_dicts) lsrc = dict_src(lsrc), rsrc = dict_src(rsrc);
+    ChunkSrc *src = stream_join_open(&x, p, lsrc, rsrc, &err);
     if (!src) {
         snprintf(last_err, sizeof last_err, "%s", err.msg);
         return -1;
@@ -295,7 +343,9 @@ static void asof_trial(Tally *tl, int dir, bool ties_first, bool inner, bool wit
     } else {
         size_t ls[4], rs[4];
         size_t nls = pick_sizes(ls), nrs = pick_sizes(rs);
+        use_dicts = below(2);
         int rc2 = run_stream(&p, L.t, R.t, want, ls, nls, rs, nrs);
+        use_dicts = false;
         if (rc2 != 0) {
             fprintf(stderr, "ASOF dir=%d ties_first=%d inner=%d within=%d nk=%d match=%d keys=%d,%d nl=%zu nr=%zu: %s\n",
                     dir, ties_first, inner, within, nk, mi, ki[0], ki[1], nl, nr, rc2 < 0 ? last_err : "differs");
