@@ -73,6 +73,7 @@ typedef struct {
     uint32_t *b_head, *b_tail, *a_head, *a_tail;
     /* the store: one row per slot, per right column the output reads (NULL otherwise) */
     Column **store;
+    int *rcols, n_rcols;  /* the right columns the output reads */
     size_t live, total;
     uint64_t store_gen;
     /* the right cursor */
@@ -250,8 +251,13 @@ static int copy_from_slot(AsofSrc *s, Pend *pc, uint32_t i, uint32_t slot) {
             if (s->store[c] && sj_share_heaps(pc->rk->cols[c], s->store[c]) < 0) return -1;
         pc->store_gen = s->store_gen;
     }
-    for (int c = 0; c < s->r_n; c++)
-        if (s->store[c]) sj_copy_cell(pc->rk->cols[c], i, in_chunk ? s->rc->cols[c] : s->store[c], in_chunk ? j : slot);
+    Column **dst = pc->rk->cols;
+    if (in_chunk) {
+        Column **src = s->rc->cols;
+        for (int k = 0; k < s->n_rcols; k++) sj_copy_cell(dst[s->rcols[k]], i, src[s->rcols[k]], j);
+    } else {
+        for (int k = 0; k < s->n_rcols; k++) sj_copy_cell(dst[s->rcols[k]], i, s->store[s->rcols[k]], slot);
+    }
     pc->ri[i] = i;
     return 0;
 }
@@ -263,8 +269,7 @@ static int copy_from_chunk(AsofSrc *s, Pend *pc, uint32_t i, size_t j) {
             if (s->store[c] && sj_share_heaps(pc->rk->cols[c], s->rc->cols[c]) < 0) return -1;
         pc->rchunk_gen = s->rgen;
     }
-    for (int c = 0; c < s->r_n; c++)
-        if (s->store[c]) sj_copy_cell(pc->rk->cols[c], i, s->rc->cols[c], j);
+    for (int k = 0; k < s->n_rcols; k++) sj_copy_cell(pc->rk->cols[s->rcols[k]], i, s->rc->cols[s->rcols[k]], j);
     pc->ri[i] = i;
     return 0;
 }
@@ -605,11 +610,73 @@ out:
     return ret;
 }
 
+/* Output column rc (a right column) of a complete left chunk with every left row, exactly as
+ * ops_gather_join makes it for ri (row i matched or ROW_NONE): for a right equality-key column
+ * of the left key's type (not FLOAT or DURATION, whose equal values may print differently), a
+ * view of the left key, NULL where nothing matched; otherwise rk's column itself, which already
+ * holds row i's match at row i and NULL elsewhere (an optimisation: no second copy). */
+static Column *right_out(AsofSrc *s, Pend *pc, int rc) {
+    const LPlan *lp = s->lp;
+    Column *rcol = pc->rk->cols[rc];
+    size_t n = pc->l->n_rows;
+    for (int k = 0; k < lp->n_keys; k++) {
+        Column *lk = pc->l->cols[lp->lkeys[k]];
+        if (lp->rkeys[k] != rc || lk->type != rcol->type || lk->type == TY_FLOAT || lk->type == TY_DURATION ||
+            lk->type == TY_NULL)
+            continue;
+        if (lk->pruned || lk->n != n) break;
+        uint64_t *valid = NULL;
+        bool all = !lk->valid;
+        for (size_t i = 0; i < n && all; i++) all = pc->ri[i] != ROW_NONE;
+        if (!all) {
+            size_t w = bitmap_words(n);
+            if (!(valid = rx_calloc(w, sizeof *valid))) return NULL;
+            for (size_t i = 0; i < n; i++)
+                if (pc->ri[i] != ROW_NONE && !col_is_null(lk, i)) valid[i >> 6] |= UINT64_C(1) << (i & 63);
+        }
+        return col_view(lk, valid);
+    }
+    col_compact_validity(rcol);
+    col_retain(rcol);
+    return rcol;
+}
+
+/* The output of a complete left chunk with every left row: its columns themselves, and the
+ * right values beside them (right_out); what ops_gather_join(p, l, rk, NULL, ri, n) gives. */
+static Table *emit_all(AsofSrc *s, Pend *pc, RxError *err) {
+    const Schema *sc = &s->lp->schema;
+    size_t n = pc->l->n_rows;
+    int l_n = pc->l->n_cols;
+    Table *t = table_new(sc->n, n);
+    if (!t) {
+        sj_oom(err);
+        return NULL;
+    }
+    for (int c = 0; c < sc->n; c++) {
+        Column *g;
+        if (!sj_needed(s->p, c)) {
+            g = col_placeholder(sc->cols[c].type, n);
+        } else if (c < l_n) {
+            g = pc->l->cols[c];
+            col_retain(g);
+        } else {
+            g = right_out(s, pc, c - l_n);
+        }
+        if (!g || table_set(t, c, g, sc->cols[c].name) < 0) {
+            col_release(g);
+            table_free(t);
+            sj_oom(err);
+            return NULL;
+        }
+    }
+    return t;
+}
+
 /* The output of a complete left chunk (NULL with *skip when INNER kept no row of it). */
 static Table *emit(AsofSrc *s, Pend *pc, bool *skip, RxError *err) {
     size_t n = pc->l->n_rows;
     *skip = false;
-    if (!s->inner) return ops_gather_join(s->p, pc->l, pc->rk, NULL, pc->ri, n, err);
+    if (!s->inner) return emit_all(s, pc, err);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (pc->ri[i] != ROW_NONE) pc->ri[k++] = (uint32_t)i;
@@ -659,7 +726,7 @@ static void asof_close(ChunkSrc *base) {
     rx_free(s->st_t), rx_free(s->st_rrow), rx_free(s->st_has), rx_free(s->st_touch);
     rx_free(s->b_head), rx_free(s->b_tail), rx_free(s->a_head), rx_free(s->a_tail);
     for (int c = 0; s->store && c < s->r_n; c++) col_release(s->store[c]);
-    rx_free(s->store);
+    rx_free(s->store), rx_free(s->rcols);
     rx_free(s->rec), rx_free(s->ex), rx_free(s->af);
     sj_keymap_free(&s->km);
     rx_free(s);
@@ -705,9 +772,11 @@ ChunkSrc *sj_asof_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, RxE
     }
     s->r_n = rs->n;
     s->store = rx_calloc((size_t)(rs->n ? rs->n : 1), sizeof *s->store);
-    bool ok = s->store && sj_keymap_init(&s->km, s->nk, text) == 0;
+    s->rcols = rx_calloc((size_t)(rs->n ? rs->n : 1), sizeof *s->rcols);
+    bool ok = s->store && s->rcols && sj_keymap_init(&s->km, s->nk, text) == 0;
     for (int c = 0; ok && c < rs->n; c++) {
         if (!sj_needed(p, ls->n + c)) continue;
+        s->rcols[s->n_rcols++] = c;
         s->store[c] = col_new(rs->cols[c].type, 0);
         ok = s->store[c] && col_valid(s->store[c]);
     }

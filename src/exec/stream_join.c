@@ -333,22 +333,6 @@ Table *sj_right_table(const PNode *p, size_t n) {
     return t;
 }
 
-void sj_copy_cell(Column *dst, size_t di, const Column *src, size_t si) {
-    if (col_is_null(src, si)) {
-        bitmap_set(dst->valid, di, false);
-        return;
-    }
-    char *d = dst->data;
-    const char *s = src->data;
-    switch (type_width(dst->type)) {
-    case 1: d[di] = s[si]; break;
-    case 4: memcpy(d + di * 4, s + si * 4, 4); break;
-    case 8: memcpy(d + di * 8, s + si * 8, 8); break;
-    default: memcpy(d + di * 16, s + si * 16, 16); break;
-    }
-    bitmap_set(dst->valid, di, true);
-}
-
 int sj_share_heaps(Column *dst, const Column *src) {
     if (dst->type != TY_TEXT) return 0;
     return col_share_heaps(dst, src);

@@ -106,7 +106,20 @@ Table *sj_right_table(const PNode *p, size_t n);
 
 /* Row di of dst = row si of src (same type; src's validity is read; TEXT shares the slice, so
  * the caller makes dst hold src's heaps: sj_share_heaps). dst has a validity bitmap. */
-void sj_copy_cell(Column *dst, size_t di, const Column *src, size_t si);
+static inline void sj_copy_cell(Column *dst, size_t di, const Column *src, size_t si) {
+    if (col_is_null(src, si)) {
+        bitmap_set(dst->valid, di, false);
+        return;
+    }
+    switch (dst->type) {
+    case TY_BOOL: case TY_NULL: col_u8(dst)[di] = col_u8(src)[si]; break;
+    case TY_DATE: col_i32(dst)[di] = col_i32(src)[si]; break;
+    case TY_TEXT: col_str(dst)[di] = col_str(src)[si]; break;
+    case TY_DURATION: col_dur(dst)[di] = col_dur(src)[si]; break;
+    default: col_i64(dst)[di] = col_i64(src)[si]; break;  /* INT, FLOAT (its bits), TIMESTAMP, TIME */
+    }
+    bitmap_set(dst->valid, di, true);
+}
 
 /* dst holds every heap src's strings point into (TEXT; nothing for other types). -1 on OOM. */
 int sj_share_heaps(Column *dst, const Column *src);
