@@ -451,6 +451,7 @@ static int r_next(AsofSrc *s, RxError *err) {
     s->rc = NULL, s->rt_buf = NULL, s->rslot = NULL, s->rt = NULL;
     s->rn = s->rpos = 0;
     s->rgen++;
+    if (s->x && ops_check_interrupt(s->x, err) < 0) return -1;
     Table *t = NULL;
     for (;;) {
         int rc = chunk_src_next(s->r, &t, err);

@@ -142,6 +142,7 @@ static int r_next(IjSrc *s, RxError *err) {
         s->rc = NULL;
     }
     s->rpos = 0;
+    if (s->x && ops_check_interrupt(s->x, err) < 0) return -1;
     Table *t = NULL;
     for (;;) {
         int rc = chunk_src_next(s->r, &t, err);

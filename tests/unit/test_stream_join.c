@@ -594,6 +594,19 @@ static void test_supported(void) {
     CHECK(s == NULL && err.code == RX_EUNSUPPORTED);
     lp.relation = IJ_MEETS;
     CHECK(stream_join_supported(&p));
+    /* Ctrl-C: the join stops at its next chunk */
+    volatile sig_atomic_t stop = 1;
+    ExecCtx x = {.interrupt = &stop};
+    for (int k = 0; k < 2; k++) {
+        lp.kind = k ? LP_ASOF : LP_IJOIN;
+        p.kind = k ? PN_ASOF : PN_IJOIN;
+        lp.lmatch = lp.rmatch = 1;
+        memset(&err, 0, sizeof err);
+        s = stream_join_open(&x, &p, stream_table_src(L.t, 0), stream_table_src(R.t, 0), &err);
+        Table *t = NULL;
+        CHECK(s && chunk_src_next(s, &t, &err) == -1 && err.code == RX_EINTERRUPT && !t);
+        chunk_src_close(s);
+    }
     /* a TEXT match column has no streaming form (its order needs every string at once) */
     lp.kind = LP_ASOF;
     p.kind = PN_ASOF;
