@@ -84,7 +84,7 @@ int sj_keymap_init(SjKeyMap *m, int nk, const bool *text) {
 }
 
 void sj_keymap_free(SjKeyMap *m) {
-    rx_free(m->tab), rx_free(m->hash), rx_free(m->code), rx_free(m->str), rx_free(m->dict_slot);
+    rx_free(m->tab), rx_free(m->hash), rx_free(m->code), rx_free(m->str);
     arena_free(m->bytes);
     memset(m, 0, sizeof *m);
 }
@@ -220,9 +220,10 @@ bool sj_keys_null(const SjKeys *k, size_t i) {
 
 int sj_keymap_slots(SjKeyMap *m, const SjKeys *k, size_t n, uint32_t *slot, RxError *err) {
     const Column *c0 = k->nk == 1 ? k->col[0] : NULL;
-    if (c0 && m->text[0] && c0->codes && c0->dict) {
+    if (c0 && m->text[0] && c0->codes && c0->dict && c0->n_dict <= 4 * (size_t)n + 1024) {
         /* one dictionary-coded TEXT key: each distinct string is looked up once per chunk (an
-         * optimisation of the general path below, which hashes every row) */
+         * optimisation of the general path below, which hashes every row; not taken when the
+         * dictionary is much larger than the chunk, as one shared by many chunks may be) */
         uint32_t *ds = rx_malloc((c0->n_dict ? c0->n_dict : 1) * sizeof *ds);
         if (!ds) return sj_oom(err);
         for (uint32_t d = 0; d < c0->n_dict; d++) ds[d] = ROW_NONE;

@@ -51,10 +51,6 @@ typedef struct {
     RxStr *str;         /* slot * nk + k (TEXT keys) */
     uint32_t n, cap;
     Arena *bytes;
-    /* the dictionary of the last TEXT key column seen with codes: its codes' slots */
-    const RxStr *dict;
-    uint32_t *dict_slot;
-    uint32_t n_dict;
 } SjKeyMap;
 
 int sj_keymap_init(SjKeyMap *m, int nk, const bool *text);
