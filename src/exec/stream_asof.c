@@ -688,8 +688,28 @@ static Table *emit(AsofSrc *s, Pend *pc, bool *skip, RxError *err) {
     return ops_gather_join(s->p, pc->l, pc->rk, pc->ri, pc->ri, k, err);
 }
 
+static int asof_step(AsofSrc *s, Table **out, RxError *err);
+
 static int asof_next(ChunkSrc *base, Table **out, RxError *err) {
     AsofSrc *s = (AsofSrc *)base;
+    int rc = asof_step(s, out, err);
+    if (rc < 0 && err->code == RX_ENOMEM && s->forward && s->pending > 0) {
+        /* what holds the memory, and what bounds it */
+        size_t held = 0;
+        for (size_t i = 0; i < s->qn; i++) held += s->q[s->qh + i]->l->n_rows;
+        rx_error_clear(err);
+        rx_error(err, RX_ENOMEM, s->lp->src, s->lp->span,
+                 "out of memory in the one-pass AS-OF join: going forward, %zu left rows wait for a later "
+                 "right row of their key, and %zu left rows are held so that the output keeps left order "
+                 "(a key that does not appear again in the right input keeps its rows waiting until that "
+                 "input ends); WITHIN bounds the wait",
+                 s->pending, held);
+    }
+    return rc;
+}
+
+/* One step of asof_next. */
+static int asof_step(AsofSrc *s, Table **out, RxError *err) {
     *out = NULL;
     for (;;) {
         if (head_ready(s)) {

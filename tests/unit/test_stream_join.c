@@ -666,6 +666,41 @@ static void test_large(void) {
     CHECK(tl.diffs == 0);
 }
 
+/* Going forward, left rows whose key never comes again wait to the end of the right input: under
+ * a memory limit that cannot hold them, the error says what waits and what bounds it. */
+static void test_forward_budget(void) {
+    size_t n = 60000;
+    Column *lc[2], *rc[2];
+    for (int side = 0; side < 2; side++) {
+        Column **c = side ? rc : lc;
+        c[0] = col_new(TY_INT, n);
+        c[1] = col_new(TY_TIMESTAMP, n);
+        for (size_t i = 0; i < n; i++) col_i64(c[0])[i] = side, col_i64(c[1])[i] = (int64_t)i;
+    }
+    static const char *ln[] = {"k", "ts"}, *rn[] = {"k_r", "ts_r"};
+    Input L, R;
+    input_init(&L, lc, ln, 2);
+    input_init(&R, rc, rn, 2);
+    ColInfo oc[4] = {L.sc.cols[0], L.sc.cols[1], R.sc.cols[0], R.sc.cols[1]};
+    int lk[1] = {0}, rk[1] = {0};
+    LPlan lp = {.kind = LP_ASOF, .schema = {4, oc}, .dir = ASOF_FORWARD, .n_keys = 1, .lkeys = lk, .rkeys = rk,
+                .lmatch = 1, .rmatch = 1};
+    lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+    PNode p = {.kind = PN_ASOF, .lp = &lp, .in = {&L.pn, &R.pn}};
+    rx_set_memory_limit(rx_memory_used() + ((size_t)2 << 20));
+    stream_error(&p, L.t, R.t);
+    rx_set_memory_limit(0);
+    rx_memory_limit_hit(true);
+    CHECK(strstr(last_err, "out of memory in the one-pass AS-OF join: going forward, ") == last_err);
+    CHECK(strstr(last_err, "WITHIN bounds the wait") != NULL);
+    printf("forward under a limit: %s\n", last_err);
+    /* the same inputs without a limit: every left row comes out, unmatched */
+    stream_error(&p, L.t, R.t);
+    CHECK_STR(last_err, "");
+    input_free(&L);
+    input_free(&R);
+}
+
 int main(void) {
     text_heap = heap_new(1 << 16);
     test_asof_differential();
@@ -673,6 +708,7 @@ int main(void) {
     test_errors();
     test_supported();
     test_large();
+    test_forward_budget();
     heap_release(text_heap);
     return check_report("test_stream_join");
 }
