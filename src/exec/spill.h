@@ -1,0 +1,49 @@
+/*
+ * spill.h - tables written to a temporary file and read back (docs/memory.md): the format the
+ * out-of-core joins (ooc.c) partition their inputs and outputs into.
+ *
+ * A spill file is a sequence of records, each the concatenation of one or more tables with the
+ * file's columns (the table it was created like: count, types, names, pruned placeholders).
+ * Every type is kept exactly, NULLs included; TEXT bytes are copied. A record is compressed
+ * with zstd (level 1) when that makes it smaller and compression is on; it is written with one
+ * large write. Reading gives the records back in order, each as one table, or the whole file
+ * as one table.
+ */
+#ifndef RX_SPILL_H
+#define RX_SPILL_H
+
+#include "base/tempfile.h"
+#include "exec/stream.h"
+
+typedef struct SpillFile SpillFile;
+
+/* A new empty spill file in d (borrowed: d must outlive it) with like's columns (like is read
+ * only for its shape). compress: zstd level 1 per record. NULL with err on failure. */
+SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError *err);
+/* A new empty spill file beside like, with like's columns and compression. */
+SpillFile *spill_create_as(const SpillFile *like, RxError *err);
+/* Appends one record: the rows of parts[0], then parts[1], ... (each with the file's columns;
+ * tables of 0 rows are allowed, a record of 0 rows is not written). 0, or -1 with err (a full
+ * directory, out of memory). */
+int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err);
+/* Rows written so far, and their size uncompressed (about their size in memory). */
+uint64_t spill_rows(const SpillFile *f);
+uint64_t spill_raw_bytes(const SpillFile *f);
+/* The whole file as one new table (0 rows when nothing was written). -1 with err. */
+int spill_load(SpillFile *f, Table **out, RxError *err);
+/* Frees f; its file goes with it. NULL-safe. */
+void spill_close(SpillFile *f);
+
+/* Reading record by record: start at offset 0, each call gives the next record as a new table
+ * (1), or 0 at the end, or -1 with err. */
+typedef struct {
+    SpillFile *f;
+    uint64_t off;
+} SpillReader;
+int spill_read_next(SpillReader *r, Table **out, RxError *err);
+
+/* A chunk source over f's records (one chunk per record); borrows f, which must outlive it. NULL
+ * on OOM. */
+ChunkSrc *spill_src(SpillFile *f);
+
+#endif
