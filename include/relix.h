@@ -63,6 +63,10 @@ void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
 /* SQL pushdown to database connections on (default) or off (every operator in the engine). */
 void rx_set_pushdown(RxSession *s, int on);
+/* The directory under which joins that spill to disk make their temporary directory
+ * (docs/memory.md); NULL or "": $TMPDIR, else /tmp (the default). The string is copied. 0, or
+ * -1 when out of memory. */
+int rx_set_temp_dir(RxSession *s, const char *dir);
 /* Bare queries on or off (default): with on, a relational expression on its own is a query
  * statement ("Trades ASOF Trades.ts >= Quotes.ts Quotes;" runs as query { ... } does) and the
  * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must

@@ -5,8 +5,9 @@
  * A spill file is a sequence of records, each the concatenation of one or more tables with the
  * file's columns (the table it was created like: count, types, names, pruned placeholders).
  * Every type is kept exactly, NULLs included; TEXT bytes are copied. A record is compressed
- * with zstd (level 1) when that makes it smaller and compression is on; it is written with one
- * large write. Reading gives the records back in order, each as one table, or the whole file
+ * with zstd (level 1) when compression is on, compressing is expected to be faster than writing
+ * the bytes as they are (measured as the process spills: spill.c) and makes it smaller; it is
+ * written with one large write. Reading gives the records back in order, each as one table, or the whole file
  * as one table.
  */
 #ifndef RX_SPILL_H
@@ -20,6 +21,9 @@ typedef struct SpillFile SpillFile;
 /* A new empty spill file in d (borrowed: d must outlive it) with like's columns (like is read
  * only for its shape). compress: zstd level 1 per record. NULL with err on failure. */
 SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError *err);
+/* For tests: 1 compresses every record of a file created with compression, 0 none, -1 (the
+ * default) whichever is faster as measured so far. */
+void spill_force_compress(int mode);
 /* A new empty spill file beside like, with like's columns and compression. */
 SpillFile *spill_create_as(const SpillFile *like, RxError *err);
 /* Appends one record: the rows of parts[0], then parts[1], ... (each with the file's columns;

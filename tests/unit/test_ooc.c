@@ -167,7 +167,8 @@ static void test_spill_roundtrip(void) {
     static const RxType types[] = {TY_INT, TY_FLOAT, TY_BOOL, TY_TEXT, TY_TIMESTAMP, TY_DATE, TY_TIME, TY_DURATION};
     static const int64_t ranges[] = {1000, 50, 2, 10, 1000000, 20000, 1000000000, 100};
     static const int nulls[] = {10, 10, 10, 20, 5, 5, 5, 5};
-    for (int compress = 0; compress < 2; compress++) {
+    for (int compress = 0; compress < 3; compress++) {
+        spill_force_compress(compress == 2 ? -1 : compress);
         RxError err = {0};
         RxTempDir *d = rx_tempdir_open(base_dir, &err);
         CHECK(d != NULL);
@@ -204,6 +205,7 @@ static void test_spill_roundtrip(void) {
         rx_tempdir_close(d);
         CHECK(leftovers() == 0);
     }
+    spill_force_compress(-1);
 }
 
 /* ---- plans ---------------------------------------------------------------------------------- */
