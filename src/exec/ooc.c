@@ -14,7 +14,15 @@
  * seeded by the depth so that a task splits differently from its parent. A right row with a
  * NULL key never matches and is dropped; a left row with one is spread by its ordinal (it
  * gives a row of NULLs, or nothing when inner, wherever it goes). A task that does not get
- * smaller by splitting holds one key too many rows for the budget: an error.
+ * smaller by splitting holds one key too many rows for the budget: an error. So does a range
+ * split that cannot divide a task (one match value, one start point, too many rows).
+ *
+ * AS-OF without equality keys splits by ranges of the match value's order key (below): a left
+ * row goes to its range; a right row to its range and, holding the key nearest below a range
+ * (backward; above it, forward) among the task's right rows, to that range too - with all the
+ * right rows of that key, in order, so that ties and the tie rule resolve as in memory. A right
+ * row with a NULL match value never matches and is dropped; a left row with one goes to the
+ * first range.
  *
  * IJOIN splits by ranges of one order key of the endpoints (a non-decreasing int64 of the
  * value, common to both sides). Every interval goes to each range its hull [min(s,e),
@@ -45,7 +53,7 @@ static size_t forced_partition_bytes;
 void ooc_set_partition_bytes(size_t bytes) { forced_partition_bytes = bytes; }
 
 bool ooc_join_supported(const PNode *p) {
-    if (p->kind == PN_ASOF) return p->lp->n_keys > 0;
+    if (p->kind == PN_ASOF) return true;
     if (p->kind == PN_IJOIN) return p->lp->relation != IJ_PRECEDES && p->lp->relation != IJ_PRECEDED_BY;
     return false;
 }
@@ -62,6 +70,7 @@ typedef struct {
     ExecCtx *x;
     const PNode *p;
     bool ij;
+    bool ranged;            /* split by ranges of a key (IJOIN, AS-OF without equality keys) */
     RxTempDir *dir;
     int lcols, rcols;       /* the inputs' own columns; the ordinal follows them */
     size_t target;          /* the estimated bytes a task may take in memory */
@@ -150,8 +159,13 @@ static int64_t end_key(const Ooc *o, const Column *c, size_t i) {
     return 0;
 }
 
-/* The hull of row i of a side's table (NULL endpoints were dropped before). */
+/* The range key of row i of a side's table: IJOIN, its hull (NULL endpoints were dropped
+ * before); AS-OF, its match value's key as both ends. */
 static void hull(const Ooc *o, const Table *t, bool left, size_t i, int64_t *lo, int64_t *hi) {
+    if (!o->ij) {
+        *lo = *hi = end_key(o, t->cols[left ? o->p->lp->lmatch : o->p->lp->rmatch], i);
+        return;
+    }
     const int *ends = o->p->lp->ends;
     int64_t a = end_key(o, t->cols[ends[left ? 0 : 2]], i), b = end_key(o, t->cols[ends[left ? 1 : 3]], i);
     *lo = a < b ? a : b;
@@ -232,10 +246,12 @@ static int spill_input(Ooc *o, ChunkSrc *src, bool left, bool tag, SpillFile **o
             oom(err);
             goto done;
         }
-        if (o->ij) {
-            /* drop the rows with a NULL endpoint; sample the others' low ends */
-            const int *ends = o->p->lp->ends;
-            const Column *s = t->cols[ends[left ? 0 : 2]], *e = t->cols[ends[left ? 1 : 3]];
+        if (o->ranged) {
+            /* drop the rows that never match (IJOIN: a NULL endpoint; AS-OF: a right row's
+             * NULL match value); sample the others' low ends */
+            const LPlan *lp = o->p->lp;
+            const Column *s = t->cols[o->ij ? lp->ends[left ? 0 : 2] : left ? lp->lmatch : lp->rmatch];
+            const Column *e = o->ij ? t->cols[lp->ends[left ? 1 : 3]] : s;
             if (keep_cap < t->n_rows) {
                 rx_free(keep);
                 keep_cap = t->n_rows;
@@ -248,7 +264,10 @@ static int spill_input(Ooc *o, ChunkSrc *src, bool left, bool tag, SpillFile **o
             }
             size_t k = 0;
             for (size_t i = 0; i < t->n_rows; i++) {
-                if (col_is_null(s, i) || col_is_null(e, i)) continue;
+                if (col_is_null(s, i) || col_is_null(e, i)) {
+                    if (!o->ij && left) keep[k++] = (uint32_t)i;   /* gives its row of NULLs */
+                    continue;
+                }
                 keep[k++] = (uint32_t)i;
                 int64_t lo, hi;
                 hull(o, t, left, i, &lo, &hi);
@@ -328,6 +347,53 @@ static int child_of(const Child *ch, int n, int64_t v) {
     return a;
 }
 
+/* AS-OF without equality keys, the right side: carry[c] is the key whose right rows child c
+ * needs from outside its range - backward, the largest key below its range; forward, the
+ * smallest above - and has[c] whether there is one. All right rows of that key go to child c
+ * too, so that each left row sees its true nearest, ties included. One pass over f. */
+static int carries(Ooc *o, SpillFile *f, const Child *ch, int n, int64_t *carry, bool *has, RxError *err) {
+    int64_t *mx = rx_malloc((size_t)n * 2 * sizeof *mx);
+    bool *any = rx_calloc((size_t)n, sizeof *any);
+    if (!mx || !any) {
+        rx_free(mx), rx_free(any);
+        return oom(err);
+    }
+    int64_t *mn = mx + n;
+    SpillReader rd = {.f = f};
+    for (;;) {
+        Table *t;
+        int rc = spill_read_next(&rd, &t, err);
+        if (rc < 0) {
+            rx_free(mx), rx_free(any);
+            return -1;
+        }
+        if (rc == 0) break;
+        for (size_t i = 0; i < t->n_rows; i++) {
+            int64_t k, k2;
+            hull(o, t, false, i, &k, &k2);
+            int c = child_of(ch, n, k);
+            if (!any[c] || k > mx[c]) mx[c] = k;
+            if (!any[c] || k < mn[c]) mn[c] = k;
+            any[c] = true;
+        }
+        table_free(t);
+    }
+    bool backward = o->p->lp->dir == ASOF_BACKWARD || o->p->lp->dir == ASOF_BACKWARD_STRICT;
+    bool seen = false;
+    int64_t best = 0;
+    for (int step = 0; step < n; step++) {
+        int c = backward ? step : n - 1 - step;
+        has[c] = seen;
+        carry[c] = best;
+        if (any[c]) {
+            seen = true;
+            best = backward ? mx[c] : mn[c];
+        }
+    }
+    rx_free(mx), rx_free(any);
+    return 0;
+}
+
 /* Distributes the rows of f (one side of a task) over the children's files. */
 static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int depth, RxError *err) {
     size_t flush_rows = 1024;
@@ -337,9 +403,15 @@ static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int dep
         if (flush_rows < 256) flush_rows = 256;
     }
     uint32_t *idx = NULL, *cnt = NULL, *start = NULL;
-    int *dest = NULL;
+    int *da = NULL, *db = NULL;        /* per row: the children [da, db] it goes to; da < 0: none */
+    int64_t *sk = NULL;                /* per row: its key for the children's samples */
+    uint8_t *samp = NULL;              /* per row: whether it has one */
+    int64_t *carry = NULL;
+    bool *has = NULL;
     size_t cap = 0;
     int ret = -1;
+    bool asof_ranged = o->ranged && !o->ij;
+    bool backward = o->p->lp->dir == ASOF_BACKWARD || o->p->lp->dir == ASOF_BACKWARD_STRICT;
     SpillReader rd = {.f = f};
     cnt = rx_calloc((size_t)n + 1, sizeof *cnt);
     start = rx_calloc((size_t)n + 1, sizeof *start);
@@ -347,70 +419,81 @@ static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int dep
         oom(err);
         goto done;
     }
+    if (asof_ranged && !left) {
+        carry = rx_malloc((size_t)n * sizeof *carry);
+        has = rx_malloc((size_t)n * sizeof *has);
+        if (!carry || !has) {
+            oom(err);
+            goto done;
+        }
+        if (carries(o, f, ch, n, carry, has, err) < 0) goto done;
+    }
     for (;;) {
         if (ops_check_interrupt(o->x, err) < 0) goto done;
         Table *t;
         int rc = spill_read_next(&rd, &t, err);
         if (rc < 0) goto done;
         if (rc == 0) break;
-        /* IJOIN rows may go to several children: count first, then place */
+        if (cap < t->n_rows) {
+            rx_free(da), rx_free(db), rx_free(sk), rx_free(samp);
+            cap = t->n_rows;
+            da = rx_malloc(cap * sizeof *da);
+            db = rx_malloc(cap * sizeof *db);
+            sk = rx_malloc(cap * sizeof *sk);
+            samp = rx_malloc(cap);
+            if (!da || !db || !sk || !samp) {
+                cap = 0;
+                table_free(t);
+                oom(err);
+                goto done;
+            }
+        }
+        /* a row may go to several children: count first, then place */
         memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
         size_t total = 0;
-        int64_t *los = NULL, *his = NULL;
-        if (o->ij) {
-            los = rx_malloc((t->n_rows ? t->n_rows : 1) * 2 * sizeof *los);
-            if (!los) {
-                table_free(t);
-                oom(err);
-                goto done;
-            }
-            his = los + t->n_rows;
-        }
-        if (cap < t->n_rows) {
-            rx_free(dest);
-            dest = rx_malloc(t->n_rows * sizeof *dest);
-            cap = dest ? t->n_rows : 0;
-            if (!dest) {
-                rx_free(los);
-                table_free(t);
-                oom(err);
-                goto done;
-            }
-        }
         for (size_t i = 0; i < t->n_rows; i++) {
-            if (o->ij) {
-                hull(o, t, left, i, &los[i], &his[i]);
-                int a = child_of(ch, n, los[i]), b = child_of(ch, n, his[i]);
-                dest[i] = a;
-                for (int c = a; c <= b; c++) cnt[c]++;
-                total += (size_t)(b - a + 1);
+            samp[i] = 0;
+            if (!o->ranged) {
+                da[i] = db[i] = asof_route(o, t, left, i, depth, n);
+            } else if (asof_ranged && col_is_null(t->cols[left ? o->p->lp->lmatch : o->p->lp->rmatch], i)) {
+                da[i] = db[i] = 0;   /* a left row with a NULL match value: no match anywhere */
             } else {
-                dest[i] = asof_route(o, t, left, i, depth, n);
-                if (dest[i] >= 0) cnt[dest[i]]++, total++;
+                int64_t lo, hi;
+                hull(o, t, left, i, &lo, &hi);
+                da[i] = child_of(ch, n, lo);
+                db[i] = child_of(ch, n, hi);
+                sk[i] = lo;
+                samp[i] = 1;
+                if (carry && backward)
+                    while (db[i] + 1 < n && has[db[i] + 1] && carry[db[i] + 1] == lo) db[i]++;
+                if (carry && !backward)
+                    while (da[i] > 0 && has[da[i] - 1] && carry[da[i] - 1] == lo) da[i]--;
             }
+            if (da[i] < 0) continue;
+            for (int c = da[i]; c <= db[i]; c++) cnt[c]++;
+            total += (size_t)(db[i] - da[i] + 1);
         }
         rx_free(idx);
         idx = rx_malloc((total ? total : 1) * sizeof *idx);
         if (!idx) {
-            rx_free(los);
             table_free(t);
             oom(err);
             goto done;
         }
-        for (int c = 0, s = 0; c < n; c++) start[c] = (uint32_t)s, s += (int)cnt[c];
+        size_t at = 0;
+        for (int c = 0; c < n; c++) start[c] = (uint32_t)at, at += cnt[c];
         for (size_t i = 0; i < t->n_rows; i++) {
-            if (dest[i] < 0) continue;
-            int b = o->ij ? child_of(ch, n, his[i]) : dest[i];
-            for (int c = dest[i]; c <= b; c++) {
+            if (da[i] < 0) continue;
+            for (int c = da[i]; c <= db[i]; c++) {
                 idx[start[c]++] = (uint32_t)i;
-                if (o->ij) sample_add(ch[c].sample, los[i] > ch[c].lo ? los[i] : ch[c].lo);
+                if (samp[i]) sample_add(ch[c].sample, sk[i] > ch[c].lo ? sk[i] : ch[c].lo);
             }
         }
-        rx_free(los);
-        for (int c = 0, s = 0; c < n; c++) {
+        at = 0;
+        for (int c = 0; c < n; c++) {
             size_t k = cnt[c];
-            const uint32_t *ix = idx + s;
-            s += (int)k;
+            const uint32_t *ix = idx + at;
+            at += k;
             if (!k) continue;
             Table *g = gather_table(t, ix, k);
             if (!g) {
@@ -443,7 +526,8 @@ static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int dep
         if (child_flush(&ch[c], err) < 0) goto done;
     ret = 0;
 done:
-    rx_free(idx), rx_free(cnt), rx_free(start), rx_free(dest);
+    rx_free(idx), rx_free(cnt), rx_free(start), rx_free(da), rx_free(db), rx_free(sk), rx_free(samp);
+    rx_free(carry), rx_free(has);
     return ret;
 }
 
@@ -576,7 +660,8 @@ static int too_big(Ooc *o, uint64_t need, RxError *err) {
              label.p ? label.p : "join",
              o->ij ? "a range of start times no split can divide (many intervals starting at one point, or "
                      "intervals spanning the others)"
-                   : "the rows of one join key",
+             : o->ranged ? "the rows of one match value"
+                         : "the rows of one join key",
              need_s, budget_s);
     rx_error_hint(err, "raise the budget with --memory-limit");
     sb_free(&label);
@@ -612,7 +697,7 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
     uint64_t want = need / (o->target ? o->target : 1) * 2 + 2;
     n = want > MAX_FANOUT ? MAX_FANOUT : (int)want;
     int64_t *bounds = NULL;
-    if (o->ij) {
+    if (o->ranged) {
         /* ranges at the sample's quantiles, each starting above the one before */
         qsort(sample->v, sample->n, sizeof sample->v[0], cmp_i64);
         bounds = rx_malloc((size_t)n * sizeof *bounds);
@@ -640,12 +725,12 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
         goto done;
     }
     for (int c = 0; c < n; c++) {
-        if (o->ij) {
+        if (o->ranged) {
             ch[c].lo = bounds[c];
             ch[c].hi = c + 1 < n ? bounds[c + 1] - 1 : hi;
         }
-        ch[c].sample = o->ij ? rx_calloc(1, sizeof *ch[c].sample) : NULL;
-        if (o->ij && !ch[c].sample) {
+        ch[c].sample = o->ranged ? rx_calloc(1, sizeof *ch[c].sample) : NULL;
+        if (o->ranged && !ch[c].sample) {
             rx_free(bounds);
             oom(err);
             goto done;
@@ -904,14 +989,15 @@ ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     o->x = x;
     o->p = p;
     o->ij = p->kind == PN_IJOIN;
+    o->ranged = o->ij || lp->n_keys == 0;
     o->lcols = lp->in[0]->schema.n;
     o->rcols = lp->in[1]->schema.n;
-    if (o->ij)
-        for (int k = 0; k < 4; k++) {
-            RxType t = lp->in[k < 2 ? 0 : 1]->schema.cols[lp->ends[k]].type;
-            o->fmode |= t == TY_FLOAT;
-            o->tsmode |= t == TY_TIMESTAMP;
-        }
+    for (int k = 0; o->ranged && k < (o->ij ? 4 : 2); k++) {
+        int col = o->ij ? lp->ends[k] : k == 0 ? lp->lmatch : lp->rmatch;
+        RxType t = lp->in[(o->ij ? k >= 2 : k == 1) ? 1 : 0]->schema.cols[col].type;
+        o->fmode |= t == TY_FLOAT;
+        o->tsmode |= t == TY_TIMESTAMP;
+    }
     size_t limit = rx_memory_limit(), used = rx_memory_used();
     o->target = forced_partition_bytes ? forced_partition_bytes
                 : limit ? (limit > used ? (limit - used) / 2 : 0)

@@ -293,7 +293,7 @@ static bool differential(Plan *pl, Table *l, Table *r, const char *what) {
 
 static void test_asof(void) {
     int failures = 0;
-    for (int round = 0; round < 120; round++) {
+    for (int round = 0; round < 240; round++) {
         size_t nl = below(4) == 0 ? below(20) : 200 + below(3000), nr = below(5) == 0 ? below(10) : 100 + below(3000);
         int variant = (int)below(3);
         /* left: key1, key2, match, payload TEXT, payload FLOAT; right: key1, key2, match, payload */
@@ -314,12 +314,12 @@ static void test_asof(void) {
         pl.lp.inner = below(2);
         pl.lp.has_within = below(3) == 0;
         pl.lp.within.us = (int64_t)below(variant == 2 ? 5 * US_PER_DAY : 300);
-        pl.lp.n_keys = 1 + (int)below(2);
+        pl.lp.n_keys = (int)below(3);
         pl.lkeys[0] = pl.rkeys[0] = 0;
         pl.lkeys[1] = pl.rkeys[1] = 1;
         pl.lp.lmatch = pl.lp.rmatch = 2;
         /* a partition holds at least a few keys' rows (one key's rows cannot be split) */
-        size_t per_key = (nl * 100 + nr * 80) / (size_t)keys;
+        size_t per_key = (nl * 100 + nr * 80) / (pl.lp.n_keys ? (size_t)keys : 20);
         ooc_set_partition_bytes(below(4) == 0 ? 0 : 4 * per_key + 2000 + below(30000));
         char what[128];
         snprintf(what, sizeof what, "asof round %d (%zu x %zu, %s%s%s, keys %d, variant %d)", round, nl, nr,
