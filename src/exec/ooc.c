@@ -794,6 +794,7 @@ typedef struct {
     Table *cur;       /* the record being read, or NULL at the end */
     size_t pos;
     const int64_t *lord, *rord;
+    unsigned long used_in;   /* the chunk number that last took a row of cur */
 } MergeIn;
 
 typedef struct {
@@ -804,6 +805,9 @@ typedef struct {
     int n_heap;
     Table **retired;  /* records used up while the chunk being built still points into them */
     int n_retired, cap_retired;
+    const Table **used;   /* the records the chunk being built takes rows from, once each */
+    int n_used;
+    unsigned long chunk_no;
     bool done;
 } OocSrc;
 
@@ -838,6 +842,7 @@ static int in_advance(OocSrc *s, MergeIn *in, RxError *err) {
         }
         s->retired[s->n_retired++] = in->cur;
         in->cur = NULL;
+        in->used_in = 0;
     }
     int rc = spill_read_next(&in->rd, &in->cur, err);
     if (rc <= 0) return rc;
@@ -848,7 +853,7 @@ static int in_advance(OocSrc *s, MergeIn *in, RxError *err) {
     return 1;
 }
 
-/* The rows (tab[i], row[i]) as a chunk of the schema's columns. */
+/* The rows (tab[i], row[i]) as a chunk of the schema's columns; s->used lists the tables. */
 static Table *build_chunk(OocSrc *s, const Table *const *tab, const uint32_t *row, size_t n) {
     const Schema *sc = &s->o.p->lp->schema;
     Table *t = table_new(sc->n, n);
@@ -859,13 +864,10 @@ static Table *build_chunk(OocSrc *s, const Table *const *tab, const uint32_t *ro
         if (!out) goto oom;
         if (!like->pruned) {
             size_t w = type_width(like->type);
-            const Table *last = NULL;
+            for (int u = 0; like->type == TY_TEXT && u < s->n_used; u++)
+                if (col_share_heaps(out, s->used[u]->cols[c]) < 0) goto oom_col;
             for (size_t i = 0; i < n; i++) {
                 const Column *from = tab[i]->cols[c];
-                if (tab[i] != last) {
-                    last = tab[i];
-                    if (like->type == TY_TEXT && col_share_heaps(out, from) < 0) goto oom_col;
-                }
                 memcpy((char *)out->data + i * w, (const char *)from->data + row[i] * w, w);
                 if (col_is_null(from, row[i]) && col_set_null(out, i) < 0) goto oom_col;
             }
@@ -895,8 +897,14 @@ static int ooc_next(ChunkSrc *base, Table **out, RxError *err) {
         oom(err);
         goto done;
     }
+    s->chunk_no++;
+    s->n_used = 0;
     while (n < cap && s->n_heap > 0) {
         MergeIn *in = &s->in[s->heap[0]];
+        if (in->used_in != s->chunk_no) {
+            in->used_in = s->chunk_no;
+            s->used[s->n_used++] = in->cur;
+        }
         tab[n] = in->cur;
         row[n] = (uint32_t)in->pos;
         n++;
@@ -926,6 +934,7 @@ done:
 }
 
 static void ooc_free(Ooc *o) {
+    spill_release_buffers();
     for (int i = 0; i < o->n_outs; i++) spill_close(o->outs[i]);
     rx_free(o->outs);
     table_free(o->out_like);
@@ -937,6 +946,7 @@ static void ooc_close(ChunkSrc *base) {
     for (int i = 0; s->in && i < s->o.n_outs; i++) table_free(s->in[i].cur);
     for (int i = 0; i < s->n_retired; i++) table_free(s->retired[i]);
     rx_free(s->retired);
+    rx_free(s->used);
     rx_free(s->in);
     rx_free(s->heap);
     ooc_free(&s->o);
@@ -1024,7 +1034,8 @@ ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     sample = NULL;
     s->in = rx_calloc(o->n_outs ? (size_t)o->n_outs : 1, sizeof *s->in);
     s->heap = rx_calloc(o->n_outs ? (size_t)o->n_outs : 1, sizeof *s->heap);
-    if (!s->in || !s->heap) {
+    s->used = rx_malloc(((size_t)o->n_outs + STREAM_CHUNK_ROWS) * sizeof *s->used);
+    if (!s->in || !s->heap || !s->used) {
         oom(err);
         goto fail;
     }

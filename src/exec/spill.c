@@ -61,6 +61,35 @@ static bool choose_compress(void) {
     return k % 16 == 15 ? !zip : zip;
 }
 
+/* Buffers reused from record to record (the write's body and its compressed form, the read's
+ * stored and decompressed bytes): fresh memory for each record costs its page faults again.
+ * Per thread; spill_release_buffers frees them. */
+typedef struct {
+    char *p;
+    size_t cap;
+} Scratch;
+static __thread Scratch scratch[4];
+enum { S_BODY, S_ZIP, S_IN, S_RAW };
+
+static char *scratch_get(int which, size_t n) {
+    Scratch *b = &scratch[which];
+    if (b->cap < n) {
+        rx_free(b->p);
+        size_t cap = n < 65536 ? 65536 : n + n / 4;
+        b->p = rx_malloc(cap);
+        b->cap = b->p ? cap : 0;
+    }
+    return b->p;
+}
+
+void spill_release_buffers(void) {
+    for (int i = 0; i < 4; i++) {
+        rx_free(scratch[i].p);
+        scratch[i].p = NULL;
+        scratch[i].cap = 0;
+    }
+}
+
 static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
 SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError *err) {
@@ -160,7 +189,7 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
             raw += n * type_width(f->types[c]);
         }
     }
-    char *body = rx_malloc(HEADER_BYTES + raw);
+    char *body = scratch_get(S_BODY, HEADER_BYTES + raw);
     if (!body) return oom(err);
     char *w = body + HEADER_BYTES;
     put(&w, &n, 8);
@@ -193,7 +222,6 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
                 for (size_t i = 0; i < col->n; i++) {
                     uint64_t len = col_is_null(col, i) ? 0 : col_str(col)[i].len;
                     if (len > UINT32_MAX) {
-                        rx_free(body);
                         return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
                                         "a TEXT value of more than 4 GB cannot be written to a temporary file");
                     }
@@ -221,9 +249,8 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
     bool zip = f->compress && choose_compress();
     if (zip) {
         size_t bound = ZSTD_compressBound(raw);
-        z = rx_malloc(HEADER_BYTES + bound);
+        z = scratch_get(S_ZIP, HEADER_BYTES + bound);
         if (!z) {
-            rx_free(body);
             return oom(err);
         }
         size_t got = ZSTD_compress(z + HEADER_BYTES, bound, body + HEADER_BYTES, raw, 1);
@@ -244,8 +271,6 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
     double t1 = now_s();
     int rc = rx_temp_write(f->dir, f->fd, (off_t)f->size, rec, HEADER_BYTES + stored, err);
     learn(&cost.write_ns, (now_s() - t1) * 1e9 / (double)(HEADER_BYTES + stored));
-    rx_free(body);
-    rx_free(z);
     if (rc < 0) return -1;
     f->size += HEADER_BYTES + stored;
     f->rows += n;
@@ -253,7 +278,8 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
     return 0;
 }
 
-/* Reads the record at *off into a new buffer of its body uncompressed (*len bytes). */
+/* Reads the record at *off: *body is its body uncompressed (*len bytes), in a buffer of this
+ * thread's that the next read reuses. */
 static int read_record(SpillFile *f, uint64_t *off, char **body, size_t *len, RxError *err) {
     char h[HEADER_BYTES];
     if (rx_temp_read(f->dir, f->fd, (off_t)*off, h, HEADER_BYTES, err) < 0) return -1;
@@ -266,25 +292,16 @@ static int read_record(SpillFile *f, uint64_t *off, char **body, size_t *len, Rx
     if (magic != SPILL_MAGIC || stored > f->size - *off - HEADER_BYTES)
         return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "a temporary file in %s is damaged",
                         rx_tempdir_path(f->dir));
-    char *in = rx_malloc(stored ? stored : 1);
+    char *in = scratch_get(S_IN, stored ? stored : 1);
     if (!in) return oom(err);
-    if (rx_temp_read(f->dir, f->fd, (off_t)(*off + HEADER_BYTES), in, stored, err) < 0) {
-        rx_free(in);
-        return -1;
-    }
+    if (rx_temp_read(f->dir, f->fd, (off_t)(*off + HEADER_BYTES), in, stored, err) < 0) return -1;
     if (zflag) {
-        char *out = rx_malloc(raw ? raw : 1);
-        if (!out) {
-            rx_free(in);
-            return oom(err);
-        }
+        char *out = scratch_get(S_RAW, raw ? raw : 1);
+        if (!out) return oom(err);
         size_t got = ZSTD_decompress(out, raw, in, stored);
-        rx_free(in);
-        if (ZSTD_isError(got) || got != raw) {
-            rx_free(out);
+        if (ZSTD_isError(got) || got != raw)
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "a temporary file in %s is damaged",
                             rx_tempdir_path(f->dir));
-        }
         in = out;
     }
     *off += HEADER_BYTES + stored;
@@ -390,12 +407,8 @@ int spill_read_next(SpillReader *rd, Table **out, RxError *err) {
     size_t len;
     if (read_record(f, &rd->off, &body, &len, err) < 0) return -1;
     Table *t = new_table(f, record_rows(body, len));
-    if (!t) {
-        rx_free(body);
-        return oom(err);
-    }
+    if (!t) return oom(err);
     int rc = decode(f, body, len, t, 0, err);
-    rx_free(body);
     if (rc < 0) {
         table_free(t);
         return -1;
@@ -423,7 +436,6 @@ int spill_load(SpillFile *f, Table **out, RxError *err) {
         }
         uint64_t n = record_rows(body, len);
         int rc = decode(f, body, len, t, at, err);
-        rx_free(body);
         if (rc < 0) {
             table_free(t);
             return -1;

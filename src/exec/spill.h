@@ -21,6 +21,9 @@ typedef struct SpillFile SpillFile;
 /* A new empty spill file in d (borrowed: d must outlive it) with like's columns (like is read
  * only for its shape). compress: zstd level 1 per record. NULL with err on failure. */
 SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError *err);
+/* Frees the calling thread's buffers that writes and reads reuse (they grow to the largest
+ * record); a spilling operator calls it when it is done. */
+void spill_release_buffers(void);
 /* For tests: 1 compresses every record of a file created with compression, 0 none, -1 (the
  * default) whichever is faster as measured so far. */
 void spill_force_compress(int mode);

@@ -548,6 +548,7 @@ int main(void) {
     test_hot_key();
     test_full_disk();
     test_signals();
+    spill_release_buffers();
     rmdir(base_dir);
     return check_report("test_ooc");
 }
