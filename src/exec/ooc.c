@@ -43,7 +43,8 @@
 #include "exec/spill.h"
 #include "types/compare.h"
 
-#define MAX_FANOUT 128
+#define MAX_FANOUT 64
+#define MIN_TARGET ((size_t)4 << 20)   /* the least a task may take in memory */
 #define MAX_DEPTH 6
 #define SAMPLE 4096          /* the range split's reservoir of low ends */
 #define OUT_ROWS 8192        /* rows per record of a task's output */
@@ -76,9 +77,12 @@ typedef struct {
     size_t target;          /* the estimated bytes a task may take in memory */
     bool fmode, tsmode;     /* IJOIN order key: INT as FLOAT; DATE as microseconds */
     Table *out_like;        /* the shape of the tasks' outputs: schema columns, then ordinals */
-    SpillFile **outs;       /* the joined tasks' outputs, each in ordinal order */
+    SpillFile *out;         /* the joined tasks' outputs, one after the other */
+    uint64_t *outs;         /* where each task's output starts and ends in it: 2 per task */
     int n_outs, cap_outs;
 } Ooc;
+
+static size_t clamp(size_t v, size_t lo, size_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
@@ -396,11 +400,15 @@ static int carries(Ooc *o, SpillFile *f, const Child *ch, int n, int64_t *carry,
 
 /* Distributes the rows of f (one side of a task) over the children's files. */
 static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int depth, RxError *err) {
+    /* a child's rows wait in memory until they are worth a record: 1 MB, or less when the
+     * budget is small (all children's together take at most a quarter of a task's share) */
     size_t flush_rows = 1024;
     if (spill_rows(f)) {
         uint64_t row_bytes = spill_raw_bytes(f) / spill_rows(f) + 1;
-        flush_rows = (size_t)((1u << 20) / row_bytes);
-        if (flush_rows < 256) flush_rows = 256;
+        uint64_t bytes = o->target / 4 / (uint64_t)n;
+        if (bytes > (1u << 20)) bytes = 1u << 20;
+        flush_rows = (size_t)(bytes / row_bytes);
+        if (flush_rows < 64) flush_rows = 64;
     }
     uint32_t *idx = NULL, *cnt = NULL, *start = NULL;
     int *da = NULL, *db = NULL;        /* per row: the children [da, db] it goes to; da < 0: none */
@@ -533,18 +541,19 @@ done:
 
 /* ---- joining a task in memory --------------------------------------------------------------- */
 
-static int add_output(Ooc *o, SpillFile *f, RxError *err) {
+/* Records the output a task wrote to o->out from offset start on. */
+static int add_output(Ooc *o, uint64_t start, RxError *err) {
+    if (spill_size(o->out) == start) return 0;   /* no rows */
     if (o->n_outs == o->cap_outs) {
         int nc = o->cap_outs ? o->cap_outs * 2 : 16;
-        SpillFile **no = rx_realloc(o->outs, (size_t)nc * sizeof *no);
-        if (!no) {
-            spill_close(f);
-            return oom(err);
-        }
+        uint64_t *no = rx_realloc(o->outs, (size_t)nc * 2 * sizeof *no);
+        if (!no) return oom(err);
         o->outs = no;
         o->cap_outs = nc;
     }
-    o->outs[o->n_outs++] = f;
+    o->outs[2 * o->n_outs] = start;
+    o->outs[2 * o->n_outs + 1] = spill_size(o->out);
+    o->n_outs++;
     return 0;
 }
 
@@ -584,12 +593,11 @@ static int write_output(Ooc *o, const Table *L, const Table *R, const uint32_t *
 }
 
 /* Joins task (l, r) in memory; for IJOIN keeps the pairs whose max(lo_l, lo_r) lies in
- * [lo, hi]. The output goes to a new file in o->outs. */
+ * [lo, hi]. The output goes to the end of o->out (add_output). */
 static int join_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, RxError *err) {
     Table *L = NULL, *R = NULL;
     uint32_t *li = NULL, *ri = NULL;
     IjPairs pairs = {0};
-    SpillFile *out = NULL;
     int ret = -1;
     if (spill_load(l, &L, err) < 0 || spill_load(r, &R, err) < 0) goto done;
     Table lv = *L, rv = *R;
@@ -628,12 +636,10 @@ static int join_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi,
             n++;
         }
     }
-    if (!(out = spill_create(o->dir, o->out_like, true, err))) goto done;
-    if (write_output(o, L, R, o->ij ? pairs.left : li, o->ij ? pairs.right : ri, n, out, err) < 0) goto done;
-    ret = add_output(o, out, err);
-    out = NULL;
+    uint64_t start = spill_size(o->out);
+    if (write_output(o, L, R, o->ij ? pairs.left : li, o->ij ? pairs.right : ri, n, o->out, err) < 0) goto done;
+    ret = add_output(o, start, err);
 done:
-    spill_close(out);
     ij_pairs_free(&pairs);
     rx_free(li), rx_free(ri);
     table_free(L), table_free(R);
@@ -648,21 +654,25 @@ static uint64_t estimate(const SpillFile *l, const SpillFile *r) {
     return spill_raw_bytes(l) + spill_raw_bytes(r) + 40 * (spill_rows(l) + spill_rows(r));
 }
 
-static int too_big(Ooc *o, uint64_t need, RxError *err) {
+/* The error of a task that cannot be made to fit: need is its estimate; what says what it
+ * holds (NULL: the rows no split can divide, by the join's kind). */
+static int too_big(Ooc *o, const char *what, uint64_t need, RxError *err) {
     StrBuf label;
     sb_init(&label);
     plan_label(o->p, &label);
-    char need_s[16], budget_s[16];
+    char need_s[16], left_s[16], limit_s[16];
     rx_format_bytes(need_s, sizeof need_s, need);
-    rx_format_bytes(budget_s, sizeof budget_s, o->target);
+    rx_format_bytes(left_s, sizeof left_s, o->target);
+    rx_format_bytes(limit_s, sizeof limit_s, rx_memory_limit());
+    if (!what)
+        what = o->ij ? "a range of start times that no split can divide (many intervals starting at one point, or "
+                       "intervals spanning the others)"
+               : o->ranged ? "the rows of one match value"
+                           : "the rows of one join key";
     rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
-             "%s: %s needs about %s of memory in one piece, more than the %s the memory budget leaves it",
-             label.p ? label.p : "join",
-             o->ij ? "a range of start times no split can divide (many intervals starting at one point, or "
-                     "intervals spanning the others)"
-             : o->ranged ? "the rows of one match value"
-                         : "the rows of one join key",
-             need_s, budget_s);
+             "%s: %s need about %s of memory at once, more than the %s that the memory budget%s%s leaves it",
+             label.p ? label.p : "join", what, need_s, left_s, rx_memory_limit() ? " of " : "",
+             rx_memory_limit() ? limit_s : "");
     rx_error_hint(err, "raise the budget with --memory-limit");
     sb_free(&label);
     return -1;
@@ -690,7 +700,7 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
         goto done;
     }
     if (depth >= MAX_DEPTH) {
-        too_big(o, need, err);
+        too_big(o, NULL, need, err);
         goto done;
     }
     /* the children: twice as many as the estimate asks for, for skew */
@@ -714,7 +724,7 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
         n = k;
         if (n < 2) {
             rx_free(bounds);
-            too_big(o, need, err);
+            too_big(o, NULL, need, err);
             goto done;
         }
     }
@@ -756,12 +766,14 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
         if (s == 0) l = NULL;
         else r = NULL;
     }
-    /* a split that leaves a child as big as its parent makes no progress */
+    /* a split that leaves a child nearly as big as its parent makes too little progress (one
+     * key, one point, intervals spanning the others): it would only recurse */
     for (int c = 0; c < n; c++)
-        if (spill_rows(kids[0][c]) == rows[0] && spill_rows(kids[1][c]) == rows[1]) {
-            too_big(o, need, err);
+        if (estimate(kids[0][c], kids[1][c]) > need / 10 * 9 && estimate(kids[0][c], kids[1][c]) > o->target) {
+            too_big(o, NULL, estimate(kids[0][c], kids[1][c]), err);
             goto split_failed;
         }
+    (void)rows;
     ret = 0;
     for (int c = 0; c < n; c++) {
         SpillFile *kl = kids[0][c], *kr = kids[1][c];
@@ -808,6 +820,7 @@ typedef struct {
     const Table **used;   /* the records the chunk being built takes rows from, once each */
     int n_used;
     unsigned long chunk_no;
+    size_t chunk_rows;    /* rows per chunk given out */
     bool done;
 } OocSrc;
 
@@ -889,7 +902,7 @@ static int ooc_next(ChunkSrc *base, Table **out, RxError *err) {
     *out = NULL;
     if (s->done) return 0;
     if (ops_check_interrupt(s->o.x, err) < 0) return -1;
-    size_t cap = STREAM_CHUNK_ROWS, n = 0;
+    size_t cap = s->chunk_rows, n = 0;
     const Table **tab = rx_malloc(cap * sizeof *tab);
     uint32_t *row = rx_malloc(cap * sizeof *row);
     int ret = -1;
@@ -935,7 +948,7 @@ done:
 
 static void ooc_free(Ooc *o) {
     spill_release_buffers();
-    for (int i = 0; i < o->n_outs; i++) spill_close(o->outs[i]);
+    spill_close(o->out);
     rx_free(o->outs);
     table_free(o->out_like);
     rx_tempdir_close(o->dir);
@@ -1012,11 +1025,19 @@ ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     o->target = forced_partition_bytes ? forced_partition_bytes
                 : limit ? (limit > used ? (limit - used) / 2 : 0)
                         : SIZE_MAX;
+    if (o->target < MIN_TARGET && !forced_partition_bytes) {
+        /* too little left to join even small partitions, and to buffer the splits */
+        too_big(o, "partitioning and joining its inputs", MIN_TARGET, err);
+        goto fail;
+    }
     if (!(o->out_like = output_like(p, o->ij))) {
         oom(err);
         goto fail;
     }
     if (!(o->dir = rx_tempdir_open(x->temp_dir, err))) goto fail;
+    if (!(o->out = spill_create(o->dir, o->out_like, true, err))) goto fail;
+    /* the merge holds a record of each task's output at once */
+    spill_set_record_bytes(o->out, clamp(o->target / (2 * MAX_FANOUT), (size_t)16 << 10, (size_t)1 << 20));
     int rc = spill_input(o, l, true, true, &lf, sample, err);
     l = NULL;
     if (rc < 0) goto fail;
@@ -1034,13 +1055,18 @@ ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     sample = NULL;
     s->in = rx_calloc(o->n_outs ? (size_t)o->n_outs : 1, sizeof *s->in);
     s->heap = rx_calloc(o->n_outs ? (size_t)o->n_outs : 1, sizeof *s->heap);
-    s->used = rx_malloc(((size_t)o->n_outs + STREAM_CHUNK_ROWS) * sizeof *s->used);
+    /* chunks of a quarter of a task's share at most */
+    uint64_t row_bytes = spill_rows(o->out) ? spill_raw_bytes(o->out) / spill_rows(o->out) + 1 : 1;
+    s->chunk_rows = clamp(o->target / 4 / row_bytes, 1024, STREAM_CHUNK_ROWS);
+    s->used = rx_malloc(((size_t)o->n_outs + s->chunk_rows) * sizeof *s->used);
     if (!s->in || !s->heap || !s->used) {
         oom(err);
         goto fail;
     }
     for (int i = 0; i < o->n_outs; i++) {
-        s->in[i].rd.f = o->outs[i];
+        s->in[i].rd.f = o->out;
+        s->in[i].rd.off = o->outs[2 * i];
+        s->in[i].rd.end = o->outs[2 * i + 1];
         rc = in_advance(s, &s->in[i], err);
         if (rc < 0) goto fail;
         if (rc > 0) s->heap[s->n_heap++] = i;

@@ -22,6 +22,7 @@ struct SpillFile {
     int fd;
     uint64_t size, rows, raw;
     bool compress;
+    size_t record_bytes;   /* a record's size to aim at */
     int n_cols;
     RxType *types;
     bool *pruned;
@@ -90,6 +91,14 @@ void spill_release_buffers(void) {
     }
 }
 
+/* Rows from..from+n of table t: a record's part. */
+typedef struct {
+    const Table *t;
+    size_t from, n;
+} Seg;
+
+#define SPILL_RECORD_BYTES ((size_t)1 << 20)
+
 static int oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
 SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError *err) {
@@ -101,6 +110,7 @@ SpillFile *spill_create(RxTempDir *d, const Table *like, bool compress, RxError 
     f->fd = -1;
     f->dir = d;
     f->compress = compress;
+    f->record_bytes = SPILL_RECORD_BYTES;
     f->n_cols = like->n_cols;
     size_t nc = like->n_cols ? (size_t)like->n_cols : 1;
     f->types = rx_calloc(nc, sizeof *f->types);
@@ -159,6 +169,8 @@ void spill_close(SpillFile *f) {
 }
 
 uint64_t spill_rows(const SpillFile *f) { return f->rows; }
+uint64_t spill_size(const SpillFile *f) { return f->size; }
+void spill_set_record_bytes(SpillFile *f, size_t bytes) { f->record_bytes = bytes ? bytes : 1; }
 uint64_t spill_raw_bytes(const SpillFile *f) { return f->raw; }
 
 static void put(char **w, const void *p, size_t n) {
@@ -166,9 +178,10 @@ static void put(char **w, const void *p, size_t n) {
     *w += n;
 }
 
-int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
+/* Writes one record of the rows of segs[0..n_parts), one after the other. */
+static int write_record(SpillFile *f, const Seg *parts, int n_parts, RxError *err) {
     uint64_t n = 0;
-    for (int k = 0; k < n_parts; k++) n += parts[k]->n_rows;
+    for (int k = 0; k < n_parts; k++) n += parts[k].n;
     if (n == 0) return 0;
     /* the body's size */
     size_t raw = 8;
@@ -176,13 +189,13 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
         raw += 1;
         if (f->pruned[c]) continue;
         bool nulls = false;
-        for (int k = 0; k < n_parts; k++) nulls |= parts[k]->cols[c]->valid != NULL;
+        for (int k = 0; k < n_parts; k++) nulls |= parts[k].t->cols[c]->valid != NULL;
         if (nulls) raw += bitmap_words(n) * 8;
         if (f->types[c] == TY_TEXT) {
             raw += n * 4 + 8;
             for (int k = 0; k < n_parts; k++) {
-                const Column *col = parts[k]->cols[c];
-                for (size_t i = 0; i < col->n; i++)
+                const Column *col = parts[k].t->cols[c];
+                for (size_t i = parts[k].from; i < parts[k].from + parts[k].n; i++)
                     if (!col_is_null(col, i)) raw += col_str(col)[i].len;
             }
         } else {
@@ -195,7 +208,7 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
     put(&w, &n, 8);
     for (int c = 0; c < f->n_cols; c++) {
         bool nulls = false;
-        for (int k = 0; k < n_parts; k++) nulls |= !f->pruned[c] && parts[k]->cols[c]->valid != NULL;
+        for (int k = 0; k < n_parts; k++) nulls |= !f->pruned[c] && parts[k].t->cols[c]->valid != NULL;
         uint8_t flag = nulls;
         put(&w, &flag, 1);
         if (f->pruned[c]) continue;
@@ -204,8 +217,8 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
             uint64_t word = 0;
             size_t row = 0;
             for (int k = 0; k < n_parts; k++) {
-                const Column *col = parts[k]->cols[c];
-                for (size_t i = 0; i < col->n; i++, row++) {
+                const Column *col = parts[k].t->cols[c];
+                for (size_t i = parts[k].from; i < parts[k].from + parts[k].n; i++, row++) {
                     if (!col_is_null(col, i)) word |= UINT64_C(1) << (row & 63);
                     if ((row & 63) == 63) {
                         put(&w, &word, 8);
@@ -218,8 +231,8 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
         if (f->types[c] == TY_TEXT) {
             uint64_t total = 0;
             for (int k = 0; k < n_parts; k++) {
-                const Column *col = parts[k]->cols[c];
-                for (size_t i = 0; i < col->n; i++) {
+                const Column *col = parts[k].t->cols[c];
+                for (size_t i = parts[k].from; i < parts[k].from + parts[k].n; i++) {
                     uint64_t len = col_is_null(col, i) ? 0 : col_str(col)[i].len;
                     if (len > UINT32_MAX) {
                         return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
@@ -232,13 +245,14 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
             }
             put(&w, &total, 8);
             for (int k = 0; k < n_parts; k++) {
-                const Column *col = parts[k]->cols[c];
-                for (size_t i = 0; i < col->n; i++)
+                const Column *col = parts[k].t->cols[c];
+                for (size_t i = parts[k].from; i < parts[k].from + parts[k].n; i++)
                     if (!col_is_null(col, i) && col_str(col)[i].len) put(&w, col_str(col)[i].ptr, col_str(col)[i].len);
             }
         } else {
             size_t wd = type_width(f->types[c]);
-            for (int k = 0; k < n_parts; k++) put(&w, parts[k]->cols[c]->data, parts[k]->cols[c]->n * wd);
+            for (int k = 0; k < n_parts; k++)
+                put(&w, (const char *)parts[k].t->cols[c]->data + parts[k].from * wd, parts[k].n * wd);
         }
     }
     char *rec = body;
@@ -276,6 +290,41 @@ int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
     f->rows += n;
     f->raw += raw;
     return 0;
+}
+
+/* Bytes of row i of t as a record holds it (about). */
+static size_t row_bytes(const SpillFile *f, const Table *t, size_t i) {
+    size_t b = 0;
+    for (int c = 0; c < f->n_cols; c++) {
+        if (f->pruned[c]) continue;
+        if (f->types[c] == TY_TEXT) b += 4 + (col_is_null(t->cols[c], i) ? 0 : col_str(t->cols[c])[i].len);
+        else b += type_width(f->types[c]);
+    }
+    return b;
+}
+
+int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
+    /* records of about f->record_bytes: the buffers that write and read them stay small */
+    Seg seg[64];
+    int n_seg = 0;
+    size_t bytes = 0;
+    for (int k = 0; k < n_parts; k++) {
+        const Table *t = parts[k];
+        size_t from = 0;
+        for (size_t i = 0; i < t->n_rows; i++) {
+            bytes += row_bytes(f, t, i);
+            if (bytes >= f->record_bytes || i + 1 == t->n_rows) {
+                seg[n_seg++] = (Seg){t, from, i + 1 - from};
+                from = i + 1;
+            }
+            if (bytes >= f->record_bytes || n_seg == 64) {
+                if (write_record(f, seg, n_seg, err) < 0) return -1;
+                n_seg = 0;
+                bytes = 0;
+            }
+        }
+    }
+    return n_seg ? write_record(f, seg, n_seg, err) : 0;
 }
 
 /* Reads the record at *off: *body is its body uncompressed (*len bytes), in a buffer of this
@@ -402,7 +451,7 @@ static void compact(Table *t) {
 int spill_read_next(SpillReader *rd, Table **out, RxError *err) {
     *out = NULL;
     SpillFile *f = rd->f;
-    if (rd->off >= f->size) return 0;
+    if (rd->off >= (rd->end ? rd->end : f->size)) return 0;
     char *body;
     size_t len;
     if (read_record(f, &rd->off, &body, &len, err) < 0) return -1;

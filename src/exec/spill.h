@@ -2,8 +2,8 @@
  * spill.h - tables written to a temporary file and read back (docs/memory.md): the format the
  * out-of-core joins (ooc.c) partition their inputs and outputs into.
  *
- * A spill file is a sequence of records, each the concatenation of one or more tables with the
- * file's columns (the table it was created like: count, types, names, pruned placeholders).
+ * A spill file is a sequence of records, each holding consecutive rows of the tables written
+ * (slices of them, so that a record stays near the file's record size), with the file's columns (the table it was created like: count, types, names, pruned placeholders).
  * Every type is kept exactly, NULLs included; TEXT bytes are copied. A record is compressed
  * with zstd (level 1) when compression is on, compressing is expected to be faster than writing
  * the bytes as they are (measured as the process spills: spill.c) and makes it smaller; it is
@@ -29,9 +29,10 @@ void spill_release_buffers(void);
 void spill_force_compress(int mode);
 /* A new empty spill file beside like, with like's columns and compression. */
 SpillFile *spill_create_as(const SpillFile *like, RxError *err);
-/* Appends one record: the rows of parts[0], then parts[1], ... (each with the file's columns;
- * tables of 0 rows are allowed, a record of 0 rows is not written). 0, or -1 with err (a full
- * directory, out of memory). */
+/* Appends the rows of parts[0], then parts[1], ... (each with the file's columns; tables of 0
+ * rows are allowed), as records of about the file's record size (1 MB unless set; a record of
+ * 0 rows is not written). 0, or -1 with err (a full directory, out of memory). */
+void spill_set_record_bytes(SpillFile *f, size_t bytes);
 int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err);
 /* Rows written so far, and their size uncompressed (about their size in memory). */
 uint64_t spill_rows(const SpillFile *f);
@@ -41,11 +42,15 @@ int spill_load(SpillFile *f, Table **out, RxError *err);
 /* Frees f; its file goes with it. NULL-safe. */
 void spill_close(SpillFile *f);
 
-/* Reading record by record: start at offset 0, each call gives the next record as a new table
- * (1), or 0 at the end, or -1 with err. */
+/* The file's size: where the next record will start. */
+uint64_t spill_size(const SpillFile *f);
+
+/* Reading record by record from offset off (0: the first record; else a spill_size taken
+ * before a write) up to end (0: the end of the file): each call gives the next record as a
+ * new table (1), or 0 at the end, or -1 with err. */
 typedef struct {
     SpillFile *f;
-    uint64_t off;
+    uint64_t off, end;
 } SpillReader;
 int spill_read_next(SpillReader *r, Table **out, RxError *err);
 

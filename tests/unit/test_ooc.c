@@ -467,6 +467,36 @@ static void test_full_disk(void) {
     free_fail_inputs();
 }
 
+/* The budget itself (rx_set_memory_limit, no forced partition size): a join over inputs
+ * larger than what the budget leaves runs in partitions and gives the in-memory result; a
+ * budget with next to nothing left is an error naming the operator and the budget. */
+static void test_budget(void) {
+    make_fail_inputs(300000, 3000);
+    fail_plan.lp.n_keys = 1;
+    ExecCtx x = {.temp_dir = temp_base};
+    RxError err = {0};
+    Table *want = NULL;
+    CHECK(exec_run(&x, &fail_plan.p, &want, &err) == 0);
+    size_t used = rx_memory_used();
+    rx_set_memory_limit(used + ((size_t)24 << 20));
+    ChunkSrc *src = ooc_join_open(&x, &fail_plan.p, stream_table_src(fail_l, 0), stream_table_src(fail_r, 0), &err);
+    CHECK(src != NULL);
+    if (!src) fprintf(stderr, "budget: %s\n", err.msg);
+    if (src) CHECK(same_rows(src, want, "within a 24 MB budget"));
+    CHECK(leftovers() == 0);
+    rx_set_memory_limit(used + ((size_t)1 << 20));
+    rx_error_clear(&err);
+    src = ooc_join_open(&x, &fail_plan.p, stream_table_src(fail_l, 0), stream_table_src(fail_r, 0), &err);
+    rx_set_memory_limit(0);
+    CHECK(src == NULL);
+    CHECK(err.code == RX_ENOMEM);
+    CHECK(strstr(err.msg, "AsOfJoin") == err.msg);
+    CHECK(strstr(err.msg, "the memory budget of ") != NULL);
+    CHECK(leftovers() == 0);
+    table_free(want);
+    free_fail_inputs();
+}
+
 /* A source that raises a signal before its k-th chunk. */
 typedef struct {
     ChunkSrc base;
@@ -546,6 +576,7 @@ int main(void) {
     test_asof();
     test_ijoin();
     test_hot_key();
+    test_budget();
     test_full_disk();
     test_signals();
     spill_release_buffers();
