@@ -749,7 +749,6 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
     rx_free(bounds);
     /* the left side, then the right side: a parent's file is freed as soon as it is split */
     SpillFile *side[2] = {l, r};
-    uint64_t rows[2] = {spill_rows(l), spill_rows(r)};
     SpillFile **kids[2] = {NULL, NULL};
     for (int s = 0; s < 2; s++) {
         kids[s] = rx_calloc((size_t)n, sizeof *kids[s]);
@@ -773,7 +772,6 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
             too_big(o, NULL, estimate(kids[0][c], kids[1][c]), err);
             goto split_failed;
         }
-    (void)rows;
     ret = 0;
     for (int c = 0; c < n; c++) {
         SpillFile *kl = kids[0][c], *kr = kids[1][c];
