@@ -304,6 +304,12 @@ static size_t row_bytes(const SpillFile *f, const Table *t, size_t i) {
 }
 
 int spill_write(SpillFile *f, Table *const *parts, int n_parts, RxError *err) {
+    for (int k = 0; k < n_parts; k++)
+        for (int c = 0; c < f->n_cols; c++)
+            if (parts[k]->cols[c]->pruned && !f->pruned[c] && parts[k]->n_rows)
+                return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0),
+                                "column '%s' has no values in a chunk after having them in the first",
+                                f->names[c]);
     /* records of about f->record_bytes: the buffers that write and read them stay small */
     Seg seg[64];
     int n_seg = 0;
