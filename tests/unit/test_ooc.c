@@ -440,8 +440,40 @@ static void test_hot_key(void) {
     CHECK(strstr(err.msg, "one join key") != NULL);
     CHECK(strstr(err.hint, "--memory-limit") != NULL);
     CHECK(leftovers() == 0);
+    /* without keys, one match value (ranges cannot divide it) */
+    fail_plan.lp.n_keys = 0;
+    for (size_t i = 0; i < fail_l->n_rows; i++) col_i64(fail_l->cols[2])[i] = 7;
+    for (size_t i = 0; i < fail_r->n_rows; i++) col_i64(fail_r->cols[2])[i] = 7;
+    rx_error_clear(&err);
+    src = ooc_join_open(&x, &fail_plan.p, stream_table_src(fail_l, 700), stream_table_src(fail_r, 300), &err);
+    CHECK(src == NULL);
+    CHECK(err.code == RX_ENOMEM);
+    CHECK(strstr(err.msg, "the rows of one match value") != NULL);
+    chunk_src_close(src);
+    CHECK(leftovers() == 0);
     ooc_set_partition_bytes(0);
     free_fail_inputs();
+    /* IJOIN: every interval starts at one point */
+    RxType t[] = {TY_INT, TY_INT, TY_TEXT};
+    int64_t range[] = {1, 1, 10};
+    int nulls[] = {0, 0, 0};
+    Table *l = make_table(3, 3000, t, range, nulls, "l"), *r = make_table(3, 3000, t, range, nulls, "r");
+    Plan pl;
+    plan_init(&pl, PN_IJOIN, l, r);
+    pl.lp.relation = IJ_EQUALS;
+    pl.lp.ends[0] = pl.lp.ends[2] = 0;
+    pl.lp.ends[1] = pl.lp.ends[3] = 1;
+    ooc_set_partition_bytes(20000);
+    rx_error_clear(&err);
+    src = ooc_join_open(&x, &pl.p, stream_table_src(l, 500), stream_table_src(r, 500), &err);
+    CHECK(src == NULL);
+    CHECK(err.code == RX_ENOMEM);
+    CHECK(strstr(err.msg, "IntervalJoin EQUALS") == err.msg);
+    CHECK(strstr(err.msg, "no split can divide") != NULL);
+    CHECK(leftovers() == 0);
+    ooc_set_partition_bytes(0);
+    table_free(l);
+    table_free(r);
 }
 
 static void test_full_disk(void) {
