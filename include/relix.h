@@ -67,6 +67,10 @@ void rx_set_pushdown(RxSession *s, int on);
  * its CSV files is too large to hold in memory; 1 whenever it can (to check one way against
  * the other); -1 never. The results are the same. */
 void rx_set_stream(RxSession *s, int mode);
+/* The directory under which joins that spill to disk make their temporary directory
+ * (docs/memory.md); NULL or "": $TMPDIR, else /tmp (the default). The string is copied. 0, or
+ * -1 when out of memory. */
+int rx_set_temp_dir(RxSession *s, const char *dir);
 /* Bare queries on or off (default): with on, a relational expression on its own is a query
  * statement ("Trades ASOF Trades.ts >= Quotes.ts Quotes;" runs as query { ... } does) and the
  * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must

@@ -55,6 +55,7 @@ struct RxSession {
     int stream;             /* rx_set_stream */
     PendingFile *pending;   /* `into` files written, put in place when the script succeeds */
     size_t n_pending, cap_pending;
+    char *temp_dir;         /* rx_set_temp_dir, or NULL */
 };
 
 struct RxResult {
@@ -128,6 +129,7 @@ void rx_close(RxSession *s) {
     free(s->scripts);
     sb_free(&s->errmsg);
     sb_free(&s->timing_mem);
+    free(s->temp_dir);
     free(s);
 }
 
@@ -138,6 +140,14 @@ void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_set_stream(RxSession *s, int mode) { s->stream = mode; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+
+int rx_set_temp_dir(RxSession *s, const char *dir) {
+    char *copy = dir && *dir ? strdup(dir) : NULL;
+    if (dir && *dir && !copy) return -1;
+    free(s->temp_dir);
+    s->temp_dir = copy;
+    return 0;
+}
 
 void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t n), void *ud) {
     Progress *p = progress_new((ProgressSink){write, ud}, &s->interrupt);
@@ -443,7 +453,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         arena_free(qa);
         return -1;
     }
-    ExecCtx x = {.interrupt = &s->interrupt, .stats = stats};
+    ExecCtx x = {.interrupt = &s->interrupt, .stats = stats, .temp_dir = s->temp_dir};
     if (s->report) {
         x.on_join = srep_on_join;
         x.join_ud = s->report;

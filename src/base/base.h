@@ -243,7 +243,8 @@ void rx_format_share(char *buf, size_t cap, uint64_t part, uint64_t whole);
  * rx_outfile_commit: 0, or -1 with err naming the target and the OS error of the first failure
  * (a write's, fsync's or rename's); the temporary is then removed and the target untouched.
  * rx_outfile_fd: the descriptor written to (for a caller that writes through stdio).
- * rx_outfile_signal_cleanup: unlinks every named temporary now open; async-signal-safe.
+ * rx_outfile_signal_cleanup: unlinks every named temporary now open, and removes every
+ * temporary directory of tempfile.h now listed; async-signal-safe.
  * rx_same_file: 1 when paths a and b name the same file (same device and inode when both
  * exist; the same folder and name when neither does), else 0. */
 typedef struct RxOutFile RxOutFile;

@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE   /* O_TMPFILE, linkat */
 #include "base/base.h"
+#include "base/tempfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +83,7 @@ void rx_outfile_signal_cleanup(void) {
         char *p = __atomic_load_n(&temp_list[i], __ATOMIC_ACQUIRE);
         if (p) unlink(p);
     }
+    rx_tempdir_signal_cleanup();   /* the spilling operators' directories (tempfile.h) */
 }
 
 /* ---- helpers -------------------------------------------------------------------------------- */

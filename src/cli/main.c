@@ -49,6 +49,8 @@ static const char usage_text[] =
     "                         memory like 50%; default: 80%; 0 or none: no limit).\n"
     "                         Counts what the engine allocates, not mapped input files\n"
     "                         (docs/memory.md)\n"
+    "      --temp-dir DIR     where joins over more data than the memory limit holds put\n"
+    "                         their temporary files (default: $TMPDIR, else /tmp)\n"
     "      --report FILE      write a self-contained HTML page of what the engine did for\n"
     "                         each query: input tables and result, rewrites, the plan\n"
     "                         with estimated and actual rows, and a timeline of every\n"
@@ -343,6 +345,7 @@ int main(int argc, char **argv) {
     const char *eval_text = NULL, *file = NULL, *report_path = NULL, *output_path = NULL;
     const char *report_key = NULL, *report_window = NULL;  /* --report-key, --report-window */
     bool no_progress = false;
+    const char *temp_dir = NULL;   /* --temp-dir */
     int ijoin_algo = 0, asof_algo = 0, stream = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     long long mem_limit = default_memory_limit();
@@ -439,6 +442,12 @@ int main(int argc, char **argv) {
             NEXT_VALUE();
             mem_limit = parse_size(val);
             if (mem_limit < 0) return usage_error("--memory-limit takes a size like 512M, 8G or 50%% (0 or none: no limit), not '%s'", val);
+        } else if (strcmp(a, "--temp-dir") == 0) {
+            NEXT_VALUE();
+            struct stat st;
+            if (!*val || stat(val, &st) != 0 || !S_ISDIR(st.st_mode))
+                return usage_error("--temp-dir takes an existing directory, not '%s'", val);
+            temp_dir = val;
         } else if (strcmp(a, "--threads") == 0) {
             NEXT_VALUE();
             if (rx_parse_threads(val, &threads) < 0)
@@ -481,6 +490,11 @@ int main(int argc, char **argv) {
     rx_set_hashjoin(s, hashjoin);
     rx_set_pushdown(s, pushdown);
     rx_set_stream(s, stream);
+    if (rx_set_temp_dir(s, temp_dir) < 0) {
+        fprintf(stderr, "relix: out of memory\n");
+        rx_close(s);
+        return 1;
+    }
     current_session = s;
     (void)interrupt_flag;
     signal(SIGINT, on_sigint);

@@ -488,20 +488,20 @@ oom:
     return NULL;
 }
 
-static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r, IjPairs *pairs,
+                     RxError *err) {
     const LPlan *lp = p->lp;
     const Column *ends[4] = {l->cols[lp->ends[0]], l->cols[lp->ends[1]], r->cols[lp->ends[2]],
                              r->cols[lp->ends[3]]};
     KeySet ks;
-    if (keys_encode_ordered(ends, 4, &ks, err) < 0) return NULL;
+    if (keys_encode_ordered(ends, 4, &ks, err) < 0) return -1;
     IjSide ls = {.s = ks.keys[0], .e = ks.keys[1], .n = l->n_rows};
     IjSide rs = {.s = ks.keys[2], .e = ks.keys[3], .n = r->n_rows};
     uint64_t *lv = NULL, *rv = NULL;
     if (keys_validity(&ends[0], 2, l->n_rows, &lv) < 0 || keys_validity(&ends[2], 2, r->n_rows, &rv) < 0) {
         rx_free(lv);
         keys_free(&ks);
-        ops_oom(err);
-        return NULL;
+        return ops_oom(err);
     }
     ls.valid = lv;
     rs.valid = rv;
@@ -518,14 +518,13 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
         if (keys_partition(lk, l->n_rows, rk, r->n_rows, nk, &kp, err) < 0) {
             rx_free(lv), rx_free(rv);
             keys_free(&ks);
-            return NULL;
+            return -1;
         }
         if ((!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0) || (!rv && keys_validity(NULL, 0, r->n_rows, &rv) < 0)) {
             rx_free(lv), rx_free(rv);
             keys_parts_free(&kp);
             keys_free(&ks);
-            ops_oom(err);
-            return NULL;
+            return ops_oom(err);
         }
         /* Only an array of its own can hold ROW_NONE (keys.h). */
         for (size_t i = 0; kp.l_own && i < l->n_rows; i++)
@@ -538,17 +537,22 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
         rs.part = kp.r;
         opt.n_parts = kp.n_parts;
     }
-    IjPairs pairs = {0};
     double t0 = now_s();
     progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name(lp->relation), l->n_rows, r->n_rows);
-    int rc = ij_join(lp->relation, &ls, &rs, &opt, &pairs, err);
+    int rc = ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
     x->t_join_s += now_s() - t0;
-    progress_update(pairs.n, NULL);
-    if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
+    progress_update(pairs->n, NULL);
     rx_free(lv);
     rx_free(rv);
     keys_parts_free(&kp);
     keys_free(&ks);
+    return rc;
+}
+
+static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    IjPairs pairs = {0};
+    int rc = exec_ijoin_pairs(x, p, l, r, &pairs, err);
+    if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
     if (rc < 0) {
         ij_pairs_free(&pairs);
         return NULL;
@@ -559,15 +563,15 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     return t;
 }
 
-static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
+                    RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     /* Partition ids from the equality keys, then order-preserving keys of the match column. */
     KeyParts kp = {0};
     uint64_t *lv = NULL, *rv = NULL;
     KeySet ks = {0};
-    uint32_t *match = NULL;
-    Table *t = NULL;
+    int ret = -1;
     if (lp->n_keys > 0) {
         const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
         const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
@@ -608,29 +612,39 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
                        .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
                        .algo = p->asof_algo};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
-    match = rx_malloc((nl ? nl : 1) * sizeof *match);
-    if (!match) {
-        ops_oom(err);
-        goto out;
-    }
     AsofStats st = {0};
     double t0 = now_s();
     progress_begin(NULL, 0, "ASOF (%zu × %zu rows)", nl, nr);
     int rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
     x->t_join_s += now_s() - t0;
     if (rc < 0) goto out;
-    if (x->on_join) x->on_join(x->join_ud, p, l, r, NULL, match, nl);
     if (x->stats) {
         x->stats[p->id].left_presorted = st.left_sorted;
         x->stats[p->id].right_presorted = st.right_sorted;
     }
-    /* Done with the keys and partitions: they go before the gather, whose output columns then
-     * touch memory the system has just had back, which is cheaper to touch than fresh memory
-     * (an optimisation; bench/RESULTS.md has the measurements). */
+    ret = 0;
+out:
     keys_parts_free(&kp);
-    rx_free(lv), rx_free(rv);
-    lv = rv = NULL;
+    rx_free(lv);
+    rx_free(rv);
     keys_free(&ks);
+    return ret;
+}
+
+static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t nl = l->n_rows;
+    Table *t = NULL;
+    uint32_t *match = rx_malloc((nl ? nl : 1) * sizeof *match);
+    if (!match) {
+        ops_oom(err);
+        goto out;
+    }
+    /* The keys and partitions are freed before the gather, whose output columns then touch
+     * memory the system has just had back, which is cheaper to touch than fresh memory (an
+     * optimisation; bench/RESULTS.md has the measurements). */
+    if (exec_asof_match(x, p, l, r, match, err) < 0) goto out;
+    if (x->on_join) x->on_join(x->join_ud, p, l, r, NULL, match, nl);
     if (lp->inner) {
         size_t k = 0;
         uint32_t *li = rx_malloc((nl ? nl : 1) * sizeof *li);
@@ -651,11 +665,7 @@ static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     }
 out:
     progress_end();
-    keys_parts_free(&kp);
-    rx_free(lv);
-    rx_free(rv);
     rx_free(match);
-    keys_free(&ks);
     return t;
 }
 

@@ -38,6 +38,9 @@ typedef struct ExecCtx {
     void (*on_join)(void *ud, const PNode *p, const Table *l, const Table *r, const uint32_t *li,
                     const uint32_t *ri, size_t n);
     void *join_ud;
+    /* Where operators that spill make their temporary directory (base/tempfile.h): --temp-dir;
+     * NULL: $TMPDIR, else /tmp. Borrowed. */
+    const char *temp_dir;
     /* plan_nodes(p) entries, zeroed by the caller, filled as operators run; NULL: not kept. */
     ExecNodeStats *stats;
     /* The most memory charged at once while the run's operators ran (rx_memory_used's units),

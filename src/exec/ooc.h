@@ -18,4 +18,9 @@ bool ooc_join_supported(const PNode *p);
  * check ooc_join_supported first). Temporary files are removed on every exit path. */
 ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, RxError *err);
 
+/* For tests: the estimated bytes a partition may take in memory (0: half of what the memory
+ * budget has left when the join starts, rx_memory_limit; no limit: unbounded). A small value
+ * forces many partitions. */
+void ooc_set_partition_bytes(size_t bytes);
+
 #endif

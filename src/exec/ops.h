@@ -34,6 +34,19 @@ Table *ops_dedup(Table *t, RxError *err);
 
 /* σ over in (borrowed): a new table of the rows p's predicate keeps. */
 Table *ops_select(ExecCtx *x, PNode *p, Table *in, RxError *err);
+/* The AS-OF and interval joins' matching, shared by the in-memory operators (exec.c) and the
+ * out-of-core ones (ooc.c), which gather the output themselves. exec_asof_match: match[i] (the
+ * caller's array of l->n_rows) is the right row matched to left row i, or ROW_NONE; it records
+ * whether the inputs arrived sorted in x->stats and starts the progress step, which the
+ * caller ends. exec_ijoin_pairs: every matching pair into *pairs (zeroed by the caller, freed
+ * with ij_pairs_free also on failure), sorted by left row, then right row; it starts the
+ * progress step too. Both return 0, or -1 with err. */
+struct IjPairs;
+int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
+                    RxError *err);
+int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r, struct IjPairs *pairs,
+                     RxError *err);
+
 Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err);
