@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hmap.h"
 #include "connect/connect.h"
 #include "exec/asof.h"
 #include "exec/ijoin.h"
@@ -186,40 +187,31 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     for (int c = 0; c < t->n_cols; c++)
         if (column_all_distinct(t->cols[c])) return 0;
     uint64_t *h = rx_malloc(n * sizeof *h);
-    size_t cap = 16;
-    while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    RxHMap map;   /* hash of a row -> the rows kept; room for every row */
+    bool map_ok = hmap_init(&map, n) == 0;
     uint32_t *keep = rx_malloc(n * sizeof *keep);
-    if (!h || !slots || !keep) {
-        rx_free(h), rx_free(slots), rx_free(keep);
+    if (!h || !map_ok || !keep) {
+        rx_free(h), hmap_free(&map), rx_free(keep);
         return ops_oom(err);
     }
     for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
     for (int c = 0; c < t->n_cols; c++)
         for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], col_hash_value(t->cols[c], i));
-    memset(slots, 0xff, cap * sizeof *slots);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t s = h[i] & (cap - 1);
+        RxHProbe p = hmap_probe(&map, h[i]);
+        uint32_t j;
         bool dup = false;
-        while (slots[s] != UINT32_MAX) {
-            uint32_t j = slots[s];
-            if (h[j] == h[i]) {
-                bool eq = true;
-                for (int c = 0; c < t->n_cols && eq; c++) eq = ops_cell_equal(t->cols[c], j, i);
-                if (eq) {
-                    dup = true;
-                    break;
-                }
-            }
-            s = (s + 1) & (cap - 1);
+        while (!dup && hmap_next(&map, &p, &j)) {
+            dup = h[j] == h[i];
+            for (int c = 0; c < t->n_cols && dup; c++) dup = ops_cell_equal(t->cols[c], j, i);
         }
         if (dup) continue;
-        slots[s] = (uint32_t)i;
         keep[k++] = (uint32_t)i;
+        hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
     }
     rx_free(h);
-    rx_free(slots);
+    hmap_free(&map);
     if (k == n) {
         rx_free(keep);
         return 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hmap.h"
 #include "exec/exec.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
@@ -366,12 +367,11 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     if (lp->set_op == SET_UNION) return ops_dedup(all, err);
     /* ∩ and −: a hash set of the right rows, then the distinct left rows that are (not) in it */
     uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
-    size_t cap = 16;
-    while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    RxHMap map;   /* hash of a row -> the right rows, then the left rows kept; room for all */
+    bool map_ok = hmap_init(&map, n) == 0;
     uint32_t *keep = rx_malloc((nl ? nl : 1) * sizeof *keep);
     Table *t = NULL;
-    if (!h || !slots || !keep) {
+    if (!h || !map_ok || !keep) {
         ops_oom(err);
         goto out;
     }
@@ -379,17 +379,16 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         h[i] = 0x9e3779b97f4a7c15ULL;
         for (int c = 0; c < sc->n; c++) h[i] = rx_hash_combine(h[i], col_hash_value(all->cols[c], i));
     }
-    memset(slots, 0xff, cap * sizeof *slots);
     /* insert rows: right rows first (marked by index >= nl), then left rows as they are kept */
     size_t k = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t from = pass == 0 ? nl : 0, to = pass == 0 ? n : nl;
         for (size_t i = from; i < to; i++) {
             if ((i & 65535) == 0 && ops_check_interrupt(x, err) < 0) goto out;
-            size_t s = h[i] & (cap - 1);
+            RxHProbe pr = hmap_probe(&map, h[i]);
+            uint32_t j;
             bool in_right = false, seen_left = false;
-            while (slots[s] != UINT32_MAX) {
-                uint32_t j = slots[s];
+            while (hmap_next(&map, &pr, &j)) {
                 bool eq = h[j] == h[i];
                 for (int c = 0; c < sc->n && eq; c++) eq = ops_cell_equal(all->cols[c], j, i);
                 if (eq) {
@@ -397,23 +396,22 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
                     else seen_left = true;
                     if (pass == 0 || seen_left) break;
                 }
-                s = (s + 1) & (cap - 1);
             }
             if (pass == 0) {
-                if (!in_right) slots[s] = (uint32_t)i;
+                if (!in_right) hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved */
                 continue;
             }
             if (seen_left) continue;
             bool want = lp->set_op == SET_INTERSECT ? in_right : !in_right;
-            /* remember this left row so that its duplicates are skipped */
-            while (slots[s] != UINT32_MAX) s = (s + 1) & (cap - 1);
-            slots[s] = (uint32_t)i;
+            /* remember this left row so that its duplicates are skipped (the probe ran to an
+             * empty slot) */
+            hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
             if (want) keep[k++] = (uint32_t)i;
         }
     }
     t = gather_side(p, all, sc, keep, k, err);
 out:
-    rx_free(h), rx_free(slots), rx_free(keep);
+    rx_free(h), hmap_free(&map), rx_free(keep);
     table_free(all);
     return t;
 }
