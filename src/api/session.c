@@ -296,7 +296,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     double load0 = s->cat.load_s;
     LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
     RewriteLog log = {0};
-    PNode *plan = NULL;
+    const PNode *plan = NULL;   /* read-only once built */
     int pruned = 0;
     s->popt.no_prune = s->ropt.no_optimize;
     s->popt.load_columns = load_columns;

@@ -52,7 +52,7 @@ Table *ops_shared_table(const Table *in, const Schema *sc) {
 
 /* ---- σ -------------------------------------------------------------------------------------- */
 
-static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+static Table *run_select(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const Expr *pred = p->lp->pred;
     size_t n = in->n_rows;
     uint32_t *idx = rx_malloc((n ? n : 1) * sizeof *idx);
@@ -244,7 +244,7 @@ Table *ops_dedup(Table *t, RxError *err) {
     return out;
 }
 
-static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+static Table *run_project(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     Table *t = table_new(lp->n_items, in->n_rows);
     if (!t) {
@@ -458,7 +458,7 @@ oom:
     return NULL;
 }
 
-static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     const Column *ends[4] = {l->cols[lp->ends[0]], l->cols[lp->ends[1]], r->cols[lp->ends[2]],
                              r->cols[lp->ends[3]]};
@@ -529,7 +529,7 @@ static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) 
     return t;
 }
 
-static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+static Table *run_asof(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     /* Partition ids from the equality keys, then order-preserving keys of the match column. */
@@ -685,7 +685,7 @@ static size_t new_bytes(const Table *t, const Table *in0, const Table *in1) {
     return b;
 }
 
-static Table *run(ExecCtx *x, PNode *p, RxError *err) {
+static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
     Table *in0 = NULL, *in1 = NULL, *out = NULL;
@@ -765,7 +765,7 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     return out;
 }
 
-int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err) {
+int exec_run(ExecCtx *x, const PNode *p, Table **out, RxError *err) {
     *out = run(x, p, err);
     return *out ? 0 : -1;
 }

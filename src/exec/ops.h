@@ -26,10 +26,10 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j);
 /* Consumes t; returns its distinct rows, first occurrences in order. */
 Table *ops_dedup(Table *t, RxError *err);
 
-Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
-Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
-Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err);
-Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err);
-Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err);
+Table *ops_join(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 
 #endif

@@ -134,7 +134,7 @@ static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
 }
 
 /* Every matching pair, in left order then right order. */
-static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
+static int join_matches(ExecCtx *x, const PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     KeyParts kp = {0};
@@ -239,7 +239,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+Table *ops_join(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     Pairs m = {0}, o = {0};
@@ -342,7 +342,7 @@ static Column *concat(const Column *a, const Column *b, RxType t) {
     return c;
 }
 
-Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     const Schema *sc = &lp->schema;
     size_t nl = l->n_rows, n = l->n_rows + r->n_rows;
@@ -513,7 +513,7 @@ static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const T
     return perm;
 }
 
-Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
     Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
@@ -549,7 +549,7 @@ static void release_cols(Column **cols, int n) {
     rx_free(cols);
 }
 
-Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     size_t n = in->n_rows;
     uint32_t *perm = NULL, *ids = NULL, *keep = NULL, *count = NULL, ng = 1;
@@ -763,7 +763,7 @@ fail:
     return NULL;
 }
 
-Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     uint32_t *ids = NULL, ng = 0;
     Column **gcols = NULL;
