@@ -45,6 +45,8 @@ const char *sema_col_label(Arena *a, const ColInfo *ci) {
 
 /* ---- suggestions ---------------------------------------------------------------------------- */
 
+/* Levenshtein distance between x and y, ASCII letters compared without case, for suggestions;
+ * names longer than 64 bytes count as far (99). */
 static size_t edit_distance(const char *x, const char *y) {
     size_t n = strlen(x), m = strlen(y);
     if (n > 64 || m > 64) return 99;
@@ -82,6 +84,7 @@ static const char *suggest(Sema *s, const char *name, const char *const *cands, 
 
 /* ---- schemas -------------------------------------------------------------------------------- */
 
+/* out: a copy of in's columns in the query's arena (the names are shared); -1 on OOM. */
 static int schema_copy(Sema *s, const Schema *in, Schema *out) {
     out->n = in->n;
     out->cols = alloc(s, (size_t)(in->n ? in->n : 1) * sizeof *out->cols);
@@ -235,6 +238,8 @@ static int unknown_column(Sema *s, const Schema *sc, const AstNode *ref, const c
 
 /* ---- scalar expressions --------------------------------------------------------------------- */
 
+/* A new zeroed expression of kind k and type t over span in the query's source, in the arena;
+ * NULL with RX_ENOMEM recorded. */
 static Expr *new_expr(Sema *s, ExprKind k, RxType t, RxSpan span) {
     Expr *e = alloc(s, sizeof *e);
     if (!e) return NULL;
@@ -849,6 +854,8 @@ static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
 
 /* ---- relations ------------------------------------------------------------------------------ */
 
+/* A new zeroed plan node of kind k over span in the query's source, in the arena; NULL with
+ * RX_ENOMEM recorded. */
 static LPlan *new_plan(Sema *s, LpKind k, RxSpan span) {
     LPlan *p = alloc(s, sizeof *p);
     if (!p) return NULL;
