@@ -111,6 +111,10 @@ typedef struct {
  * A second error does not overwrite the first: the first cause is the one reported. */
 int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* rx_error with the message's arguments as a va_list, for a stage's own error helper (the
+ * parser's syntax_error, the evaluator's run_error). Does not va_end ap. */
+int rx_verror(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt,
+              va_list ap) __attribute__((format(printf, 5, 0)));
 /* As rx_error, for a position in a data file: the line's text is copied into the error. */
 int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line, uint32_t col,
                      const char *line_text, size_t line_len, uint32_t caret_len,

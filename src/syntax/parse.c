@@ -86,12 +86,11 @@ static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...) {
-    char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rx_verror(p->err, RX_ESYNTAX, p->src, t->span, fmt, ap);
     va_end(ap);
-    return rx_error(p->err, RX_ESYNTAX, p->src, t->span, "%s", msg);
+    return -1;
 }
 
 /* "expected X, found Y" at the current token. */
