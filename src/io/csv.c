@@ -604,14 +604,6 @@ static inline const char *eat_digits(const char *p, const char *e, uint64_t *m, 
         *count = k + d;
         return p + d;
     }
-    while (e - p >= 8) {
-        uint64_t w = load64(p);
-        if (!eight_digits(w)) break;
-        if (k + 8 > limit) return NULL;
-        v = v * 100000000 + parse_eight(w);
-        p += 8;
-        k += 8;
-    }
 #endif
     for (; p < e; p++) {
         unsigned d = (unsigned)(unsigned char)*p - '0';
