@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "types/number.h"
 
 
@@ -44,6 +45,8 @@ const char *sema_col_label(Arena *a, const ColInfo *ci) {
 
 /* ---- suggestions ---------------------------------------------------------------------------- */
 
+/* Levenshtein distance between x and y, ASCII letters compared without case, for suggestions;
+ * names longer than 64 bytes count as far (99). */
 static size_t edit_distance(const char *x, const char *y) {
     size_t n = strlen(x), m = strlen(y);
     if (n > 64 || m > 64) return 99;
@@ -81,6 +84,7 @@ static const char *suggest(Sema *s, const char *name, const char *const *cands, 
 
 /* ---- schemas -------------------------------------------------------------------------------- */
 
+/* out: a copy of in's columns in the query's arena (the names are shared); -1 on OOM. */
 static int schema_copy(Sema *s, const Schema *in, Schema *out) {
     out->n = in->n;
     out->cols = alloc(s, (size_t)(in->n ? in->n : 1) * sizeof *out->cols);
@@ -89,26 +93,15 @@ static int schema_copy(Sema *s, const Schema *in, Schema *out) {
     return 0;
 }
 
-/* The display names of a schema being built, as an open-addressing hash set (a power of two
- * slots, at most half full): a join of many inputs that share names, T × T × … × T, would
- * otherwise compare every candidate suffix with every column. */
-typedef struct {
-    const char **slot;
-    size_t mask;
-} NameSet;
-
-/* Whether name[0..len) is in the set. */
-static bool nameset_has(const NameSet *ns, const char *name, size_t len) {
-    for (size_t i = rx_hash_bytes(name, len) & ns->mask; ns->slot[i]; i = (i + 1) & ns->mask)
-        if (strcmp(ns->slot[i], name) == 0) return true;
+/* Whether name[0..len) is among the display names of cols that map indexes (a hash set of the
+ * names of a schema being built: a join of many inputs that share names, T × T × … × T, would
+ * otherwise compare every candidate suffix with every column). */
+static bool name_taken(const RxHMap *map, const ColInfo *cols, const char *name, size_t len) {
+    RxHProbe p = hmap_probe(map, rx_hash_bytes(name, len));
+    uint32_t i;
+    while (hmap_next(map, &p, &i))
+        if (strlen(cols[i].name) == len && memcmp(cols[i].name, name, len) == 0) return true;
     return false;
-}
-
-/* Adds name (borrowed: it must outlive the set); the set has room by construction. */
-static void nameset_add(NameSet *ns, const char *name) {
-    size_t i = rx_hash_bytes(name, strlen(name)) & ns->mask;
-    while (ns->slot[i]) i = (i + 1) & ns->mask;
-    ns->slot[i] = name;
 }
 
 /* Left columns, then right columns with _r, _r2 ... where a name is taken. */
@@ -117,20 +110,20 @@ static int schema_join(Sema *s, const Schema *l, const Schema *r, Schema *out) {
     out->cols = alloc(s, (size_t)(out->n ? out->n : 1) * sizeof *out->cols);
     if (!out->cols) return -1;
     memcpy(out->cols, l->cols, (size_t)l->n * sizeof *out->cols);
-    NameSet ns = {0};
-    size_t cap = 16;
-    while (cap < 2 * (size_t)out->n) cap *= 2;
-    ns.slot = calloc(cap, sizeof *ns.slot);
-    ns.mask = cap - 1;
-    if (!ns.slot) return rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-    for (int i = 0; i < l->n; i++) nameset_add(&ns, l->cols[i].name);
+    RxHMap names;   /* hash of a name -> its index in out->cols; room for every column */
+    if (hmap_init(&names, (size_t)out->n) < 0)
+        return rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    for (int i = 0; i < l->n; i++) {
+        const char *nm = l->cols[i].name;
+        hmap_add(&names, rx_hash_bytes(nm, strlen(nm)), (uint32_t)i, NULL, NULL);   /* reserved */
+    }
     StrBuf cand;
     sb_init(&cand);
     int rc = 0;
     for (int i = 0; i < r->n && rc == 0; i++) {
         ColInfo ci = r->cols[i];
-        if (nameset_has(&ns, ci.name, strlen(ci.name))) {
-            for (int k = 1; k == 1 || nameset_has(&ns, cand.p, cand.n); k++) {
+        if (name_taken(&names, out->cols, ci.name, strlen(ci.name))) {
+            for (int k = 1; k == 1 || name_taken(&names, out->cols, cand.p, cand.n); k++) {
                 cand.n = 0;
                 if (k == 1) sb_printf(&cand, "%s_r", ci.name);
                 else sb_printf(&cand, "%s_r%d", ci.name, k);
@@ -141,10 +134,10 @@ static int schema_join(Sema *s, const Schema *l, const Schema *r, Schema *out) {
             if (!ci.name) rc = rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
         }
         out->cols[l->n + i] = ci;
-        if (rc == 0) nameset_add(&ns, ci.name);
+        if (rc == 0) hmap_add(&names, rx_hash_bytes(ci.name, strlen(ci.name)), (uint32_t)(l->n + i), NULL, NULL);
     }
     sb_free(&cand);
-    free(ns.slot);
+    hmap_free(&names);
     return rc;
 }
 
@@ -245,6 +238,8 @@ static int unknown_column(Sema *s, const Schema *sc, const AstNode *ref, const c
 
 /* ---- scalar expressions --------------------------------------------------------------------- */
 
+/* A new zeroed expression of kind k and type t over span in the query's source, in the arena;
+ * NULL with RX_ENOMEM recorded. */
 static Expr *new_expr(Sema *s, ExprKind k, RxType t, RxSpan span) {
     Expr *e = alloc(s, sizeof *e);
     if (!e) return NULL;
@@ -859,6 +854,8 @@ static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
 
 /* ---- relations ------------------------------------------------------------------------------ */
 
+/* A new zeroed plan node of kind k over span in the query's source, in the arena; NULL with
+ * RX_ENOMEM recorded. */
 static LPlan *new_plan(Sema *s, LpKind k, RxSpan span) {
     LPlan *p = alloc(s, sizeof *p);
     if (!p) return NULL;

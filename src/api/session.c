@@ -417,7 +417,7 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     rx_memory_peak_mark();   /* the query's peak includes loading its columns */
     LPlan *lp = sema_query(&s->cat, qa, sc, st, &s->err);
     RewriteLog log = {0};
-    PNode *plan = NULL;
+    const PNode *plan = NULL;   /* read-only once built */
     int pruned = 0;
     s->popt.no_prune = s->ropt.no_optimize;
     s->popt.load_columns = load_columns;

@@ -112,6 +112,10 @@ typedef struct {
  * A second error does not overwrite the first: the first cause is the one reported. */
 int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* rx_error with the message's arguments as a va_list, for a stage's own error helper (the
+ * parser's syntax_error, the evaluator's run_error). Does not va_end ap. */
+int rx_verror(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt,
+              va_list ap) __attribute__((format(printf, 5, 0)));
 /* As rx_error, for a position in a data file: the line's text is copied into the error. */
 int rx_error_at_file(RxError *e, RxErrCode code, const char *path, uint32_t line, uint32_t col,
                      const char *line_text, size_t line_len, uint32_t caret_len,
@@ -202,10 +206,10 @@ size_t rx_memory_peak_since(size_t mark);
 
 /* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
  * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole
- * 2 MiB huge pages at a huge-page boundary, and rx_map_free unmaps them (an optimisation: the
- * same buffers from rx_malloc made the 1M x 1M kernels of DURING, MEETS and OVERLAPS take 1.3 to
- * 1.7 times as long, most likely because malloc's mmap threshold rises after the first frees
- * and later buffers came from heaps whose pages were not all huge). Smaller requests are malloc's, and rx_map_free frees anything malloc returned (a
+ * 2 MiB huge pages at a huge-page boundary, and rx_map_free unmaps them (an optimisation over
+ * rx_malloc's buffers for the interval join kernels, most likely because malloc's mmap
+ * threshold rises after the first frees and later buffers come from heaps whose pages are not
+ * all huge; bench/RESULTS.md has the measurement). Smaller requests are malloc's, and rx_map_free frees anything malloc returned (a
  * pointer it did not map goes to free()), so a buffer that may come from either is always
  * freed with it. rx_map_realloc moves a mapping that grows. Thread-safe; NULL when out of
  * memory. rx_map_live: the bytes mapped now. */

@@ -76,15 +76,21 @@ void rx_error_hint(RxError *e, const char *fmt, ...) {
     va_end(ap);
 }
 
-int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...) {
+int rx_verror(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt,
+              va_list ap) {
     if (!e || e->code != RX_OK) return -1;
     e->code = code;
     e->src = src;
     e->span = span;
     e->hint[0] = 0;
+    set_msg(e->msg, sizeof e->msg, fmt, ap);
+    return -1;
+}
+
+int rx_error(RxError *e, RxErrCode code, const RxSource *src, RxSpan span, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    set_msg(e->msg, sizeof e->msg, fmt, ap);
+    rx_verror(e, code, src, span, fmt, ap);
     va_end(ap);
     return -1;
 }

@@ -62,12 +62,11 @@ static bool is_null(const Vec *x, size_t i) { return x->nulls && x->nulls[i]; }
 
 static int run_error(Ev *v, const Expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int run_error(Ev *v, const Expr *e, const char *fmt, ...) {
-    char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rx_verror(v->err, RX_ERUNTIME, e->src, e->span, fmt, ap);
     va_end(ap);
-    return rx_error(v->err, RX_ERUNTIME, e->src, e->span, "%s", msg);
+    return -1;
 }
 
 /* ---- conversions between representations ------------------------------------------------------ */

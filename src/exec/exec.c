@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hmap.h"
 #include "connect/connect.h"
 #include "exec/asof.h"
 #include "exec/ijoin.h"
@@ -71,7 +72,7 @@ Table *ops_shared_table(const Table *in, const Schema *sc) {
 
 /* ---- σ -------------------------------------------------------------------------------------- */
 
-static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+static Table *run_select(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const Expr *pred = p->lp->pred;
     size_t n = in->n_rows;
     uint32_t *idx = rx_malloc((n ? n : 1) * sizeof *idx);
@@ -127,7 +128,7 @@ static Table *run_select(ExecCtx *x, PNode *p, Table *in, RxError *err) {
     return t;
 }
 
-Table *ops_select(ExecCtx *x, PNode *p, Table *in, RxError *err) { return run_select(x, p, in, err); }
+Table *ops_select(ExecCtx *x, const PNode *p, Table *in, RxError *err) { return run_select(x, p, in, err); }
 
 /* ---- π -------------------------------------------------------------------------------------- */
 
@@ -208,40 +209,31 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     for (int c = 0; c < t->n_cols; c++)
         if (column_all_distinct(t->cols[c])) return 0;
     uint64_t *h = rx_malloc(n * sizeof *h);
-    size_t cap = 16;
-    while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    RxHMap map;   /* hash of a row -> the rows kept; room for every row */
+    bool map_ok = hmap_init(&map, n) == 0;
     uint32_t *keep = rx_malloc(n * sizeof *keep);
-    if (!h || !slots || !keep) {
-        rx_free(h), rx_free(slots), rx_free(keep);
+    if (!h || !map_ok || !keep) {
+        rx_free(h), hmap_free(&map), rx_free(keep);
         return ops_oom(err);
     }
     for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
     for (int c = 0; c < t->n_cols; c++)
         for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], col_hash_value(t->cols[c], i));
-    memset(slots, 0xff, cap * sizeof *slots);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t s = h[i] & (cap - 1);
+        RxHProbe p = hmap_probe(&map, h[i]);
+        uint32_t j;
         bool dup = false;
-        while (slots[s] != UINT32_MAX) {
-            uint32_t j = slots[s];
-            if (h[j] == h[i]) {
-                bool eq = true;
-                for (int c = 0; c < t->n_cols && eq; c++) eq = ops_cell_equal(t->cols[c], j, i);
-                if (eq) {
-                    dup = true;
-                    break;
-                }
-            }
-            s = (s + 1) & (cap - 1);
+        while (!dup && hmap_next(&map, &p, &j)) {
+            dup = h[j] == h[i];
+            for (int c = 0; c < t->n_cols && dup; c++) dup = ops_cell_equal(t->cols[c], j, i);
         }
         if (dup) continue;
-        slots[s] = (uint32_t)i;
         keep[k++] = (uint32_t)i;
+        hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
     }
     rx_free(h);
-    rx_free(slots);
+    hmap_free(&map);
     if (k == n) {
         rx_free(keep);
         return 0;
@@ -274,7 +266,7 @@ Table *ops_dedup(Table *t, RxError *err) {
     return out;
 }
 
-static Table *run_project(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+static Table *run_project(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     Table *t = table_new(lp->n_items, in->n_rows);
     if (!t) {
@@ -549,7 +541,7 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
     return rc;
 }
 
-static Table *run_ijoin(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     IjPairs pairs = {0};
     int rc = exec_ijoin_pairs(x, p, l, r, &pairs, err);
     if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);
@@ -631,7 +623,7 @@ out:
     return ret;
 }
 
-static Table *run_asof(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+static Table *run_asof(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows;
     Table *t = NULL;
@@ -725,7 +717,7 @@ static size_t new_bytes(const Table *t, const Table *in0, const Table *in1) {
     return b;
 }
 
-static Table *run(ExecCtx *x, PNode *p, RxError *err) {
+static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
     Table *in0 = NULL, *in1 = NULL, *out = NULL;
@@ -807,7 +799,7 @@ static Table *run(ExecCtx *x, PNode *p, RxError *err) {
     return out;
 }
 
-int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err) {
+int exec_run(ExecCtx *x, const PNode *p, Table **out, RxError *err) {
     *out = run(x, p, err);
     return *out ? 0 : -1;
 }

@@ -48,10 +48,10 @@ typedef struct ExecCtx {
     size_t peak_bytes;
 } ExecCtx;
 
-/* Runs plan p; *out is a new table (names = p's schema display names) that the caller frees
+/* Runs plan p, which it only reads (run-time state goes into x); *out is a new table (names = p's schema display names) that the caller frees
  * with table_free. -1 with err on a run-time error (overflow, division by zero, a value that
  * does not convert, out of memory, interrupted). */
-int exec_run(ExecCtx *x, PNode *p, Table **out, RxError *err);
+int exec_run(ExecCtx *x, const PNode *p, Table **out, RxError *err);
 
 /* After a run: what the operators found about their inputs ("AsOfJoin: the left input arrived
  * sorted by its keys and match column; its sort was skipped"), one line each; nothing when

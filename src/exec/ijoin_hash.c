@@ -246,10 +246,8 @@ int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     EqEntry *E = xmalloc(m, sizeof *E);
     EqEntry *P = NULL;    /* the entries by part, in row order within a part */
     size_t *pst = NULL;   /* part q is P[pst[q], pst[q + 1]) */
-    Out o2;
-    memset(&o2, 0, sizeof o2);
+    Out o2;          /* the second half's output (halves_second) */
     RxError err2;
-    memset(&err2, 0, sizeof err2);
     if (!hb || !st || !E) {
         oom(o->err);
         goto done;
@@ -322,12 +320,7 @@ int eq_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     EqTable tab = {rel, L, E, st, shift, ranged, pair, big};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    o2.cstart = o->cstart;
-    o2.clen = o->clen;
-    o2.in_order = true;
-    o2.last_left = o->last_left;
-    o2.err = &err2;
-    o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+    halves_second(o, &o2, &err2);
     EqProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
     if (probe_halves(o, &o2, L, NULL, eq_count, &tab, eq_probe, &p1, &p2, mid, par) != 0)
         goto done;

@@ -184,6 +184,11 @@ static inline int extra_push(Out *o, uint32_t gl, uint32_t gr) {
  * row. res's arrays are xmalloc'd, freed with ij_pairs_free. 0, or -1 with o->err set. */
 int assemble(Out *o, size_t n_left, struct IjPairs *res);
 
+/* Prepares o2, the output of the second half of a probe that probe_halves splits: empty, its
+ * errors into err2, its runs in o's chunk, its pairs counted against o's result limit. Call it
+ * when o holds everything it will before the probe. */
+void halves_second(const Out *o, Out *o2, RxError *err2);
+
 /* Runs probe over the two halves of L's rows, side by side when par, each half's runs in its
  * own part of one buffer (ijoin_out.c says how); 0 or -1 (o->err set). */
 int probe_halves(Out *o, Out *o2, const Sub *L, const uint32_t *ord,

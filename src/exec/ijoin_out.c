@@ -251,6 +251,17 @@ static int halves_close(Out *o, Out *o2, uint32_t *shared, size_t shared_cap, co
  * each with room for its sampled share (count estimates a row's pairs), then moves o2's runs
  * after o's. With ord the probes take the rows in that order (positions [0, mid) and
  * [mid, n) of ord). o2 is set up by the caller; on an error o2 owns nothing. */
+void halves_second(const Out *o, Out *o2, RxError *err2) {
+    memset(o2, 0, sizeof *o2);
+    memset(err2, 0, sizeof *err2);
+    o2->cstart = o->cstart;
+    o2->clen = o->clen;
+    o2->in_order = true;
+    o2->last_left = o->last_left;
+    o2->err = err2;
+    o2->n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+}
+
 int probe_halves(Out *o, Out *o2, const Sub *L, const uint32_t *ord,
                  size_t (*count)(const void *, size_t), const void *tab,
                  int (*probe)(void *), void *p1, void *p2, size_t mid, bool par) {

@@ -113,10 +113,8 @@ int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     int64_t *LS = xmalloc(n, sizeof *LS);
     uint32_t *G = xmalloc(m, sizeof *G), *LI = xmalloc(n, sizeof *LI), *ql = NULL;
     uint8_t *is_long = xcalloc(n, sizeof *is_long);
-    Out o2;
-    memset(&o2, 0, sizeof o2);
+    Out o2;          /* the second half's output (halves_second) */
     RxError err2;
-    memset(&err2, 0, sizeof err2);
     if (!px || !X || !Y || !LS || !G || !LI || !is_long) {
         oom(o->err);
         goto done;
@@ -140,12 +138,7 @@ int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
     RangeTable tab = {rel, L, LI, LS, X, Y, G, m, is_long};
     bool par = n >= 2 * PARALLEL_ROWS;
     size_t mid = par ? n / 2 : n;
-    o2.cstart = o->cstart;
-    o2.clen = o->clen;
-    o2.in_order = true;
-    o2.last_left = o->last_left;
-    o2.err = &err2;
-    o2.n_x = o->n_tmp + o->n_x; /* counts against the result limit */
+    halves_second(o, &o2, &err2);
     RangeProbe p1 = {&tab, o, 0, mid}, p2 = {&tab, &o2, mid, n};
     if (probe_halves(o, &o2, L, LI, range_count, &tab, range_probe, &p1, &p2, mid, par) != 0)
         goto done;

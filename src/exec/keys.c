@@ -3,6 +3,7 @@
  */
 #include "exec/keys.h"
 
+#include "base/hmap.h"
 #include "types/compare.h"
 
 #include <stdlib.h>
@@ -18,40 +19,26 @@ static int64_t float_key(double d) { return rx_float_order_key(d); }
 typedef struct {
     RxStr *strs;       /* distinct strings, by id */
     uint64_t *words;   /* per id: the bytes of a string of at most 8 bytes, zero-padded */
-    uint32_t n, cap;
-    uint32_t *slots;   /* id + 1, 0 empty */
     uint64_t *hashes;  /* per id */
-    size_t n_slots;
+    uint32_t n, cap;
+    RxHMap map;        /* hash of a string -> its id */
 } Dict;
 
+/* hash_of for a dictionary's index (ctx: the Dict). */
+static uint64_t dict_hash_of(const void *ctx, uint32_t id) { return ((const Dict *)ctx)->hashes[id]; }
+
+/* An empty dictionary with room for hint strings before it grows; 0, or -1 when out of memory
+ * (dict_free accepts the dictionary either way). */
 static int dict_init(Dict *d, size_t hint) {
     memset(d, 0, sizeof *d);
-    d->n_slots = 1024;
-    while (d->n_slots < hint * 2 && d->n_slots < ((size_t)1 << 31)) d->n_slots <<= 1;
-    d->slots = rx_calloc(d->n_slots, sizeof *d->slots);
-    return d->slots ? 0 : -1;
+    return hmap_init(&d->map, hint < 512 ? 512 : hint);
 }
 
 static void dict_free(Dict *d) {
     rx_free(d->strs);
     rx_free(d->words);
-    rx_free(d->slots);
     rx_free(d->hashes);
-}
-
-static int dict_grow(Dict *d) {
-    size_t ns = d->n_slots * 2;
-    uint32_t *slots = rx_calloc(ns, sizeof *slots);
-    if (!slots) return -1;
-    for (uint32_t id = 0; id < d->n; id++) {
-        size_t j = d->hashes[id] & (ns - 1);
-        while (slots[j]) j = (j + 1) & (ns - 1);
-        slots[j] = id + 1;
-    }
-    rx_free(d->slots);
-    d->slots = slots;
-    d->n_slots = ns;
-    return 0;
+    hmap_free(&d->map);
 }
 
 /* AddressSanitizer reports the in-page read past a string below, as it should: GCC says it is
@@ -86,17 +73,15 @@ static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
     bool small = s.len <= 8;
     uint64_t w = small ? short_word(s) : 0;
     uint64_t h = small ? rx_hash64(w * 0x9e3779b97f4a7c15ULL + s.len) : rx_hash_bytes(s.ptr, s.len);
-    size_t j = h & (d->n_slots - 1);
-    while (d->slots[j]) {
-        uint32_t id = d->slots[j] - 1;
-        if (d->hashes[id] == h) {
-            RxStr t = d->strs[id];
-            if (t.len == s.len && (small ? d->words[id] == w : memcmp(t.ptr, s.ptr, s.len) == 0))
-                return id;
-        }
-        j = (j + 1) & (d->n_slots - 1);
+    RxHProbe p = hmap_probe(&d->map, h);
+    uint32_t id;
+    while (hmap_next(&d->map, &p, &id)) {
+        if (d->hashes[id] != h) continue;
+        RxStr t = d->strs[id];
+        if (t.len == s.len && (small ? d->words[id] == w : memcmp(t.ptr, s.ptr, s.len) == 0))
+            return id;
     }
-    if (!insert) return UINT32_MAX;
+    if (!insert || *oom_flag) return UINT32_MAX;
     if (d->n == d->cap) {
         uint32_t cap = d->cap ? d->cap * 2 : 256;
         RxStr *st = rx_realloc(d->strs, cap * sizeof *st);
@@ -111,12 +96,11 @@ static uint32_t dict_id(Dict *d, RxStr s, bool insert, bool *oom_flag) {
         }
         d->cap = cap;
     }
-    uint32_t id = d->n++;
+    id = d->n++;
     d->strs[id] = s;
     d->hashes[id] = h;
     d->words[id] = w;
-    d->slots[j] = id + 1;
-    if ((size_t)d->n * 2 > d->n_slots && dict_grow(d) < 0) *oom_flag = true;
+    if (hmap_insert(&d->map, &p, id, dict_hash_of, d) < 0) *oom_flag = true;
     return id;
 }
 
@@ -431,13 +415,12 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     int64_t *rc = rx_malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
     uint8_t *lnull = rx_calloc(nl ? nl : 1, 1), *rnull = rx_calloc(nr ? nr : 1, 1);
     int64_t *tl = rx_malloc((nl ? nl : 1) * sizeof *tl), *tr = rx_malloc((nr ? nr : 1) * sizeof *tr);
-    size_t cap = 1024;
-    while (cap < nr * 2) cap <<= 1;
-    uint32_t *slots = rx_malloc(cap * sizeof *slots);   /* representative right row + 1 */
+    RxHMap map;   /* hash of a right key -> its first right row; room for every right row */
+    bool map_ok = hmap_init(&map, nr < 512 ? 512 : nr) == 0;
     uint32_t *ids = rx_malloc((nr ? nr : 1) * sizeof *ids);
     uint64_t *rh = rx_malloc((nr ? nr : 1) * sizeof *rh);
     int ret = -1;
-    if (!*lpart || !*rpart || !lc || !rc || !lnull || !rnull || !tl || !tr || !slots || !ids || !rh) {
+    if (!*lpart || !*rpart || !lc || !rc || !lnull || !rnull || !tl || !tr || !map_ok || !ids || !rh) {
         oom(err);
         goto out;
     }
@@ -455,7 +438,6 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
             if (col_is_null(rk[k], i)) rnull[i] = 1;
         }
     }
-    memset(slots, 0, cap * sizeof *slots);
     uint32_t next = 0;
     for (size_t i = 0; i < nr; i++) {
         if (rnull[i]) {
@@ -465,21 +447,18 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
         uint64_t h = 0x51ed2701a3b9c4d5ULL;
         for (int k = 0; k < n_keys; k++) h = rx_hash_combine(h, (uint64_t)rc[(size_t)k * nr + i]);
         rh[i] = h;
-        size_t j = h & (cap - 1);
-        for (;;) {
-            if (!slots[j]) {
-                slots[j] = (uint32_t)i + 1;
-                ids[i] = next++;
-                break;
-            }
-            size_t o = slots[j] - 1;
-            bool eq = rh[o] == h;
-            for (int k = 0; k < n_keys && eq; k++) eq = rc[(size_t)k * nr + o] == rc[(size_t)k * nr + i];
-            if (eq) {
-                ids[i] = ids[o];
-                break;
-            }
-            j = (j + 1) & (cap - 1);
+        RxHProbe pr = hmap_probe(&map, h);
+        uint32_t o;
+        bool found = false;
+        while (!found && hmap_next(&map, &pr, &o)) {
+            found = rh[o] == h;
+            for (int k = 0; k < n_keys && found; k++) found = rc[(size_t)k * nr + o] == rc[(size_t)k * nr + i];
+        }
+        if (found) {
+            ids[i] = ids[o];
+        } else {
+            ids[i] = next++;
+            hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
         }
         (*rpart)[i] = ids[i];
     }
@@ -488,22 +467,22 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
         if (lnull[i]) continue;
         uint64_t h = 0x51ed2701a3b9c4d5ULL;
         for (int k = 0; k < n_keys; k++) h = rx_hash_combine(h, (uint64_t)lc[(size_t)k * nl + i]);
-        size_t j = h & (cap - 1);
-        while (slots[j]) {
-            size_t o = slots[j] - 1;
+        RxHProbe pr = hmap_probe(&map, h);
+        uint32_t o;
+        while (hmap_next(&map, &pr, &o)) {
             bool eq = rh[o] == h;
             for (int k = 0; k < n_keys && eq; k++) eq = rc[(size_t)k * nr + o] == lc[(size_t)k * nl + i];
             if (eq) {
                 (*lpart)[i] = ids[o];
                 break;
             }
-            j = (j + 1) & (cap - 1);
         }
     }
     *n_parts = next ? next : 1;
     ret = 0;
 out:
-    rx_free(lc), rx_free(rc), rx_free(lnull), rx_free(rnull), rx_free(tl), rx_free(tr), rx_free(slots), rx_free(ids), rx_free(rh);
+    rx_free(lc), rx_free(rc), rx_free(lnull), rx_free(rnull), rx_free(tl), rx_free(tr), rx_free(ids), rx_free(rh);
+    hmap_free(&map);
     if (ret < 0) keys_parts_free(kp);
     return ret;
 }
@@ -576,12 +555,10 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     int64_t *codes = rx_malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
     uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
-    size_t cap = 1024;
-    while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = rx_calloc(cap, sizeof *slots);
-    uint32_t *rep = rx_malloc((n ? n : 1) * sizeof *rep);  /* first row of each group */
-    if (!ids || !codes || !h || !slots || !rep) {
-        rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
+    RxHMap map;   /* hash of a key -> the first row of its group; room for every row */
+    bool map_ok = hmap_init(&map, n < 512 ? 512 : n) == 0;
+    if (!ids || !codes || !h || !map_ok) {
+        rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
         return oom(err);
     }
     for (int k = 0; k < n_cols; k++) {
@@ -592,21 +569,22 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             bool failed = dict_init(&d, 1024) < 0;
             for (size_t i = 0; i < n && !failed; i++)
                 code[i] = col_is_null(c, i) ? 0 : (int64_t)dict_id(&d, col_str(c)[i], true, &failed);
-            if (!failed) dict_free(&d);
+            dict_free(&d);
             if (failed) {
-                rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
+                rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
                 return oom(err);
             }
         } else {
             KeySet ks;
             if (keys_encode_ordered(&c, 1, &ks, err) < 0) {
-                rx_free(ids), rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
+                rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
                 return -1;
             }
             memcpy(code, ks.keys[0], n * sizeof *code);
             keys_free(&ks);
         }
     }
+    uint32_t next = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t x = 0x2545f4914f6cdd1dULL;
         for (int k = 0; k < n_cols; k++) {
@@ -615,31 +593,25 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             x = rx_hash_combine(x, null);
         }
         h[i] = x;
-    }
-    uint32_t next = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = h[i] & (cap - 1);
-        for (;;) {
-            if (!slots[j]) {
-                slots[j] = next + 1;
-                rep[next] = (uint32_t)i;
-                ids[i] = next++;
-                break;
-            }
-            uint32_t g = slots[j] - 1, o = rep[g];
-            bool eq = h[o] == h[i];
-            for (int k = 0; k < n_cols && eq; k++) {
+        RxHProbe p = hmap_probe(&map, x);
+        uint32_t o;
+        bool found = false;
+        while (!found && hmap_next(&map, &p, &o)) {
+            found = h[o] == x;
+            for (int k = 0; k < n_cols && found; k++) {
                 bool a = col_is_null(cols[k], o), b = col_is_null(cols[k], i);
-                eq = a == b && (a || codes[(size_t)k * n + o] == codes[(size_t)k * n + i]);
+                found = a == b && (a || codes[(size_t)k * n + o] == codes[(size_t)k * n + i]);
             }
-            if (eq) {
-                ids[i] = g;
-                break;
-            }
-            j = (j + 1) & (cap - 1);
         }
+        if (found) {
+            ids[i] = ids[o];
+            continue;
+        }
+        ids[i] = next++;
+        hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
     }
-    rx_free(codes), rx_free(h), rx_free(slots), rx_free(rep);
+    rx_free(codes), rx_free(h);
+    hmap_free(&map);
     *ids_out = ids;
     *n_groups = next;
     return 0;

@@ -33,7 +33,7 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j);
 Table *ops_dedup(Table *t, RxError *err);
 
 /* σ over in (borrowed): a new table of the rows p's predicate keeps. */
-Table *ops_select(ExecCtx *x, PNode *p, Table *in, RxError *err);
+Table *ops_select(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 /* The AS-OF and interval joins' matching, shared by the in-memory operators (exec.c) and the
  * out-of-core ones (ooc.c), which gather the output themselves. exec_asof_match: match[i] (the
  * caller's array of l->n_rows) is the right row matched to left row i, or ROW_NONE; it records
@@ -47,10 +47,10 @@ int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, 
 int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r, struct IjPairs *pairs,
                      RxError *err);
 
-Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
-Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err);
-Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err);
-Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err);
-Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err);
+Table *ops_join(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
+Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 
 #endif

@@ -29,6 +29,17 @@ static int radix_plan(size_t n, int nbits, int *passes) {
     return (nbits + *passes - 1) / *passes;
 }
 
+/* Turns the counts of a pass's nb buckets into each bucket's first position (an exclusive
+ * prefix sum), where the scatter writes it. */
+static inline void counts_to_starts(uint32_t *h, size_t nb) {
+    uint32_t sum = 0;
+    for (size_t d = 0; d < nb; d++) {
+        uint32_t c = h[d];
+        h[d] = sum;
+        sum += c;
+    }
+}
+
 /* ---- words -------------------------------------------------------------------------------- */
 
 uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbits, uint32_t *hist) {
@@ -48,12 +59,7 @@ uint64_t *radix_words(uint64_t *a, uint64_t *b, size_t n, int lo, int nbits, uin
         uint32_t *h = hist + (size_t)p * nb;
         int shift = lo + p * w;
         if (h[(src[0] >> shift) & mask] == n) continue;
-        uint32_t sum = 0;
-        for (size_t d = 0; d < nb; d++) {
-            uint32_t c = h[d];
-            h[d] = sum;
-            sum += c;
-        }
+        counts_to_starts(h, nb);
         for (size_t i = 0; i < n; i++) {
             uint64_t v = src[i];
             dst[h[(v >> shift) & mask]++] = v;
@@ -308,12 +314,7 @@ void radix_kv(uint64_t *key, uint32_t *pay, uint64_t *ktmp, uint32_t *ptmp, size
         uint32_t *hq = hist + q * nb;
         unsigned sh = q * d;
         if (hq[(ks[0] >> sh) & mask] == k) continue;
-        uint32_t sum = 0;
-        for (size_t b = 0; b < nb; b++) {
-            uint32_t t = hq[b];
-            hq[b] = sum;
-            sum += t;
-        }
+        counts_to_starts(hq, nb);
         for (size_t i = 0; i < k; i++) {
             uint32_t at = hq[(ks[i] >> sh) & mask]++;
             kd[at] = ks[i];

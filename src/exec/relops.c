@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hmap.h"
 #include "exec/exec.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
@@ -133,7 +134,7 @@ static bool values_equal(const Column *a, size_t i, const Column *b, size_t j) {
 }
 
 /* Every matching pair, in left order then right order. */
-static int join_matches(ExecCtx *x, PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
+static int join_matches(ExecCtx *x, const PNode *p, const Table *l, const Table *r, Pairs *out, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     KeyParts kp = {0};
@@ -238,7 +239,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-Table *ops_join(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+Table *ops_join(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     Pairs m = {0}, o = {0};
@@ -341,7 +342,7 @@ static Column *concat(const Column *a, const Column *b, RxType t) {
     return c;
 }
 
-Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
+Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     const Schema *sc = &lp->schema;
     size_t nl = l->n_rows, n = l->n_rows + r->n_rows;
@@ -366,12 +367,11 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
     if (lp->set_op == SET_UNION) return ops_dedup(all, err);
     /* ∩ and −: a hash set of the right rows, then the distinct left rows that are (not) in it */
     uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
-    size_t cap = 16;
-    while (cap < n * 2) cap <<= 1;
-    uint32_t *slots = rx_malloc(cap * sizeof *slots);
+    RxHMap map;   /* hash of a row -> the right rows, then the left rows kept; room for all */
+    bool map_ok = hmap_init(&map, n) == 0;
     uint32_t *keep = rx_malloc((nl ? nl : 1) * sizeof *keep);
     Table *t = NULL;
-    if (!h || !slots || !keep) {
+    if (!h || !map_ok || !keep) {
         ops_oom(err);
         goto out;
     }
@@ -379,17 +379,16 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
         h[i] = 0x9e3779b97f4a7c15ULL;
         for (int c = 0; c < sc->n; c++) h[i] = rx_hash_combine(h[i], col_hash_value(all->cols[c], i));
     }
-    memset(slots, 0xff, cap * sizeof *slots);
     /* insert rows: right rows first (marked by index >= nl), then left rows as they are kept */
     size_t k = 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t from = pass == 0 ? nl : 0, to = pass == 0 ? n : nl;
         for (size_t i = from; i < to; i++) {
             if ((i & 65535) == 0 && ops_check_interrupt(x, err) < 0) goto out;
-            size_t s = h[i] & (cap - 1);
+            RxHProbe pr = hmap_probe(&map, h[i]);
+            uint32_t j;
             bool in_right = false, seen_left = false;
-            while (slots[s] != UINT32_MAX) {
-                uint32_t j = slots[s];
+            while (hmap_next(&map, &pr, &j)) {
                 bool eq = h[j] == h[i];
                 for (int c = 0; c < sc->n && eq; c++) eq = ops_cell_equal(all->cols[c], j, i);
                 if (eq) {
@@ -397,23 +396,22 @@ Table *ops_setop(ExecCtx *x, PNode *p, Table *l, Table *r, RxError *err) {
                     else seen_left = true;
                     if (pass == 0 || seen_left) break;
                 }
-                s = (s + 1) & (cap - 1);
             }
             if (pass == 0) {
-                if (!in_right) slots[s] = (uint32_t)i;
+                if (!in_right) hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved */
                 continue;
             }
             if (seen_left) continue;
             bool want = lp->set_op == SET_INTERSECT ? in_right : !in_right;
-            /* remember this left row so that its duplicates are skipped */
-            while (slots[s] != UINT32_MAX) s = (s + 1) & (cap - 1);
-            slots[s] = (uint32_t)i;
+            /* remember this left row so that its duplicates are skipped (the probe ran to an
+             * empty slot) */
+            hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
             if (want) keep[k++] = (uint32_t)i;
         }
     }
     t = gather_side(p, all, sc, keep, k, err);
 out:
-    rx_free(h), rx_free(slots), rx_free(keep);
+    rx_free(h), hmap_free(&map), rx_free(keep);
     table_free(all);
     return t;
 }
@@ -515,7 +513,7 @@ static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const T
     return perm;
 }
 
-Table *ops_sort(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;
     Table *t = ops_check_interrupt(x, err) < 0 ? NULL : gather_side(p, in, &p->lp->schema, perm, in->n_rows, err);
@@ -551,7 +549,7 @@ static void release_cols(Column **cols, int n) {
     rx_free(cols);
 }
 
-Table *ops_top(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     size_t n = in->n_rows;
     uint32_t *perm = NULL, *ids = NULL, *keep = NULL, *count = NULL, ng = 1;
@@ -765,7 +763,7 @@ fail:
     return NULL;
 }
 
-Table *ops_group(ExecCtx *x, PNode *p, Table *in, RxError *err) {
+Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     uint32_t *ids = NULL, ng = 0;
     Column **gcols = NULL;

@@ -159,7 +159,7 @@ static int op_next(ChunkSrc *s, Table **out, RxError *err) {
         if (rc <= 0) return rc;
         Table *r;
         if (o->p->kind == PN_SELECT) {
-            r = ops_select(o->x, (PNode *)o->p, t, err);
+            r = ops_select(o->x, o->p, t, err);
         } else {
             r = ops_shared_table(t, &o->p->lp->schema);
             if (!r) ops_oom(err);
@@ -235,7 +235,7 @@ static int fold_counts(ExecCtx *x, const PNode *p, ChunkSrc *in, Table **out, Rx
         int rc = chunk_src_next(in, &t, err);
         if (rc < 0) goto fail;
         if (rc == 0) break;
-        Table *g = ops_group(x, (PNode *)p, t, err);
+        Table *g = ops_group(x, p, t, err);
         table_free(t);
         if (!g) goto fail;
         if (!acc) {
@@ -251,7 +251,7 @@ static int fold_counts(ExecCtx *x, const PNode *p, ChunkSrc *in, Table **out, Rx
             ops_oom(err);
             return -1;
         }
-        acc = ops_group(x, (PNode *)p, e, err);
+        acc = ops_group(x, p, e, err);
         table_free(e);
         if (!acc) return -1;
     }

@@ -110,6 +110,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/hmap.h"
 #include "io/csv_int.h"
 #include "io/input.h"
 #include "types/number.h"
@@ -605,14 +606,6 @@ static inline const char *eat_digits(const char *p, const char *e, uint64_t *m, 
         *count = k + d;
         return p + d;
     }
-    while (e - p >= 8) {
-        uint64_t w = load64(p);
-        if (!eight_digits(w)) break;
-        if (k + 8 > limit) return NULL;
-        v = v * 100000000 + parse_eight(w);
-        p += 8;
-        k += 8;
-    }
 #endif
     for (; p < e; p++) {
         unsigned d = (unsigned)(unsigned char)*p - '0';
@@ -902,10 +895,9 @@ typedef struct {
     RxStr s;
 } DictEnt;
 
-/* Distinct strings in order of first appearance, found by open addressing. */
+/* Distinct strings in order of first appearance, found through a hash index. */
 typedef struct {
-    uint32_t *slots;    /* entry index + 1; 0 when empty */
-    uint32_t mask;      /* slots - 1 */
+    RxHMap map;         /* hash of a string -> its entry; no slots before the first string */
     DictEnt *ents;
     uint32_t n, cap, max;
     bool over;          /* more than max distinct values (or out of memory): no dictionary */
@@ -955,47 +947,36 @@ static inline bool dict_eq(const DictEnt *x, const DictEnt *k, const char *kb) {
 }
 
 static void dict_free(Dict *d) {
-    free(d->slots);
+    hmap_free(&d->map);
     free(d->ents);
-    d->slots = NULL;
     d->ents = NULL;
 }
 
-static bool dict_grow_slots(Dict *d, uint32_t n_slots) {
-    uint32_t *s = calloc(n_slots, sizeof *s);
-    if (!s) return false;
-    for (uint32_t i = 0; i < d->n; i++) {
-        uint32_t j = (uint32_t)d->ents[i].h & (n_slots - 1);
-        while (s[j]) j = (j + 1) & (n_slots - 1);
-        s[j] = i + 1;
-    }
-    free(d->slots);
-    d->slots = s;
-    d->mask = n_slots - 1;
-    return true;
-}
+/* hash_of for a dictionary's index (ctx: the Dict). */
+static uint64_t dict_hash_of(const void *ctx, uint32_t e) { return ((const Dict *)ctx)->ents[e].h; }
 
-static uint32_t dict_add(Dict *d, const DictEnt *k, uint32_t j);
+static uint32_t dict_add(Dict *d, const DictEnt *k, const RxHProbe *at);
 
 /* The index of k's string (its bytes at kb) in d, adding k after the others when new;
  * UINT32_MAX once d has more than d->max strings (d->over, and d keeps no more). */
 static inline uint32_t dict_put(Dict *d, const DictEnt *k, const char *kb) {
-    if (d->over || !d->slots) return dict_add(d, k, 0);
-    uint32_t j = (uint32_t)k->h & d->mask;
-    for (;;) {
-        uint32_t e = d->slots[j];
-        if (!e) return dict_add(d, k, j);
-        if (dict_eq(&d->ents[e - 1], k, kb)) return e - 1;
-        j = (j + 1) & d->mask;
-    }
+    if (d->over || !d->map.slot) return dict_add(d, k, NULL);
+    RxHProbe p = hmap_probe(&d->map, k->h);
+    uint32_t e;
+    while (hmap_next(&d->map, &p, &e))
+        if (dict_eq(&d->ents[e], k, kb)) return e;
+    return dict_add(d, k, &p);
 }
 
-/* dict_put for a string not in d, whose empty slot is j (any j before the first). */
-static __attribute__((noinline)) uint32_t dict_add(Dict *d, const DictEnt *k, uint32_t j) {
+/* dict_put for a string not in d, whose probe stopped at *at (NULL when d has no slots yet). */
+static __attribute__((noinline)) uint32_t dict_add(Dict *d, const DictEnt *k, const RxHProbe *at) {
     if (d->over) return UINT32_MAX;
-    if (!d->slots) {
-        if (!dict_grow_slots(d, 16)) goto over;
-        j = (uint32_t)k->h & d->mask;
+    RxHProbe p;
+    if (!d->map.slot) {
+        if (hmap_init(&d->map, 8) < 0) goto over;
+        p = hmap_probe(&d->map, k->h);   /* an empty map: the home slot is free */
+    } else {
+        p = *at;
     }
     if (d->n == d->max) goto over;
     if (d->n == d->cap) {
@@ -1006,9 +987,7 @@ static __attribute__((noinline)) uint32_t dict_add(Dict *d, const DictEnt *k, ui
         d->cap = cap;
     }
     d->ents[d->n] = *k;
-    d->slots[j] = ++d->n;
-    if ((size_t)d->n * 2 > (size_t)d->mask + 1 && !dict_grow_slots(d, (d->mask + 1) * 2))
-        goto over;
+    if (hmap_insert(&d->map, &p, d->n++, dict_hash_of, d) < 0) goto over;
     return d->n - 1;
 over:
     d->over = true;
@@ -1373,35 +1352,26 @@ static char *unescape_dup(const Field *f) {
     return s;
 }
 
-static uint64_t name_hash(const char *s) {
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
 /* Fails at the second of two equal header names, in one pass over the names through a hash
- * set (linear in the header, however many columns). */
+ * index (linear in the header, however many columns). */
 static int check_unique_names(Load *L) {
-    size_t cap = 16;
-    while (cap < (size_t)L->n_cols * 2) cap *= 2;
-    int *slots = malloc(cap * sizeof *slots); /* column index + 1; 0 when empty */
-    if (!slots) return oom(L);
-    memset(slots, 0, cap * sizeof *slots);
+    RxHMap names;   /* hash of a name -> its column index */
+    if (hmap_init(&names, (size_t)L->n_cols) < 0) return oom(L);
     for (int j = 0; j < L->n_cols; j++) {
-        size_t i = (size_t)name_hash(L->names[j]) & (cap - 1);
-        for (; slots[i]; i = (i + 1) & (cap - 1)) {
-            int k = slots[i] - 1;
+        RxHProbe p = hmap_probe(&names, rx_hash_bytes(L->names[j], strlen(L->names[j])));
+        uint32_t k;
+        while (hmap_next(&names, &p, &k)) {
             if (strcmp(L->names[k], L->names[j]) == 0) {
                 const Field *f = &L->fields[j];
-                free(slots);
+                hmap_free(&names);
                 return fail_at(&L->r, RX_ECSV, f->start, (size_t)(f->end - f->start),
-                               "duplicate column name '%s' (columns %d and %d)", L->names[j],
+                               "duplicate column name '%s' (columns %u and %d)", L->names[j],
                                k + 1, j + 1);
             }
         }
-        slots[i] = j + 1;
+        hmap_insert(&names, &p, (uint32_t)j, NULL, NULL);   /* reserved: never grows */
     }
-    free(slots);
+    hmap_free(&names);
     return 0;
 }
 

@@ -901,6 +901,17 @@ void report_no_timeline(HtmlReport *r, const char *title, const char *why) {
     put(r, ".</p>\n</figure>\n");
 }
 
+/* The figure of a join the focus (--report-key, --report-window) leaves nothing of: "none of
+ * its N pairs has FOCUS"; thing is what the join has n of ("pair", "probe"). */
+static void no_timeline_in_focus(HtmlReport *r, const char *title, size_t n, const char *thing,
+                                 const char *focus) {
+    StrBuf none;
+    sb_init(&none);
+    sb_printf(&none, "none of its %zu %s%s has %s", n, thing, n == 1 ? "" : "s", focus);
+    report_no_timeline(r, title, none.p ? none.p : "nothing is in focus");
+    sb_free(&none);
+}
+
 /* Picks the rows of one side to draw: every row of a small side, else only the rows of the
  * drawn pairs (padding with unrelated rows would make every connector cross them). in[i]
  * marks the rows in drawn pairs. */
@@ -942,11 +953,7 @@ void report_ijoin(HtmlReport *r, const RepIJoin *j) {
         return;
     }
     if (j->focus && j->n_pairs == 0) {
-        StrBuf none;
-        sb_init(&none);
-        sb_printf(&none, "none of its %zu pair%s has %s", j->n_all, j->n_all == 1 ? "" : "s", j->focus);
-        report_no_timeline(r, j->title, none.p ? none.p : "no pair is in focus");
-        sb_free(&none);
+        no_timeline_in_focus(r, j->title, j->n_all, "pair", j->focus);
         return;
     }
     size_t nl = j->l->n_rows, nr = j->r->n_rows;
@@ -1172,11 +1179,7 @@ static void probe_title(HtmlReport *r, const RepAsof *j, uint32_t row, uint32_t 
 
 void report_asof(HtmlReport *r, const RepAsof *j) {
     if (j->focus && j->n_focus == 0) {
-        StrBuf none;
-        sb_init(&none);
-        sb_printf(&none, "none of its %zu probe%s has %s", j->n_probes, j->n_probes == 1 ? "" : "s", j->focus);
-        report_no_timeline(r, j->title, none.p ? none.p : "no probe is in focus");
-        sb_free(&none);
+        no_timeline_in_focus(r, j->title, j->n_probes, "probe", j->focus);
         return;
     }
     const Column *mc[2] = {j->l->cols[j->lmatch], j->r->cols[j->rmatch]};

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "connect/connect.h"
 #include "rewrite/rewrite.h"
 #include "types/compare.h"
@@ -31,23 +32,28 @@ static double column_ndv(Column *c) {
     size_t n = c->n;
     if (n == 0) return 1;
     size_t sample = n <= 65536 ? n : 65536;
-    size_t cap = 1;
-    while (cap < sample * 2) cap <<= 1;
-    uint64_t *set = calloc(cap, sizeof *set);
-    if (!set) return (double)n;
+    RxHMap set;   /* hash of a value -> its first sample; room for every sample */
+    uint64_t *hs = rx_malloc(sample * sizeof *hs);
+    if (!hs || hmap_init(&set, sample) < 0) {
+        rx_free(hs);
+        return (double)n;
+    }
     size_t distinct = 0;
     for (size_t k = 0; k < sample; k++) {
         size_t i = sample == n ? k : (size_t)((double)k * (double)n / (double)sample);
         if (col_is_null(c, i)) continue;
-        uint64_t h = col_hash_value(c, i) | 1;
-        size_t j = h & (cap - 1);
-        while (set[j] && set[j] != h) j = (j + 1) & (cap - 1);
-        if (!set[j]) {
-            set[j] = h;
-            distinct++;
-        }
+        uint64_t h = col_hash_value(c, i);
+        hs[k] = h;
+        RxHProbe p = hmap_probe(&set, h);
+        uint32_t v;
+        bool seen = false;
+        while (!seen && hmap_next(&set, &p, &v)) seen = hs[v] == h;
+        if (seen) continue;
+        distinct++;
+        hmap_insert(&set, &p, (uint32_t)k, NULL, NULL);   /* reserved: never grows */
     }
-    free(set);
+    rx_free(hs);
+    hmap_free(&set);
     double d = (double)distinct;
     if (sample < n && d > 0.9 * (double)sample) d = d * (double)n / (double)sample;
     if (d < 1) d = 1;

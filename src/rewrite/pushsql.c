@@ -798,15 +798,26 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     return g->oom ? NULL : s;
 }
 
-static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
-    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
-    if (!nl_ || !nr_) {
+/* The blocks of both inputs of binary operator p, each asked for the columns p needs of it
+ * (need: of p's output; *nl and *nr: of each input, in the arena); false when either cannot
+ * be pushed, or out of memory (g->oom). */
+static bool gen_inputs(Gen *g, const LPlan *p, const uint8_t *need, Blk **l, Blk **r,
+                       uint8_t **nl, uint8_t **nr) {
+    *nl = rw_input_need(g->a, p, 0, need);
+    *nr = rw_input_need(g->a, p, 1, need);
+    if (!*nl || !*nr) {
         g->oom = true;
-        return NULL;
+        return false;
     }
-    Blk *l = gen(g, p->in[0], nl_);
-    Blk *r = l ? gen(g, p->in[1], nr_) : NULL;
-    if (!r) return NULL;
+    *l = gen(g, p->in[0], *nl);
+    *r = *l ? gen(g, p->in[1], *nr) : NULL;
+    return *r != NULL;
+}
+
+static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
+    Blk *l, *r;
+    uint8_t *nl_, *nr_;
+    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
     int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
     if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
     if (kind == JOIN_FULL && !g->d->full_join_any_condition && (p->residual || p->n_keys == 0)) return NULL;
@@ -874,14 +885,9 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     /* the nearest row is a lateral subquery; WITHIN has no portable distance
      * (spec/asof-join.md) */
     if (!g->d->lateral || p->has_within) return NULL;
-    uint8_t *nl_ = rw_input_need(g->a, p, 0, need), *nr_ = rw_input_need(g->a, p, 1, need);
-    if (!nl_ || !nr_) {
-        g->oom = true;
-        return NULL;
-    }
-    Blk *l = gen(g, p->in[0], nl_);
-    Blk *r = l ? gen(g, p->in[1], nr_) : NULL;
-    if (!r) return NULL;
+    Blk *l, *r;
+    uint8_t *nl_, *nr_;
+    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
     const char *cond = NULL;
     for (int k = 0; k < p->n_keys; k++) {
         const char *kp = key_pair(g, &r->cols[p->rkeys[k]], &l->cols[p->lkeys[k]]);

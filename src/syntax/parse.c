@@ -29,6 +29,9 @@ typedef struct {
 
 /* ---- token helpers -------------------------------------------------------------------------- */
 
+/* The token k ahead of the current one, the end-of-input token past the last: never out of
+ * range. peek is the current token, advance moves past it (never past the end) and returns
+ * it. */
 static const Token *peek_at(Parser *p, size_t k) {
     size_t i = p->pos + k;
     return &p->t[i < p->n ? i : p->n - 1];
@@ -43,6 +46,8 @@ static const Token *advance(Parser *p) {
 static const char *tok_text(Parser *p, const Token *t) { return p->src->text + t->span.start; }
 static size_t tok_len(const Token *t) { return t->span.end - t->span.start; }
 
+/* Whether t is the identifier kw in any case of ASCII letters (keywords that are no token
+ * kind of their own: JOIN, UNION, PER ...). */
 static bool word_is(Parser *p, const Token *t, const char *kw) {
     if (t->kind != TK_IDENT) return false;
     size_t n = strlen(kw);
@@ -59,6 +64,8 @@ static bool word_is(Parser *p, const Token *t, const char *kw) {
 }
 static bool at_word(Parser *p, const char *kw) { return word_is(p, peek(p), kw); }
 
+/* How a message names token t ("end of input", "the string '…'", "'x'"), into buf of cap
+ * bytes; long strings and words are cut at 40 bytes. */
 static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
     if (t->kind == TK_EOF) {
         snprintf(buf, cap, "end of input");
@@ -75,15 +82,15 @@ static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
     }
 }
 
+/* Records an RX_ESYNTAX error at token t (the first error is kept); returns -1. */
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...) {
-    char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rx_verror(p->err, RX_ESYNTAX, p->src, t->span, fmt, ap);
     va_end(ap);
-    return rx_error(p->err, RX_ESYNTAX, p->src, t->span, "%s", msg);
+    return -1;
 }
 
 /* "expected X, found Y" at the current token. */
@@ -108,6 +115,8 @@ static int expect_close(Parser *p, TokKind k, const Token *open) {
                         tok_kind_name(open->kind), line, col, found);
 }
 
+/* Consumes a token of kind k, or records "expected K CONTEXT, found ..." at the current token
+ * and returns -1 (context: NULL, or what the token closes or introduces). */
 static int expect(Parser *p, TokKind k, const char *context) {
     if (peek_kind(p) == k) {
         advance(p);
@@ -128,6 +137,7 @@ static int enter(Parser *p, const Token *at) {
 }
 static void leave(Parser *p) { p->depth--; }
 
+/* A new zeroed AST node of kind k over span, in the script's arena; NULL with RX_ENOMEM. */
 static AstNode *node(Parser *p, AstKind k, RxSpan span) {
     AstNode *n = arena_alloc(p->a, sizeof *n);
     if (!n) {
@@ -173,6 +183,7 @@ static const char *const rel_binop_words[] = {
     "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
     "ASC", "DESC", "NULLS", "PER", "BY",
 };
+/* Whether t is one of rel_binop_words. */
 static bool is_rel_binop_word(Parser *p, const Token *t) {
     for (size_t i = 0; i < RX_ARRAY_LEN(rel_binop_words); i++)
         if (word_is(p, t, rel_binop_words[i])) return true;
@@ -221,6 +232,8 @@ const char *syntax_nearest_function(const char *name, size_t n) {
 
 static AstNode *parse_expr(Parser *p);
 
+/* l op r as a node spanning both; NULL when either operand is NULL (its error is recorded)
+ * or out of memory. */
 static AstNode *binary(Parser *p, AstOp op, AstNode *l, AstNode *r) {
     if (!l || !r) return NULL;
     AstNode *n = node(p, AST_BINARY, rx_span_join(l->span, r->span));
@@ -244,6 +257,8 @@ static size_t after_group(Parser *p, size_t k) {
     return 0;
 }
 
+/* Whether a token of kind k can follow a scalar operand inside an expression (an operator,
+ * ',', '→', '('): after name(...) it marks a call, not a relation. */
 static bool continues_scalar(TokKind k) {
     switch (k) {
     case TK_ARROW: case TK_COMMA: case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GT:
@@ -310,6 +325,7 @@ static bool case_without_when(Parser *p) {
 /* case = 'CASE' 'WHEN' expr 'THEN' expr { 'WHEN' expr 'THEN' expr } [ 'ELSE' expr ] 'END' */
 static AstNode *parse_case_body(Parser *p, const Token *kw, AstNode *n);
 
+/* case = CASE { WHEN expr THEN expr } [ ELSE expr ] END ; one nesting level (enter). */
 static AstNode *parse_case(Parser *p) {
     const Token *kw = advance(p);
     AstNode *n = node(p, AST_CASE, kw->span);
@@ -572,6 +588,7 @@ static AstNode *parse_add(Parser *p) {
     return l;
 }
 
+/* The comparison operator of token kind k, or -1 when k is no comparison. */
 static int cmp_op(TokKind k) {
     switch (k) {
     case TK_EQ: return OP_EQ;
@@ -823,6 +840,7 @@ static int operand_taken(Parser *p, size_t from, const char *op, const char *wha
                     p->src->text + span.start, glen > 40 ? "…" : "", op);
 }
 
+/* Whether the current token is k or its spelled-out word (σ or SIGMA). */
 static bool is_word_tok(Parser *p, TokKind k, const char *word) {
     return peek_kind(p) == k || at_word(p, word);
 }
@@ -1284,6 +1302,7 @@ static int join_kind_at(Parser *p, const Token *t) {
     return -1;
 }
 
+/* The set operation token t writes (∪ UNION, ∩ INTERSECT, − - EXCEPT MINUS), or -1. */
 static int set_op_at(Parser *p, const Token *t) {
     if (t->kind == TK_UNION || word_is(p, t, "UNION")) return SET_UNION;
     if (t->kind == TK_INTERSECT || word_is(p, t, "INTERSECT")) return SET_INTERSECT;
@@ -1322,6 +1341,8 @@ static bool comparison_before(Parser *p, size_t from, uint32_t end) {
     return false;
 }
 
+/* Whether the current token can begin a relational operand: a name, '(' or a unary
+ * operator. */
 static bool starts_operand(Parser *p) {
     const Token *t = peek(p);
     return t->kind == TK_LPAREN || is_name(t) || t->kind == TK_SIGMA || t->kind == TK_PI ||
@@ -1426,6 +1447,7 @@ typedef struct {
     size_t n, cap;
 } CellVec;
 
+/* Appends c to v, growing it in the arena; 0, or -1 with RX_ENOMEM. */
 static int push_cell(Parser *p, CellVec *v, Cell c) {
     if (v->n == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 32;
@@ -1516,6 +1538,8 @@ static int split_row(Parser *p, size_t ls, size_t le, CellVec *out) {
     }
 }
 
+/* Whether the row of n cells is a table's separator (| --- | :-: |): every cell unquoted,
+ * of dashes and colons with at least one dash. */
 static bool is_separator_row(const Cell *cells, size_t n) {
     for (size_t i = 0; i < n; i++) {
         const Cell *c = &cells[i];
@@ -1849,11 +1873,13 @@ typedef struct {
 
 static bool is_rel_kind(AstKind k) { return k <= AST_GROUP; }
 
+/* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
     return n && n->a && (n->kind == AST_BINARY || n->kind == AST_SETOP || n->kind == AST_JOIN ||
                          n->kind == AST_IJOIN || n->kind == AST_ASOF);
 }
 
+/* The binding strength of a binary scalar operator (OR 1 up to * / % 5); 0 for unary ones. */
 static int precedence(AstOp op) {
     switch (op) {
     case OP_OR: return 1;
@@ -1892,6 +1918,8 @@ static RxSpan operator_span(Parser *p, const AstNode *n) {
     return p->t[lo].kind == TK_EOF ? n->span : p->t[lo].span;
 }
 
+/* Checks the tree under root against the bounds above; 0, or -1 with RX_ELIMIT at the
+ * operator that passed one (operator_span), or RX_ENOMEM. */
 static int check_depth(Parser *p, const AstNode *root) {
     if (!root) return 0;
     size_t cap = 64, n = 0;
@@ -1947,6 +1975,7 @@ static int check_depth(Parser *p, const AstNode *root) {
     return rc;
 }
 
+/* check_depth over a statement's expression and its options' values. */
 static int check_statement_depth(Parser *p, const Stmt *st) {
     if (check_depth(p, st->expr) < 0) return -1;
     for (int i = 0; i < st->n_options; i++)

@@ -20,7 +20,7 @@
 
 /* ---- printing --------------------------------------------------------------------------- */
 
-static char *put_u64(char *p, uint64_t v) {
+char *num_put_u64(char *p, uint64_t v) {
     char tmp[20];
     int k = 0;
     do {
@@ -34,7 +34,7 @@ static char *put_u64(char *p, uint64_t v) {
 size_t num_format_int(int64_t v, char *buf) {
     char *p = buf;
     if (v < 0) *p++ = '-';
-    p = put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+    p = num_put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
     *p = '\0';
     return (size_t)(p - buf);
 }
@@ -85,7 +85,7 @@ static int shortest_digits(double v, char *digits, int *exp10) {
             double scaled = nearbyint(v * P10[k]);
             if (scaled < 1 || scaled / P10[k] != v) continue;
             char whole[20];
-            int len = (int)(put_u64(whole, (uint64_t)scaled) - whole), n = len;
+            int len = (int)(num_put_u64(whole, (uint64_t)scaled) - whole), n = len;
             while (n > 1 && whole[n - 1] == '0') n--;
             memcpy(digits, whole, (size_t)n);
             *exp10 = len - 1 - k;
@@ -144,7 +144,7 @@ size_t num_format_double(double v, char *buf) {
     }
     /* Optimisation, not needed for correctness: integers below 2^53 print as themselves. */
     if (v < 9007199254740992.0 && v == (double)(int64_t)v) {
-        p = put_u64(p, (uint64_t)v);
+        p = num_put_u64(p, (uint64_t)v);
         *p = '\0';
         return (size_t)(p - buf);
     }
@@ -177,7 +177,7 @@ size_t num_format_double(double v, char *buf) {
         }
         *p++ = 'e';
         *p++ = n - 1 < 0 ? '-' : '+';
-        p = put_u64(p, (uint64_t)(n - 1 < 0 ? 1 - n : n - 1));
+        p = num_put_u64(p, (uint64_t)(n - 1 < 0 ? 1 - n : n - 1));
     }
     *p = '\0';
     return (size_t)(p - buf);

@@ -20,6 +20,8 @@
 size_t num_format_double(double v, char *buf);
 /* Decimal, '-' for negatives; buf at least NUM_BUF bytes, NUL-terminated; returns the length. */
 size_t num_format_int(int64_t v, char *buf);
+/* Writes v's decimal digits at p (at most 20 bytes, no NUL) and returns the byte after them. */
+char *num_put_u64(char *p, uint64_t v);
 
 /* Strict parse of the whole text: optional sign, digits. 0 ok; -1 not an integer; -2 an
  * integer that does not fit in 64 bits. */

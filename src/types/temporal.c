@@ -18,6 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "types/number.h"
+
 /* ---- static reasons --------------------------------------------------------------------- */
 
 /* "pre" N "post" for N = 0..99, indexed by N. */
@@ -455,17 +457,6 @@ static char *put2(char *p, int64_t v) {
     return p + 2;
 }
 
-static char *put_u64(char *p, uint64_t v) {
-    char tmp[20];
-    int k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (k) *p++ = tmp[--k];
-    return p;
-}
-
 /* '.' and the six digits of f (1..999999), trailing zeros trimmed; nothing when f is 0. */
 static char *put_fraction(char *p, int64_t f) {
     if (f == 0) return p;
@@ -487,7 +478,7 @@ static char *put_date(char *p, int64_t days) {
         p = put2(p, y % 100);
     } else {
         if (y < 0) *p++ = '-';
-        p = put_u64(p, y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y);
+        p = num_put_u64(p, y < 0 ? (uint64_t)0 - (uint64_t)y : (uint64_t)y);
     }
     *p++ = '-';
     p = put2(p, m);
@@ -528,7 +519,7 @@ size_t tm_format_time(int64_t us, char *buf) {
         /* Not a valid TIME; printed as a signed hour count so the bug shows rather than wraps. */
         uint64_t mag = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
         if (us < 0) *p++ = '-';
-        p = put_u64(p, mag / (uint64_t)US_PER_HOUR);
+        p = num_put_u64(p, mag / (uint64_t)US_PER_HOUR);
         *p++ = ':';
         p = put2(p, (int64_t)(mag / (uint64_t)US_PER_MIN % 60));
         *p++ = ':';
@@ -543,7 +534,7 @@ size_t tm_format_time(int64_t us, char *buf) {
 static char *put_part(char *p, bool minus, uint64_t mag, char unit) {
     if (mag == 0) return p;
     if (minus) *p++ = '-';
-    p = put_u64(p, mag);
+    p = num_put_u64(p, mag);
     *p++ = unit;
     return p;
 }
@@ -572,7 +563,7 @@ size_t tm_format_duration(RxDuration d, char *buf) {
         uint64_t sec_us = rest % (uint64_t)US_PER_MIN;
         if (sec_us != 0) {
             if (u_minus) *p++ = '-';
-            p = put_u64(p, sec_us / (uint64_t)US_PER_SEC);
+            p = num_put_u64(p, sec_us / (uint64_t)US_PER_SEC);
             p = put_fraction(p, (int64_t)(sec_us % (uint64_t)US_PER_SEC));
             *p++ = 'S';
         }
