@@ -2,6 +2,7 @@
  * stream_join.c - see stream_join.h: which joins stream, and what the two streaming joins
  * share (stream_join_int.h). The operators are stream_asof.c and stream_ijoin.c.
  */
+#include "exec/stream_join.h"
 #include "exec/stream_join_int.h"
 
 #include <stdio.h>

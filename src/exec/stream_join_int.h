@@ -7,7 +7,8 @@
 #ifndef RX_STREAM_JOIN_INT_H
 #define RX_STREAM_JOIN_INT_H
 
-#include "exec/stream_join.h"
+#include "exec/exec.h"
+#include "exec/stream.h"
 
 /* How a column's values become int64 codes: exactly as keys_encode_ordered maps a column
  * beside the other columns of its comparison (INT as a FLOAT's order key when a FLOAT is among
