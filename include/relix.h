@@ -184,8 +184,7 @@ void rx_set_progress(RxSession *s, int (*write)(void *ud, const char *p, size_t 
  * the queries (of which inside join operators); and memory: the most the engine had allocated
  * at once while its queries loaded their columns and ran (what the memory limit counts:
  * columns, arenas, hash tables, join buffers; not the mappings of input files; docs/memory.md),
- * and the memory limit in force then (0:
- * none; the CLI's --memory-limit). */
+ * and the memory limit in force then (0: none; the CLI's --memory-limit). */
 typedef struct {
     double load_s, analyze_s, run_s, join_s;
     size_t peak_bytes, limit_bytes;

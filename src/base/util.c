@@ -5,7 +5,6 @@
 #include "base/base.h"
 
 #include <malloc.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -34,6 +34,7 @@ int ops_oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0),
 int ops_budget_error(const PNode *p, size_t held, const char *hint, RxError *err) {
     size_t limit = rx_memory_limit();
     if (err->code != RX_ENOMEM || !limit || !rx_memory_limit_hit(false)) return -1;
+    if (strncmp(err->msg, "memory limit of", 15) == 0) return -1;   /* said already, maybe with a hint */
     StrBuf label;
     sb_init(&label);
     plan_label(p, &label);

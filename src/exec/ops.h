@@ -17,8 +17,9 @@ int ops_oom(RxError *err);
 /* When err is an out-of-memory error caused by the memory limit (rx_memory_limit_hit), rewrites
  * it to name operator p (its EXPLAIN label, at its source span), the limit, what p held of its
  * own (held bytes), the allocation refused and the run's peak in all, followed by hint when not NULL (what the user
- * can change, such as declaring an order). Returns -1 either way; any other error is left as
- * it is. */
+ * can change, such as declaring an order). Returns -1 either way; any other error, and one
+ * this has rewritten already (the operator's own call, with its hint, before run()'s), is
+ * left as it is. */
 int ops_budget_error(const PNode *p, size_t held, const char *hint, RxError *err);
 int ops_check_interrupt(ExecCtx *x, RxError *err);
 /* A table sharing every column of in, named by sc. NULL on OOM. */

@@ -234,11 +234,15 @@ static int join_row(IjSrc *s, size_t i, RxError *err) {
     int64_t ls = s->ls[i], le = s->le[i];
     const Rule *ru = &s->rule;
     if (ru->left_fwd && ls > le) return inverted(s, true, s->l_rows + i + 1, err);
-    if (read_right(s, ru->read_end ? le : ls, ru->read_le, err) < 0) return -1;
+    int64_t b = ru->read_end ? le : ls;
+    if (read_right(s, b, ru->read_le, err) < 0) return -1;
     uint64_t h = s->nk ? sj_keys_hash(&s->lkeys, i) : 0;
     for (size_t k = 0; k < s->n_al; k++) {
         Alive *a = &s->al[k];
         if (!a->c) continue;
+        /* the kept rows are in right input order, so by start: from the first one past what
+         * this left row reads, none can match it (an optimisation; ij_holds decides below) */
+        if (a->s > b || (a->s == b && !ru->read_le)) break;
         int64_t e = ru->drop_end ? a->e : a->s;
         if (e < ls || (e == ls && ru->drop_le)) {
             rchunk_unref(a->c);

@@ -4,7 +4,8 @@
  * dictionary and codes) and runs queries is credited back when it closes, to the byte; the
  * run's peak and every operator's are reported (rx_timing, rx_timing_memory) with their share
  * of the limit; and a query stopped by the limit names the operator that reached it, at its
- * place in the script, with the limit.
+ * place in the script, with the limit. ops_budget_error rewrites only errors the limit caused,
+ * once: an operator's own call with a hint is not overwritten by run()'s call after it.
  */
 #include "relix.h"
 
@@ -15,6 +16,7 @@
 
 #include "base/base.h"
 #include "check.h"
+#include "exec/ops.h"
 
 #define MB ((size_t)1 << 20)
 
@@ -83,6 +85,43 @@ static void test_limit(void) {
     rx_close(s);
 }
 
+static void test_helper(void) {
+    static const char text[] = "query { σ x > 1 (T) };";
+    RxSource src = {.name = "h.rx", .text = text, .len = sizeof text - 1, .first_line = 1};
+    LPlan lp = {0};
+    lp.src = &src;
+    lp.span = rx_span(8, 20);
+    PNode p = {.kind = PN_SELECT, .lp = &lp};
+    RxError err;
+
+    /* no limit reached: the error stays */
+    rx_memory_limit_hit(true);
+    rx_error_clear(&err);
+    ops_oom(&err);
+    ops_budget_error(&p, 1000, NULL, &err);
+    CHECK_STR(err.msg, "out of memory");
+
+    rx_set_memory_limit(rx_memory_used() + MB);
+    CHECK(rx_malloc(4 * MB) == NULL);
+    /* another error than out of memory stays */
+    rx_error_clear(&err);
+    rx_error(&err, RX_EVALUE, NULL, rx_span(0, 0), "bad value");
+    ops_budget_error(&p, 1000, NULL, &err);
+    CHECK_STR(err.msg, "bad value");
+    /* the operator's own call, with a hint, then run()'s */
+    rx_error_clear(&err);
+    ops_oom(&err);
+    ops_budget_error(&p, 1500000, "declare the order", &err);
+    CHECK(strncmp(err.msg, "memory limit of ", 16) == 0);
+    CHECK(strstr(err.msg, " reached in Select: it held 1.5 MB of its own and asked for 4.2 MB more (the run held ") != NULL);
+    CHECK(strstr(err.msg, " at most); declare the order") != NULL);
+    CHECK(err.src == &src && err.span.start == 8 && err.span.end == 20 && err.code == RX_ENOMEM);
+    ops_budget_error(&p, 1000, NULL, &err);
+    CHECK(strstr(err.msg, "; declare the order") != NULL);
+    rx_set_memory_limit(0);
+    rx_memory_limit_hit(true);
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/relix-budget-XXXXXX");
     if (!mkdtemp(dir)) return 1;
@@ -91,6 +130,7 @@ int main(void) {
     write_csv(path, 20000);
     test_balance();
     test_limit();
+    test_helper();
     unlink(path);
     rmdir(dir);
     return check_report("budget");

@@ -13,7 +13,9 @@
  * payloads too), pruned placeholders. AS-OF: every direction, strictness, tie rule, INNER and
  * WITHIN. Interval join: every supported relation, empty intervals and (where the relation
  * allows them) inverted ones. Then the errors: an input out of order names the input, the
- * column and the row; an inverted interval where a relation's sweep cannot hold it is refused.
+ * column and the row; an inverted interval where a relation's sweep cannot hold it is refused;
+ * Ctrl-C stops both joins; a forward AS-OF whose waiting rows pass the memory limit says what
+ * waits. Last, 150,000-row inputs with long TEXT values, which make the AS-OF store compact.
  */
 #include "exec/stream_join.h"
 
@@ -701,6 +703,61 @@ static void test_forward_budget(void) {
     input_free(&R);
 }
 
+/* Every allocation of the joins may fail: under limits rising from nothing to enough, each run
+ * either gives the in-memory result or stops with RX_ENOMEM (never a crash, a leak or a partial
+ * wrong answer; the sanitizer build checks the first two). */
+static void test_oom_paths(void) {
+    int bad = 0, failed = 0, ok = 0;
+    for (int kind = 0; kind < 3; kind++) {
+        size_t n = 3000;
+        Column *lc[4], *rc[4];
+        for (int side = 0; side < 2; side++) {
+            Column **c = side ? rc : lc;
+            c[0] = rand_col(TY_TEXT, n, 5, 2);
+            c[1] = rand_col(TY_INT, n, 2000, 2);
+            sort_col(c[1]);
+            c[2] = end_col(c[1], TY_INT, 5, false, 2);
+            c[3] = rand_col(TY_TEXT, n, 10, 10);
+        }
+        static const char *ln[] = {"k", "s", "e", "v"}, *rn[] = {"k_r", "s_r", "e_r", "w"};
+        Input L, R;
+        input_init(&L, lc, ln, 4);
+        input_init(&R, rc, rn, 4);
+        ColInfo oc[8];
+        for (int i = 0; i < 4; i++) oc[i] = L.sc.cols[i], oc[4 + i] = R.sc.cols[i];
+        int lk[1] = {0}, rk[1] = {0};
+        LPlan lp = {.kind = kind == 2 ? LP_IJOIN : LP_ASOF, .schema = {8, oc}, .dir = kind ? ASOF_FORWARD : ASOF_BACKWARD,
+                    .n_keys = 1, .lkeys = lk, .rkeys = rk, .lmatch = 1, .rmatch = 1, .relation = IJ_INTERSECTS,
+                    .ends = {1, 2, 1, 2}};
+        lp.in[0] = &L.lp, lp.in[1] = &R.lp;
+        PNode p = {.kind = kind == 2 ? PN_IJOIN : PN_ASOF, .lp = &lp, .in = {&L.pn, &R.pn}};
+        Table *want = NULL;
+        RxError err = {0};
+        ExecCtx x = {0};
+        CHECK(exec_run(&x, &p, &want, &err) == 0);
+        size_t base = rx_memory_used();
+        for (size_t extra = 0; extra <= ((size_t)2 << 20); extra += extra < 65536 ? 2048 : 65536) {
+            size_t ls[2] = {97, 1000}, rs[2] = {1000, 13};
+            rx_set_memory_limit(base + extra + 1);
+            int rc2 = run_stream(&p, L.t, R.t, want, ls, 2, rs, 2);
+            rx_set_memory_limit(0);
+            rx_memory_limit_hit(true);
+            if (rc2 == 0) ok++;
+            else if (rc2 < 0 && strstr(last_err, "out of memory")) failed++;
+            else {
+                fprintf(stderr, "kind %d limit +%zu: %s\n", kind, extra, rc2 < 0 ? last_err : "differs");
+                bad++;
+            }
+        }
+        table_free(want);
+        input_free(&L);
+        input_free(&R);
+    }
+    printf("under limits: %d runs complete, %d out of memory, %d wrong\n", ok, failed, bad);
+    CHECK(bad == 0);
+    CHECK(ok > 0 && failed > 0);
+}
+
 int main(void) {
     text_heap = heap_new(1 << 16);
     test_asof_differential();
@@ -709,6 +766,7 @@ int main(void) {
     test_supported();
     test_large();
     test_forward_budget();
+    test_oom_paths();
     heap_release(text_heap);
     return check_report("test_stream_join");
 }
