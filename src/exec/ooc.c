@@ -2,7 +2,9 @@
  * ooc.c - see ooc.h: the out-of-core AS-OF and interval joins.
  *
  * Both run the same way. First both inputs are written to temporary files (spill.h), every
- * row tagged with its ordinal in its input (the left input for AS-OF, both for IJOIN). Then a
+ * row tagged with its ordinal in its input (the left input for AS-OF, both for IJOIN); AS-OF
+ * with equality keys under a budget splits them by key as they are read instead (split_inputs),
+ * which saves writing and reading them once. Then a
  * task - a pair of files, left and right - is joined in memory by the in-memory operator's own
  * matching (exec_asof_match, exec_ijoin_pairs) when its estimated memory fits the budget, or
  * split into smaller tasks otherwise, recursively. Each joined task writes its output rows,
