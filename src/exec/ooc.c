@@ -2,7 +2,9 @@
  * ooc.c - see ooc.h: the out-of-core AS-OF and interval joins.
  *
  * Both run the same way. First both inputs are written to temporary files (spill.h), every
- * row tagged with its ordinal in its input (the left input for AS-OF, both for IJOIN). Then a
+ * row tagged with its ordinal in its input (the left input for AS-OF, both for IJOIN); AS-OF
+ * with equality keys under a budget splits them by key as they are read instead (split_inputs),
+ * which saves writing and reading them once. Then a
  * task - a pair of files, left and right - is joined in memory by the in-memory operator's own
  * matching (exec_asof_match, exec_ijoin_pairs) when its estimated memory fits the budget, or
  * split into smaller tasks otherwise, recursively. Each joined task writes its output rows,
@@ -217,6 +219,60 @@ static Table *gather_table(const Table *t, const uint32_t *idx, size_t n) {
 
 /* ---- the first pass: each input to one file, tagged ----------------------------------------- */
 
+/* An empty file of a side's columns (with the ordinal when tag), for an input without rows. */
+static SpillFile *empty_file(Ooc *o, bool left, bool tag, RxError *err) {
+    const Schema *sc = &o->p->lp->in[left ? 0 : 1]->schema;
+    Table *t = table_new(sc->n + (tag ? 1 : 0), 0);
+    bool ok = t != NULL;
+    for (int c = 0; ok && c < t->n_cols; c++) {
+        Column *col = col_new(c < sc->n ? sc->cols[c].type : TY_INT, 0);
+        ok = col && table_set(t, c, col, c < sc->n ? sc->cols[c].name : "#ord") == 0;
+        if (!ok) col_release(col);
+    }
+    SpillFile *f = NULL;
+    if (!ok) oom(err);
+    else f = spill_create(o->dir, t, true, err);
+    table_free(t);
+    return f;
+}
+
+/* The left input with each row's ordinal appended (AS-OF split by key straight from the
+ * input). Owns in. */
+typedef struct {
+    ChunkSrc base;
+    ChunkSrc *in;
+    int64_t ord;
+} TagSrc;
+
+static int tag_next(ChunkSrc *s, Table **out, RxError *err) {
+    TagSrc *ts = (TagSrc *)s;
+    Table *chunk;
+    int rc = chunk_src_next(ts->in, &chunk, err);
+    *out = NULL;
+    if (rc <= 0) return rc;
+    Column *oc = col_new(TY_INT, chunk->n_rows);
+    if (oc)
+        for (size_t i = 0; i < chunk->n_rows; i++) col_i64(oc)[i] = ts->ord + (int64_t)i;
+    ts->ord += (int64_t)chunk->n_rows;
+    *out = oc ? with_column(chunk, chunk->n_cols, oc, "#ord") : NULL;
+    table_free(chunk);
+    return *out ? 1 : oom(err);
+}
+
+static void tag_close(ChunkSrc *s) {
+    chunk_src_close(((TagSrc *)s)->in);
+    rx_free(s);
+}
+
+static ChunkSrc *tag_src(ChunkSrc *in) {
+    TagSrc *ts = rx_calloc(1, sizeof *ts);
+    if (!ts) return NULL;
+    ts->base.next = tag_next;
+    ts->base.close = tag_close;
+    ts->in = in;
+    return &ts->base;
+}
+
 /* Reads src to its end into a new file *out: its rows with their ordinal appended when tag,
  * without (IJOIN) the rows that have a NULL endpoint; IJOIN's low ends go to sample. Takes
  * ownership of src. */
@@ -295,21 +351,7 @@ static int spill_input(Ooc *o, ChunkSrc *src, bool left, bool tag, SpillFile **o
         table_free(t);
         if (rc < 0) goto done;
     }
-    if (!*out) {
-        /* no rows at all: an empty file of the input's columns */
-        const Schema *sc = &o->p->lp->in[left ? 0 : 1]->schema;
-        Table *t = table_new(sc->n + (tag ? 1 : 0), 0);
-        bool ok = t != NULL;
-        for (int c = 0; ok && c < t->n_cols; c++) {
-            Column *col = col_new(c < sc->n ? sc->cols[c].type : TY_INT, 0);
-            ok = col && table_set(t, c, col, c < sc->n ? sc->cols[c].name : "#ord") == 0;
-            if (!ok) col_release(col);
-        }
-        if (!ok) oom(err);
-        else *out = spill_create(o->dir, t, true, err);
-        table_free(t);
-        if (!*out) goto done;
-    }
+    if (!*out && !(*out = empty_file(o, left, tag, err))) goto done;
     ret = 0;
 done:
     rx_free(keep);
@@ -398,18 +440,24 @@ static int carries(Ooc *o, SpillFile *f, const Child *ch, int n, int64_t *carry,
     return 0;
 }
 
-/* Distributes the rows of f (one side of a task) over the children's files. */
-static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int depth, RxError *err) {
-    /* a child's rows wait in memory until they are worth a record: 1 MB, or less when the
-     * budget is small (all children's together take at most a quarter of a task's share) */
-    size_t flush_rows = 1024;
-    if (spill_rows(f)) {
-        uint64_t row_bytes = spill_raw_bytes(f) / spill_rows(f) + 1;
-        uint64_t bytes = o->target / 4 / (uint64_t)n;
-        if (bytes > (1u << 20)) bytes = 1u << 20;
-        flush_rows = (size_t)(bytes / row_bytes);
-        if (flush_rows < 64) flush_rows = 64;
-    }
+/* Rows a child's buffer holds before they are written: 1 MB of them, or less when the budget
+ * is small (all n children's together take at most a quarter of a task's share). */
+static size_t flush_rows_for(const Ooc *o, uint64_t row_bytes, int n) {
+    return clamp(clamp(o->target / 4 / (uint64_t)n, 1, (size_t)1 << 20) / (row_bytes + 1), 64, SIZE_MAX);
+}
+
+/* Bytes of a row of t, about (TEXT counted as its slice and 16 bytes of text). */
+static uint64_t approx_row_bytes(const Table *t) {
+    uint64_t b = 0;
+    for (int c = 0; c < t->n_cols; c++) b += type_width(t->cols[c]->type) + (t->cols[c]->type == TY_TEXT ? 16 : 0);
+    return b;
+}
+
+/* Distributes the rows of one side of a task - file f, or when f is NULL the source in - over
+ * the children's files (made like the first chunk when a child has none yet). */
+static int split_side(Ooc *o, SpillFile *f, ChunkSrc *in, bool left, Child *ch, int n, int depth,
+                      RxError *err) {
+    size_t flush_rows = f && spill_rows(f) ? flush_rows_for(o, spill_raw_bytes(f) / spill_rows(f), n) : 0;
     uint32_t *idx = NULL, *cnt = NULL, *start = NULL;
     int *da = NULL, *db = NULL;        /* per row: the children [da, db] it goes to; da < 0: none */
     int64_t *sk = NULL;                /* per row: its key for the children's samples */
@@ -439,9 +487,15 @@ static int split_side(Ooc *o, SpillFile *f, bool left, Child *ch, int n, int dep
     for (;;) {
         if (ops_check_interrupt(o->x, err) < 0) goto done;
         Table *t;
-        int rc = spill_read_next(&rd, &t, err);
+        int rc = f ? spill_read_next(&rd, &t, err) : chunk_src_next(in, &t, err);
         if (rc < 0) goto done;
         if (rc == 0) break;
+        if (!flush_rows) flush_rows = flush_rows_for(o, approx_row_bytes(t), n);
+        for (int c = 0; c < n; c++)
+            if (!ch[c].f && !(ch[c].f = spill_create(o->dir, t, true, err))) {
+                table_free(t);
+                goto done;
+            }
         if (cap < t->n_rows) {
             rx_free(da), rx_free(db), rx_free(sk), rx_free(samp);
             cap = t->n_rows;
@@ -758,7 +812,7 @@ static int run_task(Ooc *o, SpillFile *l, SpillFile *r, int64_t lo, int64_t hi, 
         }
         for (int c = 0; c < n; c++)
             if (!(ch[c].f = spill_create_as(side[s], err))) goto split_failed;
-        if (split_side(o, side[s], s == 0, ch, n, depth, err) < 0) goto split_failed;
+        if (split_side(o, side[s], NULL, s == 0, ch, n, depth, err) < 0) goto split_failed;
         for (int c = 0; c < n; c++) kids[s][c] = ch[c].f, ch[c].f = NULL;
         spill_close(side[s]);
         side[s] = NULL;
@@ -794,6 +848,49 @@ done:
     rx_free(ch);
     spill_close(l);
     spill_close(r);
+    return ret;
+}
+
+/* AS-OF with equality keys under a budget: the inputs l and r (owned) split by key into
+ * MAX_FANOUT tasks as they are read, each then run as run_task does at depth 1. */
+static int split_inputs(Ooc *o, ChunkSrc *l, ChunkSrc *r, RxError *err) {
+    int n = MAX_FANOUT, ret = -1;
+    Child *ch = rx_calloc((size_t)n, sizeof *ch);
+    SpillFile **kids[2] = {rx_calloc((size_t)n, sizeof *kids[0]), rx_calloc((size_t)n, sizeof *kids[1])};
+    ChunkSrc *src[2] = {l ? tag_src(l) : NULL, r};
+    if (!src[0]) chunk_src_close(l);
+    if (!ch || !kids[0] || !kids[1] || !src[0]) {
+        oom(err);
+        goto done;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (split_side(o, NULL, src[s], s == 0, ch, n, 0, err) < 0) goto done;
+        chunk_src_close(src[s]);
+        src[s] = NULL;
+        for (int c = 0; c < n; c++) {
+            kids[s][c] = ch[c].f ? ch[c].f : empty_file(o, s == 0, s == 0, err);
+            ch[c].f = NULL;
+            if (!kids[s][c]) goto done;
+        }
+    }
+    ret = 0;
+    for (int c = 0; c < n && ret == 0; c++) {
+        SpillFile *kl = kids[0][c], *kr = kids[1][c];
+        kids[0][c] = kids[1][c] = NULL;
+        ret = run_task(o, kl, kr, 0, 0, NULL, 1, err);
+    }
+done:
+    for (int s = 0; s < 2; s++) {
+        chunk_src_close(src[s]);
+        for (int c = 0; kids[s] && c < n; c++) spill_close(kids[s][c]);
+        rx_free(kids[s]);
+    }
+    for (int c = 0; ch && c < n; c++) {
+        spill_close(ch[c].f);
+        for (int i = 0; i < ch[c].n_pending; i++) table_free(ch[c].pending[i]);
+        rx_free(ch[c].pending);
+    }
+    rx_free(ch);
     return ret;
 }
 
@@ -1043,13 +1140,19 @@ ChunkSrc *ooc_join_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     if (!(o->out = spill_create(o->dir, o->out_like, true, err))) goto fail;
     /* the merge holds a record of each task's output at once */
     spill_set_record_bytes(o->out, clamp(o->target / (2 * MAX_FANOUT), (size_t)16 << 10, (size_t)1 << 20));
-    int rc = spill_input(o, l, true, true, &lf, sample, err);
-    l = NULL;
-    if (rc < 0) goto fail;
-    rc = spill_input(o, r, false, o->ij, &rf, sample, err);
-    r = NULL;
-    if (rc < 0) goto fail;
-    {
+    int rc;
+    if (!o->ranged && o->target != SIZE_MAX) {
+        /* split by key straight from the inputs: one pass over the data fewer */
+        rc = split_inputs(o, l, r, err);
+        l = r = NULL;
+        if (rc < 0) goto fail;
+    } else {
+        rc = spill_input(o, l, true, true, &lf, sample, err);
+        l = NULL;
+        if (rc < 0) goto fail;
+        rc = spill_input(o, r, false, o->ij, &rf, sample, err);
+        r = NULL;
+        if (rc < 0) goto fail;
         rc = run_task(o, lf, rf, INT64_MIN, INT64_MAX, sample, 0, err);
         lf = rf = NULL;
         if (rc < 0) goto fail;
