@@ -4,8 +4,10 @@
  * TIMESTAMP, DATE beside TIMESTAMP, and TEXT (whose keys are ranks); INT and TIMESTAMP keys are
  * the values themselves (the round trip); NULL rows are reported by keys_validity; and
  * keys_partition gives equal key tuples equal ids on both sides and unmatched left rows
- * ROW_NONE. Random inputs from a fixed seed.
+ * ROW_NONE. Random inputs from a fixed seed. keys_group that runs out of memory part-way
+ * (under a memory limit) frees everything it took, its string dictionary included.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -201,6 +203,47 @@ static void test_partition(void) {
     col_release(crs);
 }
 
+/* keys_group over a TEXT column under memory limits from none to enough: wherever an
+ * allocation fails (the group arrays, or the string dictionary part-way through interning), it
+ * fails with RX_ENOMEM and gives back every byte; it leaked the dictionary before. */
+static void test_group_out_of_memory(void) {
+    enum { N = 100000 };
+    static char buf[N][12];
+    static const char *v[N];
+    for (size_t i = 0; i < N; i++) {
+        snprintf(buf[i], sizeof buf[i], "g%zu", (i * 7919) % N);
+        v[i] = buf[i];
+    }
+    Column *c = text_col(v, N);
+    CHECK(c != NULL);
+    if (!c) return;
+    const Column *cols[1] = {c};
+    size_t before = rx_memory_used();
+    int balanced = 1, failed = 0, passed = 0;
+    for (size_t limit = 256 << 10; limit <= (16u << 20); limit += 256 << 10) {
+        RxError err;
+        memset(&err, 0, sizeof err);
+        uint32_t *ids = NULL, ng = 0;
+        rx_set_memory_limit(before + limit);
+        int rc = keys_group(cols, 1, N, &ids, &ng, &err);
+        rx_set_memory_limit(0);
+        if (rc < 0) {
+            failed++;
+            balanced &= err.code == RX_ENOMEM && rx_memory_used() == before;
+        } else {
+            passed++;
+            balanced &= ng == N;
+            rx_free(ids);
+            balanced &= rx_memory_used() == before;
+        }
+    }
+    rx_memory_limit_hit(true);
+    CHECK(balanced);
+    CHECK(failed > 4);   /* some limits stop it inside the dictionary */
+    CHECK(passed > 0);
+    col_release(c);
+}
+
 int main(void) {
     test_ints(TY_INT);
     test_ints(TY_TIMESTAMP);
@@ -208,5 +251,6 @@ int main(void) {
     test_text();
     test_validity();
     test_partition();
+    test_group_out_of_memory();
     return check_report("keys");
 }
