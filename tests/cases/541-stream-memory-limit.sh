@@ -37,3 +37,12 @@ ls out.csv 2>/dev/null || echo "no out.csv"
 echo "T := csv('big.csv'); query { σ qty > 1 (T) } into csv('all.csv');" > i.rx
 timeout -s INT 1 "$relix" --memory-limit 64M i.rx 2> /dev/null
 ls -A | grep -c "all" || true
+# a large result to standard output streams too, chunk after chunk (csv, jsonl, --count),
+# byte for byte what the in-memory run prints
+q="T := csv('big.csv'); query { σ qty > 10 (T) }; query { σ qty = 3 (T) };"
+for f in csv jsonl; do
+  "$relix" --memory-limit 64M --format $f -e "$q" > s.$f; echo "streamed $f: exit $?"
+  "$relix" --memory-limit 0 --no-stream --format $f -e "$q" > m.$f
+  cmp s.$f m.$f && echo "$f identical ($(wc -l < s.$f) lines)"
+done
+"$relix" --memory-limit 64M --count -e "$q"
