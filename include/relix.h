@@ -71,6 +71,10 @@ void rx_set_stream(RxSession *s, int mode);
  * (docs/memory.md); NULL or "": $TMPDIR, else /tmp (the default). The string is copied. 0, or
  * -1 when out of memory. */
 int rx_set_temp_dir(RxSession *s, const char *dir);
+/* Whether the callback may receive a streamed query's result in parts, chunk by chunk (on:
+ * the caller writes csv, tsv or jsonl, which need no other row to write a row); off (default):
+ * every result whole, a streamed one gathered first. */
+void rx_set_result_parts(RxSession *s, int on);
 /* Bare queries on or off (default): with on, a relational expression on its own is a query
  * statement ("Trades ASOF Trades.ts >= Quotes.ts Quotes;" runs as query { ... } does) and the
  * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must
@@ -120,6 +124,13 @@ const char *rx_result_text(const RxResult *r, size_t row, int col);
  * whole script is checked before the first query runs, so count is known from the first. */
 int rx_result_index(const RxResult *r);
 int rx_result_count(const RxResult *r);
+/* Results in parts (rx_set_result_parts): 0 for a result handed over whole; k >= 1 for the
+ * k-th part of a streamed result, whose rows follow those of part k - 1. rx_result_last_part
+ * is 1 for the last part (which may have no row) and for a whole result. rx_result_write
+ * writes a part after the first without the csv/tsv header, so that the parts written one
+ * after the other are byte for byte the whole result. */
+int rx_result_part(const RxResult *r);
+int rx_result_last_part(const RxResult *r);
 /* "Rewrites applied" and "Physical plan", as --explain prints them. */
 const char *rx_result_explain(const RxResult *r);
 /* The same with the figures of the run, as --explain analyze prints them: every plan line

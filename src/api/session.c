@@ -53,6 +53,7 @@ struct RxSession {
     Progress *progress;     /* the progress meter (rx_set_progress), or NULL */
     bool bare;              /* rx_set_bare_queries */
     int stream;             /* rx_set_stream */
+    bool parts;             /* rx_set_result_parts */
     PendingFile *pending;   /* `into` files written, put in place when the script succeeds */
     size_t n_pending, cap_pending;
     char *temp_dir;         /* rx_set_temp_dir, or NULL */
@@ -65,6 +66,8 @@ struct RxResult {
     Arena *a;             /* for text values handed out by rx_result_text */
     StrBuf cell;
     int index, count;     /* rx_result_index, rx_result_count */
+    int part;             /* rx_result_part */
+    bool last;            /* rx_result_last_part */
 };
 
 static double now_s(void) {
@@ -138,6 +141,7 @@ void rx_set_asof_algo(RxSession *s, int algo) { s->popt.asof_algo = (AsofAlgo)al
 void rx_set_optimize(RxSession *s, int on) { s->ropt.no_optimize = !on; }
 void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_set_stream(RxSession *s, int mode) { s->stream = mode; }
+void rx_set_result_parts(RxSession *s, int on) { s->parts = on != 0; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
 
@@ -399,12 +403,65 @@ static int stream_into(RxSession *s, const Script *sc, const Stmt *st, ExecCtx *
     return 0;
 }
 
+/* A streamed result handed to the caller's callback in parts (rx_set_result_parts). */
+typedef struct {
+    RxResult *r;
+    RxResultFn fn;
+    void *ud;
+    int cb;               /* the callback's non-zero return, which stops the run */
+} Parts;
+
+static int give_part(void *ud, const Table *chunk, RxError *err) {
+    Parts *p = ud;
+    p->r->t = (Table *)chunk;
+    p->r->part++;
+    p->cb = p->fn(p->ud, p->r);
+    p->r->t = NULL;
+    if (p->cb) return rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "stopped by the result's reader");
+    return 0;
+}
+
 /* Whether a CSV file of the catalog is read by blocks (too large to hold): only then does a
  * query in the default mode look for a streaming plan. */
 static bool any_streamed(const Catalog *c) {
     for (size_t i = 0; i < c->n; i++)
         if (c->defs[i]->csv && csv_streamed(c->defs[i]->csv)) return true;
     return false;
+}
+
+/* The end of run_query for a streamed result handed to fn in parts: each chunk a part, then
+ * an empty last part (after which the caller prints what follows a result). Frees the query's
+ * arena qa (plan, log and stats live there). */
+static int run_parts(RxSession *s, const Script *sc, const Stmt *st, Arena *qa,
+                     const RewriteLog *log, const PNode *plan, ExecNodeStats *stats, ExecCtx *x,
+                     double t1, int index, int count, RxResultFn fn, void *ud) {
+    RxResult r = {.a = qa, .index = index, .count = count};
+    sb_init(&r.explain);
+    sb_init(&r.explain_analyze);
+    sb_init(&r.cell);
+    explain_text(log, plan, stats, false, true, &r.explain);
+    explain_text(log, plan, stats, true, true, &r.explain_analyze);
+    Parts P = {&r, fn, ud, 0};
+    Table *rest = NULL;
+    int rc = stream_run(x, plan, give_part, &P, &rest, &s->err);
+    if (rc == 0) {
+        r.last = true;
+        rc = give_part(&P, rest, &s->err);
+    }
+    table_free(rest);
+    s->timing.streamed++;
+    s->timing.run_s += now_s() - t1;
+    s->timing.join_s += x->t_join_s;
+    sb_free(&r.explain);
+    sb_free(&r.explain_analyze);
+    sb_free(&r.cell);
+    arena_free(qa);
+    if (P.cb) {
+        rx_error_clear(&s->err);
+        return P.cb;
+    }
+    if (rc < 0) locate(&s->err, sc->src, st->span);
+    return rc;
 }
 
 /* Runs one query statement and hands its result to fn as result index of count. */
@@ -460,6 +517,8 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     }
     Table *t = NULL;
     int rc;
+    if (streamed && !st->into_path && s->parts && fn && plan->kind != PN_GROUP)
+        return run_parts(s, sc, st, qa, &log, plan, stats, &x, t1, index, count, fn, ud);
     if (!streamed) rc = exec_run(&x, plan, &t, &s->err);
     else if (st->into_path) rc = stream_into(s, sc, st, &x, plan, &t);
     else rc = stream_run(&x, plan, NULL, NULL, &t, &s->err);
@@ -658,9 +717,11 @@ int rx_result_write_opts(const RxResult *r, RxFormat f, size_t max_rows, const c
     RxSink sink = {write, ud};
     RxError err;
     rx_error_clear(&err);
-    OutOptions opt = {max_rows, hint, query, false};
+    OutOptions opt = {max_rows, hint, query, r->part > 1};
     return out_write_opts(r->t, (OutFormat)f, &opt, &sink, &err) < 0 ? 1 : 0;
 }
 
 int rx_result_index(const RxResult *r) { return r->index; }
+int rx_result_part(const RxResult *r) { return r->part; }
+int rx_result_last_part(const RxResult *r) { return r->part == 0 || r->last; }
 int rx_result_count(const RxResult *r) { return r->count; }

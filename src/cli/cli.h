@@ -23,6 +23,7 @@ typedef struct {
     bool repl;        /* the REPL runs: hints name \set, an input without queries prints nothing */
     FILE *out;        /* where results go (the REPL's \o FILE); NULL: standard output */
     bool json_open;   /* a JSON array of several results has been opened and not closed */
+    size_t part_rows; /* a result in parts (rx_result_part): the rows of its parts so far */
 } CliOptions;
 
 /* The default of max_rows: 20 first and 20 last rows, as the DuckDB shell shows. */

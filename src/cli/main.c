@@ -138,21 +138,30 @@ static int close_output(void) {
 int cli_print_result(void *ud, const RxResult *r) {
     CliOptions *o = ud;
     FILE *out = o->out ? o->out : stdout;
+    /* a streamed result comes in parts (csv, tsv and jsonl only): what opens a result is
+     * printed with its first part, what closes it with its last */
+    int part = rx_result_part(r);
+    bool last = rx_result_last_part(r);
     if (o->count_only) {
-        size_t n = rx_result_rows(r);
+        o->part_rows += rx_result_rows(r);
+        if (!last) return 0;
+        size_t n = o->part_rows;
+        o->part_rows = 0;
         fprintf(out, "(%zu row%s)\n", n, n == 1 ? "" : "s");
         return 0;
     }
     int index = rx_result_index(r), count = rx_result_count(r);
     bool several = count > 1;
-    if (o->format == RX_FORMAT_JSON) {
+    if (part > 1) {
+        /* a later part: its rows only */
+    } else if (o->format == RX_FORMAT_JSON) {
         /* one document: the results of several queries as an array of arrays */
         if (several) fputs(index <= 1 ? "[\n" : ",\n", out);
         o->json_open = several;
     } else if (o->format != RX_FORMAT_JSONL && o->n_printed > 0) {
         fputc('\n', out);
     }
-    o->n_printed++;
+    if (part <= 1) o->n_printed++;
     /* a table on a terminal is cut to its first and last rows; files and pipes get all */
     size_t max_rows = o->format == RX_FORMAT_TABLE && !o->out && isatty(fileno(stdout)) ? o->max_rows : 0;
     const char *hint = o->repl ? "\\set maxrows N shows more, 0 all" : "--max-rows N shows more, 0 all";
@@ -165,6 +174,7 @@ int cli_print_result(void *ud, const RxResult *r) {
         else fprintf(stderr, "relix: cannot write the result: %s\n", strerror(errno));
         return 1;
     }
+    if (!last) return 0;
     if (o->json_open && index >= count) {
         fputs("]\n", out);
         o->json_open = false;
@@ -248,6 +258,9 @@ static char *read_all(FILE *f, size_t *len) {
 int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, const char *name) {
     cli_interrupted = 0;
     cli_running = 1;
+    /* results in parts where rows can be written one chunk after another */
+    rx_set_result_parts(s, o->count_only || o->format == RX_FORMAT_CSV || o->format == RX_FORMAT_TSV ||
+                               o->format == RX_FORMAT_JSONL);
     int rc = rx_exec(s, text, len, name, cli_print_result, o);
     cli_running = 0;
     if (o->timing) {

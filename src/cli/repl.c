@@ -219,6 +219,7 @@ static int probe(RxSession *s, const char *name, size_t len, Schema *sc) {
     memcpy(text, head, sizeof head - 1);
     memcpy(text + sizeof head - 1, name, len);
     memcpy(text + sizeof head - 1 + len, tail, sizeof tail);
+    rx_set_result_parts(s, 0); /* the schema is taken from one whole (empty) result */
     int rc = rx_exec(s, text, n, "<\\d>", take_schema, sc);
     free(text);
     if (rc != 0 || sc->failed || !sc->cols) {

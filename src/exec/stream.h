@@ -77,8 +77,8 @@ ChunkSrc *stream_open(ExecCtx *x, const PNode *p, RxError *err);
 typedef int (*StreamSink)(void *ud, const Table *chunk, RxError *err);
 
 /* Runs streamable plan p. A γ at the root: *out is its one-row table. Otherwise each chunk
- * goes to sink when there is one (*out NULL, or an empty table of p's schema when no chunk
- * came, so that a writer can still write a header), or the chunks are concatenated into *out (the
+ * goes to sink when there is one (*out is then an empty table of p's schema, for a writer to
+ * write a header from when no chunk came), or the chunks are concatenated into *out (the
  * output is held, not the inputs). -1 with err (chunks already given to the sink stay given:
  * the caller makes its output all-or-nothing). */
 int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **out, RxError *err);

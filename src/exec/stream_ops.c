@@ -307,7 +307,7 @@ int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **ou
         return rc;
     }
     Table **ch = NULL;
-    size_t n_ch = 0, cap = 0, n_sunk = 0;
+    size_t n_ch = 0, cap = 0;
     int rc = -1;
     for (;;) {
         Table *t = NULL;
@@ -316,7 +316,6 @@ int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **ou
         if (k == 0) break;
         if (sink) {
             int s = sink(ud, t, err);
-            n_sunk++;
             table_free(t);
             if (s < 0) goto out;
             continue;
@@ -334,7 +333,7 @@ int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **ou
         }
         ch[n_ch++] = t;
     }
-    if (sink ? !n_sunk && !(*out = empty_table(&p->lp->schema)) : !(*out = concat(p, ch, n_ch))) {
+    if (!(*out = sink ? empty_table(&p->lp->schema) : concat(p, ch, n_ch))) {
         ops_oom(err);
         goto out;
     }

@@ -114,16 +114,17 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, uint
     *map = NULL;
     if (b->eof && !b->n_rest) return 0;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t cap = b->block > b->n_rest * 2 ? b->block : b->n_rest * 2;
-    cap = (cap + page - 1) / page * page;
+    /* lim: the bytes the block reads up to (at least one past what it starts with) */
+    size_t lim = b->block > b->n_rest ? b->block : b->n_rest + 1;
+    size_t cap = (lim + page - 1) / page * page;
     char *m = csv_block_map(cap);
     if (!m) goto oom;
     size_t n = b->n_rest, cut = 0;
     if (n) memcpy(m, b->rest, n);
     size_t skip = b->first && n >= 3 && memcmp(m, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     for (;;) {
-        while (!b->eof && n < cap) {
-            long k = input_read(b->in, m + n, cap - n, err);
+        while (!b->eof && n < lim) {
+            long k = input_read(b->in, m + n, lim - n, err);
             if (k < 0) {
                 unmap(m, cap);
                 return -1;
@@ -143,7 +144,10 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, uint
             break;
         }
         /* no record ends in the block: it grows until one does */
-        char *bigger = csv_block_map(cap * 2);
+        lim *= 2;
+        if (lim <= cap) continue;
+        size_t bigger_cap = (lim + page - 1) / page * page;
+        char *bigger = csv_block_map(bigger_cap);
         if (!bigger) {
             unmap(m, cap);
             goto oom;
@@ -151,7 +155,7 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, uint
         memcpy(bigger, m, n);
         unmap(m, cap);
         m = bigger;
-        cap *= 2;
+        cap = bigger_cap;
     }
     size_t rest = n - cut;
     if (rest > b->cap_rest) {

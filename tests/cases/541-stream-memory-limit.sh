@@ -33,7 +33,24 @@ grep "error" mem.txt
 ls out.csv 2>/dev/null || echo "no out.csv"
 # a query that cannot stream (π removes duplicates) reads the file whole after all
 "$relix" --memory-limit 0 --format csv -e "T := csv('big.csv'); query { π sym (σ qty = 3 ∧ price < 8 (T)) };"; echo "exit $?"
-# Ctrl-C while a streamed `into csv(...)` is being written: nothing is left behind
+# Ctrl-C (SIGINT) once a streamed `into csv(...)` has begun writing: nothing is left behind
 echo "T := csv('big.csv'); query { σ qty > 1 (T) } into csv('all.csv');" > i.rx
-timeout -s INT 1 "$relix" --memory-limit 64M i.rx 2> /dev/null
+"$relix" --memory-limit 64M i.rx 2> /dev/null &
+pid=$!
+for _ in $(seq 400); do
+  # the temporary the result is written to: a named one, or an unnamed O_TMPFILE ("dir/#N")
+  ls -l /proc/$pid/fd 2> /dev/null | grep -q -e "$tmp/#" -e '/\.all\.csv\.' && break
+  sleep 0.05
+done
+kill -INT $pid
+wait $pid; echo "interrupted: exit $?"
 ls -A | grep -c "all" || true
+# a large result to standard output streams too, chunk after chunk (csv, jsonl, --count),
+# byte for byte what the in-memory run prints
+q="T := csv('big.csv'); query { σ qty > 10 (T) }; query { σ qty = 3 (T) };"
+for f in csv jsonl; do
+  "$relix" --memory-limit 64M --format $f -e "$q" > s.$f; echo "streamed $f: exit $?"
+  "$relix" --memory-limit 0 --no-stream --format $f -e "$q" > m.$f
+  cmp s.$f m.$f && echo "$f identical ($(wc -l < s.$f) lines)"
+done
+"$relix" --memory-limit 64M --count -e "$q"
