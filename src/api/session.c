@@ -277,10 +277,9 @@ static int write_into(void *ud, const char *p, size_t n) {
     return rx_outfile_write(w->f, p, n);
 }
 
-/* Writes a result as CSV (RFC 4180, the --format csv writer) to a temporary for the
- * statement's file (taken from the script's folder when relative), which joins the pending
- * files; -1 with the error at the `into`, the temporary removed. */
-static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const Table *t) {
+/* Opens the temporary of statement st's `into` file (taken from the script's folder when
+ * relative), with room kept in the pending list for it; NULL with the error at the `into`. */
+static RxOutFile *open_into(RxSession *s, const Script *sc, const Stmt *st) {
     char path[4096];
     const char *dir = s->cat.base_dir;
     if (st->into_path[0] != '/' && dir && dir[0]) snprintf(path, sizeof path, "%s/%s", dir, st->into_path);
@@ -288,14 +287,28 @@ static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const 
     if (s->n_pending == s->cap_pending) {
         size_t cap = s->cap_pending ? 2 * s->cap_pending : 4;
         PendingFile *v = realloc(s->pending, cap * sizeof *v);
-        if (!v) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "out of memory");
+        if (!v) {
+            rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "out of memory");
+            return NULL;
+        }
         s->pending = v;
         s->cap_pending = cap;
     }
     RxError werr;
     rx_error_clear(&werr);
     RxOutFile *f = rx_outfile_open(path, &werr);
-    if (!f) return rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    if (!f) rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    return f;
+}
+
+/* Writes a result as CSV (RFC 4180, the --format csv writer) to a temporary for the
+ * statement's file (taken from the script's folder when relative), which joins the pending
+ * files; -1 with the error at the `into`, the temporary removed. */
+static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const Table *t) {
+    RxOutFile *f = open_into(s, sc, st);
+    if (!f) return -1;
+    RxError werr;
+    rx_error_clear(&werr);
     IntoSink w = {f, &s->interrupt};
     RxSink sink = {write_into, &w};
     if (out_write(t, OUT_CSV, &sink, &werr) < 0) {
@@ -367,21 +380,8 @@ static int stream_into(RxSession *s, const Script *sc, const Stmt *st, ExecCtx *
                        Table **t) {
     *t = NULL;
     if (p->kind == PN_GROUP) return stream_run(x, p, NULL, NULL, t, &s->err);
-    char path[4096];
-    const char *dir = s->cat.base_dir;
-    if (st->into_path[0] != '/' && dir && dir[0]) snprintf(path, sizeof path, "%s/%s", dir, st->into_path);
-    else snprintf(path, sizeof path, "%s", st->into_path);
-    if (s->n_pending == s->cap_pending) {
-        size_t cap = s->cap_pending ? 2 * s->cap_pending : 4;
-        PendingFile *v = realloc(s->pending, cap * sizeof *v);
-        if (!v) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "out of memory");
-        s->pending = v;
-        s->cap_pending = cap;
-    }
-    RxError werr;
-    rx_error_clear(&werr);
-    RxOutFile *f = rx_outfile_open(path, &werr);
-    if (!f) return rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    RxOutFile *f = open_into(s, sc, st);
+    if (!f) return -1;
     StreamInto si = {{f, &s->interrupt}, false};
     Table *rest = NULL;
     int rc = stream_run(x, p, write_chunk, &si, &rest, &s->err);
