@@ -91,12 +91,36 @@ static bool node_ok(const PNode *p, bool root) {
 
 bool stream_plan_ok(const PNode *p) { return node_ok(p, true); }
 
+/* The bytes of the files under p that csv_open read by blocks. */
+static size_t streamed_bytes(const PNode *p) {
+    if (!p) return 0;
+    if (p->kind == PN_SCAN) {
+        CsvFile *f = scan_csv(p);
+        return f ? csv_streamed_bytes(f) : 0;
+    }
+    return streamed_bytes(p->in[0]) + streamed_bytes(p->in[1]);
+}
+
+/* Whether a join that cannot run in one pass is better out of core than in memory: only when
+ * its inputs, held whole (three to four times the files' size once converted), would not fit
+ * in what is left of the memory limit. The out-of-core join writes and reads every row once
+ * more. */
+static bool ooc_needed(const PNode *p) {
+    size_t lim = rx_memory_limit(), used = rx_memory_used();
+    if (!lim) return false;
+    size_t room = lim > used ? lim - used : 0;
+    return streamed_bytes(p) > room / 4;
+}
+
 bool stream_plan_pays(const PNode *p) {
     if (!p) return false;
     if (p->kind == PN_SCAN) {
         CsvFile *f = scan_csv(p);
         return f && csv_streamed(f);
     }
+    if ((p->kind == PN_ASOF || p->kind == PN_IJOIN) && !(join_sorted(p) && stream_join_supported(p)) &&
+        !ooc_needed(p))
+        return false;
     return stream_plan_pays(p->in[0]) || stream_plan_pays(p->in[1]);
 }
 

@@ -2260,6 +2260,8 @@ int csv_column_sorted(const CsvFile *f, int j) {
 
 bool csv_streamed(const CsvFile *f) { return f->meta.streamed; }
 
+size_t csv_streamed_bytes(const CsvFile *f) { return f->meta.streamed ? f->meta.bytes : 0; }
+
 const Table *csv_table(const CsvFile *f) { return f->table; }
 Table *csv_table_mut(CsvFile *f) { return f->table; }
 

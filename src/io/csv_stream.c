@@ -313,10 +313,15 @@ static void nul_first(Blocks *b, const char *path, const CsvOptions *opt, RxErro
     }
 }
 
+/* The size above which a file is read by blocks: an eighth of the memory limit, or without a
+ * limit an eighth of the machine's memory (a file held whole costs about twice its size once
+ * its columns are converted, and a query reads several). */
 static size_t stream_threshold(const CsvOptions *opt) {
     if (opt->stream_above) return opt->stream_above;
     size_t lim = rx_memory_limit();
-    return lim ? lim / 4 : (size_t)STREAM_ABOVE_NO_LIMIT;
+    if (lim) return lim / 8;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages / 8 * (size_t)page : (size_t)STREAM_ABOVE_NO_LIMIT;
 }
 
 int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err) {

@@ -33,8 +33,8 @@ typedef struct {
      * processor). The table and any error are the same for every choice. */
     size_t chunk_bytes;
     int threads;
-    /* A regular, uncompressed file larger than stream_above bytes (0: a quarter of the memory
-     * limit, or 256 MB without one; SIZE_MAX: never) is never held whole by csv_open: it is
+    /* A regular, uncompressed file larger than stream_above bytes (0: an eighth of the memory
+     * limit, or of the machine's memory without one; SIZE_MAX: never) is never held whole by csv_open: it is
      * checked block by block, blocks of about block_bytes (0: 8 MB) read from disk and released
      * in turn (csv_stream.c). The table, the types and any error are the same as when it is
      * read whole. */
@@ -81,6 +81,8 @@ int csv_column_sorted(const CsvFile *f, int j);
 /* Whether csv_open read f by blocks (CsvOptions.stream_above): it holds nothing of the input,
  * and csv_load reads the whole file into memory after all. */
 bool csv_streamed(const CsvFile *f);
+/* The size of a file csv_open read by blocks, in bytes; 0 for any other. */
+size_t csv_streamed_bytes(const CsvFile *f);
 
 /* The rows of a CSV file a block at a time, in bounded memory (csv_stream.c): the file is
  * read again from disk in blocks of whole records (CsvOptions.block_bytes), each converted
