@@ -784,13 +784,7 @@ ChunkSrc *sj_asof_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, RxE
     s->rord = (SjOrder){.side = "right", .op = "ASOF", .col = rs->cols[lp->rmatch].name, .type = rm, .enc = s->rme};
     s->nk = lp->n_keys;
     bool text[16] = {0};
-    for (int k = 0; k < s->nk; k++) {
-        RxType a = ls->cols[lp->lkeys[k]].type, b = rs->cols[lp->rkeys[k]].type;
-        bool kf = a == TY_FLOAT || b == TY_FLOAT, kt = a == TY_TIMESTAMP || b == TY_TIMESTAMP;
-        s->lke[k] = sj_enc(a, kf, kt);
-        s->rke[k] = sj_enc(b, kf, kt);
-        text[k] = a == TY_TEXT;
-    }
+    sj_key_encs(lp, s->lke, s->rke, text);
     s->r_n = rs->n;
     s->store = rx_calloc((size_t)(rs->n ? rs->n : 1), sizeof *s->store);
     s->rcols = rx_calloc((size_t)(rs->n ? rs->n : 1), sizeof *s->rcols);

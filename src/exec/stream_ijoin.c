@@ -380,11 +380,6 @@ ChunkSrc *sj_ijoin_open(ExecCtx *x, const PNode *p, ChunkSrc *l, ChunkSrc *r, Rx
     s->lord = (SjOrder){.side = "left", .op = "IJOIN", .col = ls->cols[lp->ends[0]].name, .type = ty[0], .enc = s->enc[0]};
     s->rord = (SjOrder){.side = "right", .op = "IJOIN", .col = rs->cols[lp->ends[2]].name, .type = ty[2], .enc = s->enc[2]};
     s->nk = lp->n_keys;
-    for (int k = 0; k < s->nk; k++) {
-        RxType a = ls->cols[lp->lkeys[k]].type, b = rs->cols[lp->rkeys[k]].type;
-        bool kf = a == TY_FLOAT || b == TY_FLOAT, kt = a == TY_TIMESTAMP || b == TY_TIMESTAMP;
-        s->lke[k] = sj_enc(a, kf, kt);
-        s->rke[k] = sj_enc(b, kf, kt);
-    }
+    sj_key_encs(lp, s->lke, s->rke, NULL);
     return &s->base;
 }

@@ -12,6 +12,17 @@
 #include "types/compare.h"
 #include "types/temporal.h"
 
+void sj_key_encs(const LPlan *lp, SjEnc *lke, SjEnc *rke, bool *text) {
+    const Schema *ls = &lp->in[0]->schema, *rs = &lp->in[1]->schema;
+    for (int k = 0; k < lp->n_keys; k++) {
+        RxType a = ls->cols[lp->lkeys[k]].type, b = rs->cols[lp->rkeys[k]].type;
+        bool kf = a == TY_FLOAT || b == TY_FLOAT, kt = a == TY_TIMESTAMP || b == TY_TIMESTAMP;
+        lke[k] = sj_enc(a, kf, kt);
+        rke[k] = sj_enc(b, kf, kt);
+        if (text) text[k] = a == TY_TEXT;
+    }
+}
+
 int sj_oom(RxError *err) { return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory"); }
 
 /* ---- codes ---------------------------------------------------------------------------------- */

@@ -19,6 +19,10 @@ typedef enum { SJ_I64, SJ_FLOAT_OF_INT, SJ_FLOAT, SJ_DATE, SJ_DATE_US, SJ_BOOL, 
 /* The encoding of a column of type t among columns where any_float / any_ts say whether a
  * FLOAT / TIMESTAMP is present. */
 SjEnc sj_enc(RxType t, bool any_float, bool any_ts);
+/* The encodings of join p's equality keys, each pair under the rule of its two types:
+ * lke[k] and rke[k] for k < lp->n_keys (at most 16); text[k] (NULL: not wanted) whether the
+ * left key is TEXT. */
+void sj_key_encs(const LPlan *lp, SjEnc *lke, SjEnc *rke, bool *text);
 
 /* Codes of rows [0, c->n) of c: *out points at c's own data (INT, TIMESTAMP, TIME) or at buf,
  * which has room for c->n codes. NULL rows get an unspecified code. -1 with err (RX_ELIMIT) for

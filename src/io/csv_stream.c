@@ -314,7 +314,7 @@ static void nul_first(Blocks *b, const char *path, const CsvOptions *opt, RxErro
 }
 
 /* The size above which a file is read by blocks: an eighth of the memory limit, or without a
- * limit an eighth of the machine's memory (a file held whole costs about twice its size once
+ * limit an eighth of the machine's memory (a file held whole costs several times its size once
  * its columns are converted, and a query reads several). */
 static size_t stream_threshold(const CsvOptions *opt) {
     if (opt->stream_above) return opt->stream_above;
