@@ -53,6 +53,12 @@ int csv_open_whole(const char *path, const CsvOptions *opt, CsvFile **out, RxErr
  * compressed: the caller reads it whole), -1 with err. */
 int csv_open_blocks(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err);
 
+/* Where the records in p[0..n) that end in it end, p[0] starting a record: the offset just after
+ * the last line end outside quotes, 0 when no record ends in it. Knows what the reader knows of
+ * quotes: a quote opens a quoted field only at a field's start, "" inside one is a quote, and a
+ * line end inside one is data. */
+size_t csv_block_cut(const char *p, size_t n, char delim);
+
 /* The join of two detected kinds (csv.c's combine). */
 RxType csv_kind_join(RxType a, RxType b);
 

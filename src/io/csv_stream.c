@@ -5,7 +5,7 @@
  * A block is a run of whole records: bytes are read from the file (input.h) into a fresh
  * anonymous mapping of about CsvOptions.block_bytes, and cut after the last record that ends in
  * it; what follows (the start of a record) begins the next block. Where records end is found
- * by a small state machine over the bytes (next_cut), which knows what the reader knows of
+ * by a scan of the bytes (csv_block_cut), which knows what the reader knows of
  * quotes: a quote opens a quoted field only at a field's start, "" inside one is a quote, and a
  * line end inside one is data. A record longer than a block makes its block grow until the
  * record ends, so memory is a block or the longest record, whichever is larger. Each block is
@@ -54,52 +54,50 @@ typedef struct {
     uint64_t byte;       /* bytes before the next block */
 } Blocks;
 
-/* Where the records in p[0..n) that end in it end: the offset just after the last line end
- * outside quotes (p[0] starts a record), 0 when none does. */
-static size_t next_cut(const char *p, size_t n, char delim) {
-    enum { START, PLAIN, QUOTED, QUOTE };
-    int st = START;
-    size_t cut = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        switch (st) {
-        case START:
-        case PLAIN:
-            if (c == '\n') {
-                cut = i + 1;
-                st = START;
-            } else if (c == delim) {
-                st = START;
-            } else if (c == '"' && st == START) {
-                st = QUOTED;
-            } else {
-                st = PLAIN;
+/* Where the records in p[0..n) that end in it end (csv_int.h). The bytes between quotes are
+ * searched with memchr, and a line end is looked for backwards in each stretch outside quotes:
+ * a quote opens a quoted field only at a field's start (the block's start, or after a delimiter
+ * or a line end); inside one, "" is a quote and the first lone quote closes it. Whatever follows
+ * a closing quote up to the next line end is the same record, as the reader sees it. */
+size_t csv_block_cut(const char *p, size_t n, char delim) {
+    size_t cut = 0, i = 0;  /* i: the start of a stretch outside quotes */
+    for (;;) {
+        const char *q = memchr(p + i, '"', n - i);
+        size_t end = q ? (size_t)(q - p) : n;
+        for (size_t k = end; k > i; k--)
+            if (p[k - 1] == '\n') {
+                cut = k;
+                break;
             }
-            break;
-        case QUOTED: {
-            const char *q = memchr(p + i, '"', n - i);
-            if (!q) return cut;
-            i = (size_t)(q - p);
-            st = QUOTE;
-            break;
-        }
-        case QUOTE:
-            /* after a quote in a quoted field: "" goes on quoting; anything else closes it
-             * (the reader fails at text after a closing quote; until a line end it is the
-             * same record either way) */
-            if (c == '"') st = QUOTED;
-            else if (c == '\n') cut = i + 1, st = START;
-            else if (c == delim) st = START;
-            else st = PLAIN;
+        if (!q) return cut;
+        i = end + 1;
+        if (end > 0 && p[end - 1] != delim && p[end - 1] != '\n') continue;  /* data in a field */
+        for (;;) {  /* a quoted field: up to its closing quote */
+            const char *c = memchr(p + i, '"', n - i);
+            if (!c) return cut;
+            i = (size_t)(c - p) + 1;
+            if (i < n && p[i] == '"') {
+                i++;
+                continue;
+            }
+            if (i == n) return cut;  /* a quote ending the bytes: closing, or the first of "" */
             break;
         }
     }
-    return cut;
 }
 
+/* The line ends in p[0..n), eight bytes at a time. */
 static size_t lines_in(const char *p, size_t n) {
-    size_t k = 0;
-    for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++) k++;
+    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    size_t k = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        uint64_t x = w ^ (ones * (uint64_t)'\n');       /* zero bytes where p has a line end */
+        uint64_t z = ~(((x & low7) + low7) | x | low7);  /* their high bits, exactly */
+        k += (size_t)(((z >> 7) * ones) >> 56);          /* summed in the top byte */
+    }
+    for (; i < n; i++) k += p[i] == '\n';
     return k;
 }
 
@@ -138,7 +136,7 @@ static int blocks_next(Blocks *b, char **map, size_t *len, uint32_t *line0, uint
             break;
         }
         /* the state machine starts at the block's start, where a record begins */
-        size_t c = next_cut(m + skip, n - skip, b->delim);
+        size_t c = csv_block_cut(m + skip, n - skip, b->delim);
         if (c) {
             cut = skip + c;
             break;
