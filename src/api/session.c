@@ -230,7 +230,8 @@ static void explain_text(const RewriteLog *log, const PNode *plan, const ExecNod
     sb_init(&notes);
     if (streamed)
         sb_puts(&notes, "  Stream: the query ran chunk by chunk, its CSV files read a block at a time "
-                        "(docs/memory.md); operators' figures are not kept\n");
+                        "(docs/memory.md); an operator's time and peak memory include its inputs', which ran "
+                        "inside its calls\n");
     exec_run_notes(plan, stats, &notes);
     if (notes.n) {
         sb_puts(out, "\nRun notes\n");

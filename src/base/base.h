@@ -203,6 +203,9 @@ size_t rx_memory_refused(void);
 size_t rx_memory_peak_mark(void);
 size_t rx_memory_peak(void);
 size_t rx_memory_peak_since(size_t mark);
+/* Raises the mark to bytes when it is below: restores an enclosing measurement's mark after a
+ * nested one lowered it (the streamed operators, whose calls nest). */
+void rx_memory_peak_raise(size_t bytes);
 
 /* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
  * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole

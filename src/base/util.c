@@ -117,6 +117,8 @@ static void raise_peak(int64_t now) {
     while (now > seen && !__atomic_compare_exchange_n(&mem_peak, &seen, now, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
+void rx_memory_peak_raise(size_t bytes) { raise_peak((int64_t)bytes); }
+
 /* Charges n bytes; false (nothing charged, the failure remembered) past the limit. */
 static bool charge(size_t n) {
     int64_t limit = __atomic_load_n(&mem_limit_bytes, __ATOMIC_RELAXED);

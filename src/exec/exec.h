@@ -46,6 +46,9 @@ typedef struct ExecCtx {
     /* The most memory charged at once while the run's operators ran (rx_memory_used's units),
      * raised by the run: the caller sets it to 0 first. */
     size_t peak_bytes;
+    /* A streamed run (stream_run): the bytes charged when it began, below each streamed
+     * operator's peak. Set by stream_run. */
+    size_t stream_base_bytes;
 } ExecCtx;
 
 /* Runs plan p, which it only reads (run-time state goes into x); *out is a new table (names = p's schema display names) that the caller frees

@@ -18,6 +18,7 @@
  * table, row for row.
  */
 #include <string.h>
+#include <time.h>
 
 #include "exec/ooc.h"
 #include "exec/ops.h"
@@ -205,7 +206,94 @@ static void op_close(ChunkSrc *s) {
     rx_free(o);
 }
 
+/* ---- figures per operator ------------------------------------------------------------------- */
+
+/* What EXPLAIN ANALYZE shows of a streamed operator, kept by a wrapper around its source:
+ * the rows it handed out, the time spent in its calls (inclusive: its inputs are pulled from
+ * inside them), and the highest memory charged during them above what was charged at its first
+ * call, so what it and its inputs came to hold since (chunks, blocks, state). The
+ * wrapper lowers the accountant's one mark for its call and raises it again after, so that an
+ * enclosing operator's measurement is not lost. */
+typedef struct {
+    ChunkSrc base;
+    ChunkSrc *in;
+    ExecCtx *x;
+    const PNode *p;
+    size_t base_bytes;   /* charged at its first call */
+    bool called;
+} StatSrc;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int stat_next(ChunkSrc *s, Table **out, RxError *err) {
+    StatSrc *w = (StatSrc *)s;
+    size_t outer = rx_memory_peak();
+    size_t now = rx_memory_peak_mark();
+    if (!w->called) w->base_bytes = now, w->called = true;
+    double t0 = now_s();
+    int rc = chunk_src_next(w->in, out, err);
+    ExecNodeStats *st = &w->x->stats[w->p->id];
+    st->time_s += now_s() - t0;
+    size_t hi = rx_memory_peak();
+    size_t held = hi > w->base_bytes ? hi - w->base_bytes : 0;
+    if (held > st->peak_bytes) st->peak_bytes = held;
+    if (hi > w->x->peak_bytes) w->x->peak_bytes = hi;
+    rx_memory_peak_raise(outer > hi ? outer : hi);
+    st->ran = true;
+    if (rc == 1) st->rows += (double)(*out)->n_rows;
+    return rc;
+}
+
+static void stat_close(ChunkSrc *s) {
+    StatSrc *w = (StatSrc *)s;
+    chunk_src_close(w->in);
+    rx_free(w);
+}
+
+/* in wrapped to keep p's figures in x->stats (in itself when no figures are kept); NULL when
+ * in is NULL, or on OOM with in closed and err set. */
+static ChunkSrc *with_stats(ExecCtx *x, const PNode *p, ChunkSrc *in, RxError *err) {
+    if (!in || !x->stats) return in;
+    StatSrc *w = rx_calloc(1, sizeof *w);
+    if (!w) {
+        chunk_src_close(in);
+        ops_oom(err);
+        return NULL;
+    }
+    w->base.next = stat_next;
+    w->base.close = stat_close;
+    w->in = in;
+    w->x = x;
+    w->p = p;
+    return &w->base;
+}
+
+/* After a streamed run: each operator's own time (its inclusive time less its inputs'), and
+ * the joins' part of the run for --timing. */
+static void finish_stats(ExecCtx *x, const PNode *p) {
+    if (!p || !x->stats) return;
+    ExecNodeStats *st = &x->stats[p->id];
+    double below = 0;
+    for (int i = 0; i < 2; i++) {
+        if (!p->in[i]) continue;
+        finish_stats(x, p->in[i]);
+        below += x->stats[p->in[i]->id].time_s;
+    }
+    st->self_s = st->time_s > below ? st->time_s - below : 0;
+    if (p->kind == PN_ASOF || p->kind == PN_IJOIN) x->t_join_s += st->self_s;
+}
+
+static ChunkSrc *open_node(ExecCtx *x, const PNode *p, RxError *err);
+
 ChunkSrc *stream_open(ExecCtx *x, const PNode *p, RxError *err) {
+    return with_stats(x, p, open_node(x, p, err), err);
+}
+
+static ChunkSrc *open_node(ExecCtx *x, const PNode *p, RxError *err) {
     if (p->kind == PN_ASOF || p->kind == PN_IJOIN) {
         ChunkSrc *l = stream_open(x, p->in[0], err);
         if (!l) return NULL;
@@ -323,11 +411,26 @@ static Table *concat(const PNode *p, Table **ch, size_t n_ch) {
 int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **out, RxError *err) {
     *out = NULL;
     bool fold = p->kind == PN_GROUP;
+    x->stream_base_bytes = rx_memory_used();
+    double t0 = now_s();
+    size_t outer = rx_memory_peak();
+    rx_memory_peak_mark();
     ChunkSrc *src = stream_open(x, fold ? p->in[0] : p, err);
     if (!src) return -1;
     if (fold) {
         int rc = fold_counts(x, p, src, out, err);
         chunk_src_close(src);
+        if (x->stats) {
+            ExecNodeStats *st = &x->stats[p->id];
+            size_t hi = rx_memory_peak();
+            st->ran = rc == 0;
+            st->rows = rc == 0 ? (double)(*out)->n_rows : 0;
+            st->time_s = now_s() - t0;
+            st->peak_bytes = hi > x->stream_base_bytes ? hi - x->stream_base_bytes : 0;
+            if (hi > x->peak_bytes) x->peak_bytes = hi;
+            finish_stats(x, p);
+        }
+        rx_memory_peak_raise(outer);
         return rc;
     }
     Table **ch = NULL;
@@ -366,5 +469,7 @@ out:
     for (size_t k = 0; k < n_ch; k++) table_free(ch[k]);
     rx_free(ch);
     chunk_src_close(src);
+    finish_stats(x, p);
+    rx_memory_peak_raise(outer);
     return rc;
 }
