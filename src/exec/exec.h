@@ -49,6 +49,8 @@ typedef struct ExecCtx {
     /* A streamed run (stream_run): the bytes charged when it began, below each streamed
      * operator's peak. Set by stream_run. */
     size_t stream_base_bytes;
+    /* A streamed run: the bytes of its CSV files read so far, for the progress meter. */
+    uint64_t stream_bytes;
 } ExecCtx;
 
 /* Runs plan p, which it only reads (run-time state goes into x); *out is a new table (names = p's schema display names) that the caller frees

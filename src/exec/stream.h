@@ -53,10 +53,11 @@ ChunkSrc *stream_table_src_sizes(const Table *t, const size_t *sizes, size_t n_s
 
 /* A source over CSV file f (borrowed: f must outlive the source): the chunks of csv_chunks_*
  * (io.h), a block of the file each, with f's column names; columns not marked in want (NULL:
- * all) are placeholders. Standard input, which cannot be read again, is loaded (want's
+ * all) are placeholders. The bytes of the blocks read are added to *done (NULL: not counted;
+ * csv_chunks_count_bytes). Standard input, which cannot be read again, is loaded (want's
  * columns) and cut into slices. NULL with err. */
 struct CsvFile;
-ChunkSrc *stream_csv_src(struct CsvFile *f, const uint8_t *want, RxError *err);
+ChunkSrc *stream_csv_src(struct CsvFile *f, const uint8_t *want, uint64_t *done, RxError *err);
 
 /* ---- a plan run as a stream (stream_ops.c) ---------------------------------------------------- */
 

@@ -17,6 +17,7 @@
  * the chunks is the in-memory operator's row order, so the concatenated output is the same
  * table, row for row.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -146,7 +147,7 @@ static void csv_close_src(ChunkSrc *s) {
     rx_free(c);
 }
 
-ChunkSrc *stream_csv_src(CsvFile *f, const uint8_t *want, RxError *err) {
+ChunkSrc *stream_csv_src(CsvFile *f, const uint8_t *want, uint64_t *done, RxError *err) {
     CsvSrc *c = rx_calloc(1, sizeof *c);
     if (!c) {
         ops_oom(err);
@@ -154,7 +155,10 @@ ChunkSrc *stream_csv_src(CsvFile *f, const uint8_t *want, RxError *err) {
     }
     c->base.next = csv_next;
     c->base.close = csv_close_src;
-    if (csv_chunks_open(f, want, &c->csv, err) == 0) return &c->base;
+    if (csv_chunks_open(f, want, &c->csv, err) == 0) {
+        csv_chunks_count_bytes(c->csv, done);
+        return &c->base;
+    }
     if (err->code == RX_EUNSUPPORTED) {
         /* standard input: it was read whole already; its columns are loaded now */
         rx_error_clear(err);
@@ -314,7 +318,7 @@ static ChunkSrc *open_node(ExecCtx *x, const PNode *p, RxError *err) {
     o->base.close = op_close;
     o->x = x;
     o->p = p;
-    if (!(o->in = p->kind == PN_SCAN ? stream_csv_src(scan_csv(p), p->needed, err)
+    if (!(o->in = p->kind == PN_SCAN ? stream_csv_src(scan_csv(p), p->needed, csv_streamed(scan_csv(p)) ? &x->stream_bytes : NULL, err)
                                      : stream_open(x, p->in[0], err))) {
         rx_free(o);
         return NULL;
@@ -408,10 +412,27 @@ static Table *concat(const PNode *p, Table **ch, size_t n_ch) {
     return t;
 }
 
+/* What the progress meter calls a streamed run: its first join as EXPLAIN labels it ("AsOfJoin
+ * backward"), else its root's label. Into buf (cap bytes). */
+static const char *stream_what(const PNode *p, char *buf, size_t cap) {
+    const PNode *q = p;
+    while (q && q->kind != PN_ASOF && q->kind != PN_IJOIN) q = q->in[0];
+    StrBuf b;
+    sb_init(&b);
+    plan_label(q ? q : p, &b);
+    snprintf(buf, cap, "%s", b.p && !b.oom ? b.p : "query");
+    sb_free(&b);
+    return buf;
+}
+
 int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **out, RxError *err) {
     *out = NULL;
     bool fold = p->kind == PN_GROUP;
     x->stream_base_bytes = rx_memory_used();
+    x->stream_bytes = 0;
+    size_t total = streamed_bytes(p);
+    char what[96];
+    if (total) progress_begin("B", total, "streaming: %s", stream_what(p, what, sizeof what));
     double t0 = now_s();
     size_t outer = rx_memory_peak();
     rx_memory_peak_mark();
@@ -431,6 +452,7 @@ int stream_run(ExecCtx *x, const PNode *p, StreamSink sink, void *ud, Table **ou
             finish_stats(x, p);
         }
         rx_memory_peak_raise(outer);
+        if (total) progress_end();
         return rc;
     }
     Table **ch = NULL;
@@ -471,5 +493,6 @@ out:
     chunk_src_close(src);
     finish_stats(x, p);
     rx_memory_peak_raise(outer);
+    if (total) progress_end();
     return rc;
 }

@@ -1207,6 +1207,8 @@ typedef struct {
     uint8_t *ck_nulls;
     const CsvBlock *blk; /* not NULL: the input is one block of a file read by blocks */
     uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
+    bool in_block;       /* the input is one block of a file read by blocks: its reader's
+                            progress step (csv_stream.c) runs on, none is begun or ended here */
 } Load;
 
 static void load_free(Load *L) {
@@ -2118,6 +2120,7 @@ static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *b
         r->path = path;
         r->line0 = blk->line0;
         L->byte0 = blk->byte0;
+        L->in_block = true;
         if (adopt_input(L, map, len, blk->first) < 0) goto fail;
     }
     cf->path = strdup(path);
@@ -2366,9 +2369,10 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     }
     Pass2 P = {L, slot, n_load, cs, errs, failed, esc};
     Jobs J = {.run = pass2_job, .ctx = &P, .n = n_ch, .skip_after_failure = true};
-    progress_begin("B", (uint64_t)(L->r.end - L->r.base), "loading %s", progress_file_name(cf->path));
+    if (!L->in_block)
+        progress_begin("B", (uint64_t)(L->r.end - L->r.base), "loading %s", progress_file_name(cf->path));
     run_jobs(L->threads, &J);
-    progress_end();
+    if (!L->in_block) progress_end();
     for (int k = 0; k < n_ch; k++) {
         if (!failed[k]) continue;
         if (errs[k]) report(&L->r, errs[k]);

@@ -431,6 +431,7 @@ struct CsvChunks {
     CsvOptions first;    /* the first block: the file's header as the options say */
     CsvOptions later;    /* every other block */
     CsvBlock blk;
+    uint64_t *done;      /* csv_chunks_count_bytes's counter, or NULL */
 };
 
 int csv_chunks_open(const CsvFile *f, const uint8_t *want, CsvChunks **out, RxError *err) {
@@ -476,7 +477,7 @@ int csv_chunks_next(CsvChunks *c, Table **out, RxError *err) {
         CsvFile *f;
         CsvBlock blk = c->blk;
         blk.line0 = line0;
-        blk.byte0 = byte0;
+        blk.byte0 = c->done ? *c->done : byte0;
         blk.first = first;
         if (csv_open_block(csv_path(c->f), &blk, map, len, first ? &c->first : &c->later, &f,
                            err) < 0)
@@ -484,6 +485,13 @@ int csv_chunks_next(CsvChunks *c, Table **out, RxError *err) {
         if (csv_load(f, c->want, err) < 0) {
             csv_close(f);
             return -1;
+        }
+        if (c->done) {
+            *c->done += len;
+            if (progress_update(*c->done, err) < 0) {
+                csv_close(f);
+                return -1;
+            }
         }
         Table *t = csv_take_table(f);
         csv_close(f);
@@ -495,6 +503,8 @@ int csv_chunks_next(CsvChunks *c, Table **out, RxError *err) {
         return 1;
     }
 }
+
+void csv_chunks_count_bytes(CsvChunks *c, uint64_t *done) { c->done = done; }
 
 void csv_chunks_close(CsvChunks *c) {
     if (!c) return;

@@ -99,6 +99,10 @@ typedef struct CsvChunks CsvChunks;
 int csv_chunks_open(const CsvFile *f, const uint8_t *want, CsvChunks **out, RxError *err);
 int csv_chunks_next(CsvChunks *c, Table **out, RxError *err);
 void csv_chunks_close(CsvChunks *c);
+/* Counts the bytes of each block c reads into *done (shared by every reader of one run, NULL:
+ * none), and has the progress meter's updates while a block is read start from *done: one
+ * meter over several files read in turn, its step begun by the caller with their total. */
+void csv_chunks_count_bytes(CsvChunks *c, uint64_t *done);
 
 /* ---- result writers ------------------------------------------------------------------------- */
 
