@@ -233,6 +233,15 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A join's own failure (a full temporary disk, out of memory), which has no position of its
+ * own, points at the join. */
+static void locate_join(const PNode *p, RxError *err) {
+    if (!err->src && err->code != RX_EINTERRUPT && (p->kind == PN_ASOF || p->kind == PN_IJOIN)) {
+        err->src = p->lp->src;
+        err->span = p->lp->span;
+    }
+}
+
 static int stat_next(ChunkSrc *s, Table **out, RxError *err) {
     StatSrc *w = (StatSrc *)s;
     size_t outer = rx_memory_peak();
@@ -249,6 +258,7 @@ static int stat_next(ChunkSrc *s, Table **out, RxError *err) {
     rx_memory_peak_raise(outer > hi ? outer : hi);
     st->ran = true;
     if (rc == 1) st->rows += (double)(*out)->n_rows;
+    if (rc < 0) locate_join(w->p, err);
     return rc;
 }
 
@@ -294,7 +304,9 @@ static void finish_stats(ExecCtx *x, const PNode *p) {
 static ChunkSrc *open_node(ExecCtx *x, const PNode *p, RxError *err);
 
 ChunkSrc *stream_open(ExecCtx *x, const PNode *p, RxError *err) {
-    return with_stats(x, p, open_node(x, p, err), err);
+    ChunkSrc *s = open_node(x, p, err);
+    if (!s) locate_join(p, err);
+    return with_stats(x, p, s, err);
 }
 
 static ChunkSrc *open_node(ExecCtx *x, const PNode *p, RxError *err) {
