@@ -35,7 +35,7 @@ PREFIX  ?= /usr/local
 SOVER   := 0
 SONAME  := librelix.so.$(SOVER)
 
-.PHONY: all test unit clean examples install fuzz
+.PHONY: all test unit clean examples install install-python fuzz
 all: $(BUILD)/relix $(BUILD)/librelix.a $(BUILD)/librelix.so
 
 # The shared library, for programs that load Relix at run time (python/relix): the same
@@ -76,6 +76,11 @@ examples: all
 # under $(PREFIX) (scripts/install.sh).
 install: all
 	scripts/install.sh "$(PREFIX)"
+
+# Installs the Python module (python/relix) with the shared library beside it into Python's
+# site-packages (PYTHON, /usr/bin/python3 by default; PYTHON_SITE overrides the folder).
+install-python: all
+	scripts/install-python.sh
 
 # Builds the libFuzzer targets with clang and runs each for a bounded time (tests/fuzz/run.sh;
 # FUZZ_SECONDS per target, 60 by default).

@@ -284,6 +284,20 @@ typedef struct {
  * or out of memory (*out then zeroed). */
 int rx_result_column(const RxResult *r, int col, RxColumnOut *out);
 
+/* A TEXT column of a result dictionary-encoded, as Arrow's dictionary arrays and pandas'
+ * categoricals are: codes (int32_t[n], -1 for NULL) index its distinct values in order of first
+ * appearance, value k being dict_data[dict_offsets[k] .. dict_offsets[k + 1]). Valid only
+ * during the callback. 0, or -1 for a column out of range, not TEXT, or out of memory (*out
+ * zeroed then). */
+typedef struct {
+    size_t n;
+    const int32_t *codes;
+    size_t n_dict;
+    const int64_t *dict_offsets;
+    const char *dict_data;
+} RxTextDict;
+int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out);
+
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop
 #endif

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "relix.h"
+#include "base/hmap.h"
 
 #include "analysis/analysis.h"
 #include "exec/exec.h"
@@ -986,4 +987,59 @@ int rx_result_column(const RxResult *r, int col, RxColumnOut *out) {
     out->data = d;
     out->offsets = off;
     return 0;
+}
+
+int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out) {
+    memset(out, 0, sizeof *out);
+    if (col < 0 || col >= r->t->n_cols || r->t->cols[col]->type != TY_TEXT) return -1;
+    const Column *c = r->t->cols[col];
+    size_t n = r->t->n_rows;
+    const RxStr *sl = col_str(c);
+    int32_t *codes = arena_alloc(r->a, (n ? n : 1) * sizeof *codes);
+    uint32_t *first = rx_malloc((n ? n : 1) * sizeof *first);   /* the row of each value */
+    uint64_t *hash = rx_malloc((n ? n : 1) * sizeof *hash);     /* each value's hash */
+    RxHMap m = {0};
+    size_t n_dict = 0, bytes = 0;
+    int rc = -1;
+    if (!codes || !first || !hash || hmap_init(&m, 1024) < 0) goto done;
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) {
+            codes[i] = -1;
+            continue;
+        }
+        uint64_t h = rx_hash_bytes(sl[i].ptr, sl[i].len);
+        RxHProbe p = hmap_probe(&m, h);
+        uint32_t v;
+        bool found = false;
+        while (hmap_next(&m, &p, &v))
+            if (hash[v] == h && sl[first[v]].len == sl[i].len && memcmp(sl[first[v]].ptr, sl[i].ptr, sl[i].len) == 0) {
+                found = true;
+                break;
+            }
+        if (!found) {
+            v = (uint32_t)n_dict;
+            first[n_dict] = (uint32_t)i;
+            hash[n_dict++] = h;   /* before the insert, where a growth rehashes from */
+            if (hmap_insert(&m, &p, v, hmap_hash_array, hash) < 0) goto done;
+            bytes += sl[i].len;
+        }
+        codes[i] = (int32_t)v;
+    }
+    int64_t *off = arena_alloc(r->a, (n_dict + 1) * sizeof *off);
+    char *d = arena_alloc(r->a, bytes ? bytes : 1);
+    if (!off || !d) goto done;
+    size_t at = 0;
+    for (size_t k = 0; k < n_dict; k++) {
+        off[k] = (int64_t)at;
+        memcpy(d + at, sl[first[k]].ptr, sl[first[k]].len);
+        at += sl[first[k]].len;
+    }
+    off[n_dict] = (int64_t)at;
+    *out = (RxTextDict){.n = n, .codes = codes, .n_dict = n_dict, .dict_offsets = off, .dict_data = d};
+    rc = 0;
+done:
+    hmap_free(&m);
+    rx_free(first);
+    rx_free(hash);
+    return rc;
 }
