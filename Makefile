@@ -17,7 +17,9 @@ endif
 # libpq's headers, where pg_config says (the Debian path when pg_config is not installed).
 PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I$(PG_INC) -MMD -MP
+# Position-independent, and only include/relix.h's functions visible outside the shared
+# library (hidden symbols still link statically).
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -MMD -MP
 LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
@@ -29,9 +31,19 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 PREFIX  ?= /usr/local
+# The shared library's soname: the major version (include/relix.h, RELIX_VERSION).
+SOVER   := 0
+SONAME  := librelix.so.$(SOVER)
 
-.PHONY: all test unit clean examples install fuzz
-all: $(BUILD)/relix $(BUILD)/librelix.a
+.PHONY: all test unit clean examples install install-python fuzz
+all: $(BUILD)/relix $(BUILD)/librelix.a $(BUILD)/librelix.so
+
+# The shared library, for programs that load Relix at run time (python/relix): the same
+# objects as the static one, exporting only the public API.
+$(BUILD)/librelix.so: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(LDSAN) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $(BUILD)/$(SONAME) $^ $(LDLIBS)
+	ln -sf $(SONAME) $@
 
 $(BUILD)/librelix.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -40,7 +52,11 @@ $(BUILD)/librelix.a: $(LIB_OBJ)
 $(BUILD)/relix: $(CLI_OBJ) $(BUILD)/librelix.a
 	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS) -ledit
 
-$(BUILD)/%.o: %.c
+# Objects depend on the flags they were compiled with: a change of flags rebuilds them.
+FLAGS_STAMP := $(BUILD)/.flags
+$(shell mkdir -p $(BUILD) && echo '$(CC) $(CFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CC) $(CFLAGS)' > $(FLAGS_STAMP))
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -60,6 +76,11 @@ examples: all
 # under $(PREFIX) (scripts/install.sh).
 install: all
 	scripts/install.sh "$(PREFIX)"
+
+# Installs the Python module (python/relix) with the shared library beside it into Python's
+# site-packages (PYTHON, /usr/bin/python3 by default; PYTHON_SITE overrides the folder).
+install-python: all
+	scripts/install-python.sh
 
 # Builds the libFuzzer targets with clang and runs each for a bounded time (tests/fuzz/run.sh;
 # FUZZ_SECONDS per target, 60 by default).

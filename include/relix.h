@@ -26,6 +26,20 @@ extern "C" {
 #endif
 
 #define RELIX_VERSION "0.1.0"
+#define RELIX_VERSION_NUMBER 100   /* major * 10000 + minor * 100 + patch */
+
+/* The shared library exports exactly the functions declared here (the rest of the library is
+ * built with hidden visibility). */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
+/* The library's version: "0.1.0", the RELIX_VERSION it was built with, which may differ from
+ * the header a program was compiled against when it loads librelix.so at run time. Static
+ * storage; never fails. */
+const char *rx_version(void);
+/* The same as a number: RELIX_VERSION_NUMBER of the library. */
+int rx_version_number(void);
 
 typedef struct RxSession RxSession;
 typedef struct RxResult RxResult;
@@ -207,6 +221,86 @@ RxTiming rx_timing(const RxSession *s);
  * "  m.rx:3  └─ AsOfJoin backward/inner  peak=120.3 MB (47% of 256 MiB)" (the share only under
  * a limit). "" when no operator ran. Owned by the session, valid until the next rx_exec. */
 const char *rx_timing_memory(const RxSession *s);
+
+/* ---- a host program's data ------------------------------------------------------------------ */
+
+/* One column handed to rx_register_columns, in the layout of the Arrow C data interface's
+ * primitive arrays:
+ *   RX_TYPE_INT       data: int64_t[n]                      read in place
+ *   RX_TYPE_FLOAT     data: double[n]                       read in place
+ *   RX_TYPE_BOOL      data: uint8_t[n], each 0 or 1         read in place
+ *   RX_TYPE_DATE      data: int32_t[n], days since 1970-01-01   read in place
+ *   RX_TYPE_TIMESTAMP data: int64_t[n] since 1970-01-01T00:00:00Z in units of 1/unit second
+ *   RX_TYPE_TIME      data: int64_t[n] since midnight, the same units
+ *                     unit 1000000 (microseconds, Relix's own) is read in place; 1, 1000 and
+ *                     1000000000 are converted into a copy, and a nanosecond value that is not
+ *                     a whole microsecond is an error (Relix keeps microseconds; nothing is
+ *                     rounded silently)
+ *   RX_TYPE_TEXT      UTF-8 text, either offsets: int64_t[n + 1] into data (row i is
+ *                     data[offsets[i] .. offsets[i + 1])), or, offsets NULL, width > 0:
+ *                     row i is the width bytes at data + i * width up to the first NUL (the
+ *                     layout of numpy's 'S' arrays). The bytes are read in place; Relix
+ *                     keeps a 16-byte slice per row. Invalid UTF-8 is an error.
+ * valid: NULL when no value is NULL; else a bitmap, row i valid when bit (i % 8) of byte
+ * valid[i / 8] is set (Arrow's validity bitmap); it is copied. */
+typedef struct {
+    const char *name;
+    RxColType type;
+    const void *data;
+    const uint8_t *valid;
+    int64_t unit;
+    const int64_t *offsets;
+    size_t width;
+} RxColumnIn;
+
+/* Defines relation `name` in s over a host program's columns, n_rows rows each, as if a script
+ * had defined an inline table: queries of later rx_exec calls name it. Numbers, dates and
+ * timestamps in Relix's units and text bytes are read in place, never copied: the caller keeps
+ * every buffer valid and unchanged until the session is closed. Returns 0, or non-zero with
+ * rx_errmsg: a name already defined (RX_ERR_NAME), an unknown type, a bad unit, a BOOL other
+ * than 0 or 1, invalid UTF-8, a sub-microsecond timestamp (RX_ERR_VALUE, naming the column and
+ * row), more rows than a table holds (RX_ERR_LIMIT), out of memory. Nothing is defined on
+ * failure. */
+int rx_register_columns(RxSession *s, const char *name, int n_cols, const RxColumnIn *cols,
+                        size_t n_rows);
+
+/* One column of a result, column at a time, in the layout of RxColumnIn: INT, TIMESTAMP and
+ * TIME int64_t (TIMESTAMP and TIME in microseconds, unit = 1000000), FLOAT double, BOOL uint8_t,
+ * DATE int32_t, DURATION two int64_t per row (months, then microseconds), TEXT offsets (n + 1)
+ * into data. A NULL row's value is unspecified (0 for numbers, empty for text); valid is NULL
+ * when no row is NULL, else Arrow's validity bitmap. Everything points into the result: valid
+ * only during the callback that received it, never to be freed or written. */
+typedef struct {
+    RxColType type;
+    size_t n;
+    const void *data;
+    const uint8_t *valid;
+    int64_t unit;
+    const int64_t *offsets;
+} RxColumnOut;
+
+/* Fills *out with column col of r. Numbers, dates and timestamps point at the result's own
+ * arrays (no copy); text offsets are built once per column. 0, or -1 for a column out of range
+ * or out of memory (*out then zeroed). */
+int rx_result_column(const RxResult *r, int col, RxColumnOut *out);
+
+/* A TEXT column of a result dictionary-encoded, as Arrow's dictionary arrays and pandas'
+ * categoricals are: codes (int32_t[n], -1 for NULL) index its distinct values in order of first
+ * appearance, value k being dict_data[dict_offsets[k] .. dict_offsets[k + 1]). Valid only
+ * during the callback. 0, or -1 for a column out of range, not TEXT, or out of memory (*out
+ * zeroed then). */
+typedef struct {
+    size_t n;
+    const int32_t *codes;
+    size_t n_dict;
+    const int64_t *dict_offsets;
+    const char *dict_data;
+} RxTextDict;
+int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@ case "${1:-build}" in
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
     want_pkg zlib1g-dev; want_pkg libzstd-dev; want_cmd gzip gzip; want_cmd zstd zstd
     want_cmd python3 python3; want_cmd sqlite3 sqlite3
+    # 579-python: the Python module over librelix.so, against pandas
+    want_pkg python3-numpy; want_pkg python3-pandas
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils; want_cmd strace strace
     # 410-report renders the HTML report headless and looks at the screenshot

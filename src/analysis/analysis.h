@@ -187,6 +187,9 @@ LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxErro
 /* Internal to the analysis stage (catalog.c, used by sema.c): registers one definition
  * (building an inline table's columns), and loads a CSV definition's table on first use. */
 int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
+/* Registers table t (the catalog takes it over, freed on failure too) under name, as an inline
+ * table is: a host program's columns (rx_register_columns). RX_ENAME when name is taken. */
+int catalog_define_table(Catalog *c, const char *name, Table *t, RxError *err);
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err);
 /* The definition of table `table` of connection `conn_name` (created on first use: its schema
  * comes from the database's catalog, its columns are fetched when a query uses them). */

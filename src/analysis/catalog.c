@@ -534,3 +534,35 @@ int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err
     }
     return 0;
 }
+
+int catalog_define_table(Catalog *c, const char *name, Table *t, RxError *err) {
+    static const RxSource host = {.name = "<registered>", .text = "", .len = 0, .first_line = 1};
+    RelDef *prev = catalog_find(c, name);
+    if (prev) {
+        table_free(t);
+        return rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "'%s' is already defined", name);
+    }
+    Stmt *st = arena_alloc(c->arena, sizeof *st);
+    RelDef *d = arena_alloc(c->arena, sizeof *d);
+    char *nm = arena_strdup(c->arena, name);
+    if (!st || !d || !nm) {
+        table_free(t);
+        return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    memset(st, 0, sizeof *st);
+    memset(d, 0, sizeof *d);
+    st->kind = ST_TABLE;
+    st->name = nm;
+    st->n_cols = t->n_cols;
+    d->name = nm;
+    d->stmt = st;
+    d->src = &host;
+    d->table = t;
+    d->state = 2;
+    if (add_def(c, d, err) < 0) {
+        d->table = NULL;
+        table_free(t);
+        return -1;
+    }
+    return 0;
+}

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "relix.h"
+#include "base/hmap.h"
 
 #include "analysis/analysis.h"
 #include "exec/exec.h"
@@ -726,3 +727,320 @@ int rx_result_index(const RxResult *r) { return r->index; }
 int rx_result_part(const RxResult *r) { return r->part; }
 int rx_result_last_part(const RxResult *r) { return r->part == 0 || r->last; }
 int rx_result_count(const RxResult *r) { return r->count; }
+
+/* ---- versions and a host program's columns -------------------------------------------------- */
+
+const char *rx_version(void) { return RELIX_VERSION; }
+int rx_version_number(void) { return RELIX_VERSION_NUMBER; }
+
+/* Whether p[0..n) is valid UTF-8. */
+static bool utf8_ok(const char *p, size_t n) {
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int k = utf8_seq_len((const unsigned char *)p + i, n - i);
+        if (k <= 0) return false;
+        i += (size_t)k;
+    }
+    return true;
+}
+
+/* The validity words of an Arrow bitmap of n rows (copied), or NULL when every bit is set
+ * (*oom set when the copy cannot be made). */
+static uint64_t *host_validity(const uint8_t *valid, size_t n, bool *oom) {
+    *oom = false;
+    if (!valid) return NULL;
+    size_t words = bitmap_words(n);
+    uint64_t *w = rx_calloc(words ? words : 1, sizeof *w);
+    if (!w) {
+        *oom = true;
+        return NULL;
+    }
+    memcpy(w, valid, (n + 7) / 8);
+    if (n % 64) w[n / 64] &= (UINT64_C(1) << (n % 64)) - 1;   /* bits past the end are not rows */
+    size_t set = 0;
+    for (size_t i = 0; i < words; i++) set += (size_t)__builtin_popcountll(w[i]);
+    if (set == n) {
+        rx_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Column c of a host relation as a Relix column (data read in place where the layout is
+ * Relix's), or NULL with s->err set. */
+static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, size_t n) {
+    RxType t = (RxType)c->type;
+    const char *nm = c->name;
+    Column *col = NULL;
+    if (!c->data && n > 0) {
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "column '%s' of '%s' has no data", nm, rel);
+        return NULL;
+    }
+    switch (c->type) {
+    case RX_TYPE_INT: case RX_TYPE_FLOAT: case RX_TYPE_DATE:
+        col = col_borrow(t, n, c->data);
+        break;
+    case RX_TYPE_BOOL: {
+        const uint8_t *b = c->data;
+        for (size_t i = 0; i < n; i++)
+            if (b[i] > 1 && (!c->valid || (c->valid[i / 8] >> (i % 8) & 1))) {
+                rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                         "BOOL column '%s' of '%s' has %u at row %zu (0 or 1 expected)", nm, rel, b[i], i + 1);
+                return NULL;
+            }
+        col = col_borrow(t, n, c->data);
+        break;
+    }
+    case RX_TYPE_TIMESTAMP: case RX_TYPE_TIME: {
+        int64_t u = c->unit;
+        if (u == 1000000) {
+            col = col_borrow(t, n, c->data);
+            break;
+        }
+        if (u != 1 && u != 1000 && u != 1000000000) {
+            rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                     "column '%s' of '%s' has unit %lld per second (1, 1000, 1000000 or 1000000000 expected)",
+                     nm, rel, (long long)u);
+            return NULL;
+        }
+        if (!(col = col_new(t, n))) break;
+        const int64_t *v = c->data;
+        int64_t *o = col_i64(col);
+        for (size_t i = 0; i < n; i++) {
+            bool valid = !c->valid || (c->valid[i / 8] >> (i % 8) & 1);
+            if (!valid) {
+                o[i] = 0;
+            } else if (u == 1000000000) {
+                if (v[i] % 1000 != 0) {
+                    col_release(col);
+                    rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                             "column '%s' of '%s' has %lld ns at row %zu, not a whole microsecond "
+                             "(Relix keeps microseconds)", nm, rel, (long long)v[i], i + 1);
+                    return NULL;
+                }
+                o[i] = v[i] / 1000;
+            } else {
+                int64_t m = 1000000 / u;
+                if (__builtin_mul_overflow(v[i], m, &o[i])) {
+                    col_release(col);
+                    rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                             "column '%s' of '%s' overflows at row %zu in microseconds", nm, rel, i + 1);
+                    return NULL;
+                }
+            }
+        }
+        break;
+    }
+    case RX_TYPE_TEXT: {
+        if (!c->offsets && c->width == 0) {
+            rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                     "TEXT column '%s' of '%s' needs offsets or a width", nm, rel);
+            return NULL;
+        }
+        size_t bytes = c->offsets ? (size_t)(n ? c->offsets[n] : 0) : n * c->width;
+        StrHeap *h = heap_borrow(c->data, bytes);
+        if (!h || !(col = col_new(TY_TEXT, n)) || col_add_heap(col, h) < 0) {
+            heap_release(h);
+            col_release(col);
+            col = NULL;
+            break;
+        }
+        heap_release(h);   /* the column holds it now */
+        RxStr *sl = col_str(col);
+        const char *d = c->data;
+        for (size_t i = 0; i < n; i++) {
+            const char *p;
+            size_t len;
+            if (c->offsets) {
+                int64_t a = c->offsets[i], b = c->offsets[i + 1];
+                if (a < 0 || b < a || (size_t)b > bytes) {
+                    col_release(col);
+                    rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                             "TEXT column '%s' of '%s' has offsets out of order at row %zu", nm, rel, i + 1);
+                    return NULL;
+                }
+                p = d + a;
+                len = (size_t)(b - a);
+            } else {
+                p = d + i * c->width;
+                const char *z = memchr(p, '\0', c->width);
+                len = z ? (size_t)(z - p) : c->width;
+            }
+            if (!utf8_ok(p, len)) {
+                col_release(col);
+                rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
+                         "TEXT column '%s' of '%s' has invalid UTF-8 at row %zu", nm, rel, i + 1);
+                return NULL;
+            }
+            sl[i].ptr = p;
+            sl[i].len = len;
+        }
+        break;
+    }
+    default:
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "column '%s' of '%s' has type %d, which cannot be registered",
+                 nm, rel, (int)c->type);
+        return NULL;
+    }
+    if (!col) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", rel);
+        return NULL;
+    }
+    bool oom;
+    uint64_t *w = host_validity(c->valid, n, &oom);
+    if (oom) {
+        col_release(col);
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", rel);
+        return NULL;
+    }
+    if (w) {
+        col->valid = w;
+        /* a NULL row reads as 0 or empty to code that looks at values without the bitmap */
+        if (t == TY_TEXT)
+            for (size_t i = 0; i < n; i++)
+                if (!bitmap_get(w, i)) col_str(col)[i] = (RxStr){"", 0};
+    }
+    return col;
+}
+
+int rx_register_columns(RxSession *s, const char *name, int n_cols, const RxColumnIn *cols,
+                        size_t n_rows) {
+    rx_error_clear(&s->err);
+    if (!name || !*name || n_cols <= 0 || !cols) {
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "a relation needs a name and at least one column");
+        return fail(s);
+    }
+    if (n_rows > RX_MAX_ROWS) {
+        rx_error(&s->err, RX_ELIMIT, NULL, rx_span(0, 0), "'%s' has %zu rows; a relation holds at most %u",
+                 name, n_rows, (unsigned)RX_MAX_ROWS);
+        return fail(s);
+    }
+    if (catalog_find(&s->cat, name)) {
+        rx_error(&s->err, RX_ENAME, NULL, rx_span(0, 0), "'%s' is already defined", name);
+        return fail(s);
+    }
+    Table *t = table_new(n_cols, n_rows);
+    if (!t) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", name);
+        return fail(s);
+    }
+    for (int j = 0; j < n_cols; j++) {
+        const char *cn = cols[j].name;
+        if (!cn || !*cn) {
+            table_free(t);
+            rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "column %d of '%s' has no name", j + 1, name);
+            return fail(s);
+        }
+        for (int k = 0; k < j; k++)
+            if (strcmp(cols[k].name, cn) == 0) {
+                table_free(t);
+                rx_error(&s->err, RX_ENAME, NULL, rx_span(0, 0), "'%s' has two columns named '%s'", name, cn);
+                return fail(s);
+            }
+        Column *c = host_column(s, name, &cols[j], n_rows);
+        if (!c || table_set(t, j, c, cn) < 0) {
+            if (c) rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", name);
+            col_release(c);
+            table_free(t);
+            return fail(s);
+        }
+    }
+    if (catalog_define_table(&s->cat, name, t, &s->err) < 0) return fail(s);
+    return 0;
+}
+
+int rx_result_column(const RxResult *r, int col, RxColumnOut *out) {
+    memset(out, 0, sizeof *out);
+    if (col < 0 || col >= r->t->n_cols) return -1;
+    const Column *c = r->t->cols[col];
+    size_t n = r->t->n_rows;
+    out->type = (RxColType)c->type;
+    out->n = n;
+    out->valid = (const uint8_t *)c->valid;
+    if (c->type == TY_TIMESTAMP || c->type == TY_TIME) out->unit = 1000000;
+    if (c->type != TY_TEXT) {
+        out->data = c->data;
+        return 0;
+    }
+    /* text: offsets and the bytes gathered once, in the result's arena */
+    size_t bytes = 0;
+    const RxStr *sl = col_str(c);
+    for (size_t i = 0; i < n; i++)
+        if (!col_is_null(c, i)) bytes += sl[i].len;
+    int64_t *off = arena_alloc(r->a, (n + 1) * sizeof *off);
+    char *d = arena_alloc(r->a, bytes ? bytes : 1);
+    if (!off || !d) {
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        off[i] = (int64_t)at;
+        if (col_is_null(c, i)) continue;
+        memcpy(d + at, sl[i].ptr, sl[i].len);
+        at += sl[i].len;
+    }
+    off[n] = (int64_t)at;
+    out->data = d;
+    out->offsets = off;
+    return 0;
+}
+
+int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out) {
+    memset(out, 0, sizeof *out);
+    if (col < 0 || col >= r->t->n_cols || r->t->cols[col]->type != TY_TEXT) return -1;
+    const Column *c = r->t->cols[col];
+    size_t n = r->t->n_rows;
+    const RxStr *sl = col_str(c);
+    int32_t *codes = arena_alloc(r->a, (n ? n : 1) * sizeof *codes);
+    uint32_t *first = rx_malloc((n ? n : 1) * sizeof *first);   /* the row of each value */
+    uint64_t *hash = rx_malloc((n ? n : 1) * sizeof *hash);     /* each value's hash */
+    RxHMap m = {0};
+    size_t n_dict = 0, bytes = 0;
+    int rc = -1;
+    if (!codes || !first || !hash || hmap_init(&m, 1024) < 0) goto done;
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) {
+            codes[i] = -1;
+            continue;
+        }
+        uint64_t h = rx_hash_bytes(sl[i].ptr, sl[i].len);
+        RxHProbe p = hmap_probe(&m, h);
+        uint32_t v;
+        bool found = false;
+        while (hmap_next(&m, &p, &v))
+            if (hash[v] == h && sl[first[v]].len == sl[i].len && memcmp(sl[first[v]].ptr, sl[i].ptr, sl[i].len) == 0) {
+                found = true;
+                break;
+            }
+        if (!found) {
+            v = (uint32_t)n_dict;
+            first[n_dict] = (uint32_t)i;
+            hash[n_dict++] = h;   /* before the insert, where a growth rehashes from */
+            if (hmap_insert(&m, &p, v, hmap_hash_array, hash) < 0) goto done;
+            bytes += sl[i].len;
+        }
+        codes[i] = (int32_t)v;
+    }
+    int64_t *off = arena_alloc(r->a, (n_dict + 1) * sizeof *off);
+    char *d = arena_alloc(r->a, bytes ? bytes : 1);
+    if (!off || !d) goto done;
+    size_t at = 0;
+    for (size_t k = 0; k < n_dict; k++) {
+        off[k] = (int64_t)at;
+        memcpy(d + at, sl[first[k]].ptr, sl[first[k]].len);
+        at += sl[first[k]].len;
+    }
+    off[n_dict] = (int64_t)at;
+    *out = (RxTextDict){.n = n, .codes = codes, .n_dict = n_dict, .dict_offsets = off, .dict_data = d};
+    rc = 0;
+done:
+    hmap_free(&m);
+    rx_free(first);
+    rx_free(hash);
+    return rc;
+}

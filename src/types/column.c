@@ -87,11 +87,21 @@ StrHeap *heap_from_map(char *data, size_t len) {
 
 void heap_retain(StrHeap *h) { h->refcnt++; }
 
+StrHeap *heap_borrow(const char *data, size_t len) {
+    StrHeap *h = rx_calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->refcnt = 1;
+    h->data = (char *)data;
+    h->len = h->cap = len;
+    h->borrowed = true;
+    return h;
+}
+
 void heap_release(StrHeap *h) {
     if (!h || --h->refcnt > 0) return;
     if (h->mapped) {
         if (h->len) munmap(h->data, h->len);
-    } else {
+    } else if (!h->borrowed) {
         rx_free(h->data);
     }
     rx_free(h);
@@ -129,6 +139,17 @@ Column *col_new(RxType type, size_t n) {
     return c;
 }
 
+Column *col_borrow(RxType type, size_t n, const void *data) {
+    Column *c = rx_calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->refcnt = 1;
+    c->type = type;
+    c->n = n;
+    c->data = (void *)data;
+    c->borrowed = true;
+    return c;
+}
+
 Column *col_placeholder(RxType type, size_t n) {
     Column *c = rx_calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -151,7 +172,7 @@ void col_release(Column *c) {
     } else {
         rx_free(c->codes);
         rx_free(c->dict);
-        rx_free(c->data);
+        if (!c->borrowed) rx_free(c->data);
     }
     for (uint32_t i = 0; i < c->n_heaps; i++) heap_release(c->heaps[i]);
     rx_free(c->heaps);

@@ -27,12 +27,16 @@ typedef struct StrHeap {
     char *data;
     size_t len, cap;
     bool mapped;   /* data is an mmap of a file (length len), unmapped on release */
+    bool borrowed; /* data belongs to the host program (heap_borrow): never freed here */
 } StrHeap;
 
 /* A malloc'd heap with capacity cap; NULL on OOM. */
 StrHeap *heap_new(size_t cap);
 /* A heap over an mmapped region, which it unmaps when released. */
 StrHeap *heap_from_map(char *data, size_t len);
+/* A heap over len bytes the caller owns and keeps unchanged while the heap lives (a host
+ * program's text, rx_register_columns); never written or freed. NULL on OOM. */
+StrHeap *heap_borrow(const char *data, size_t len);
 void heap_retain(StrHeap *h);
 void heap_release(StrHeap *h);
 /* Appends n bytes to a malloc'd heap, growing it; returns the offset of the copy, or -1 on
@@ -62,6 +66,8 @@ typedef struct Column {
     /* A view (col_view): data, codes and dict are base's, which the view holds a reference
      * to; its validity is its own. NULL for a column that owns its data. */
     struct Column *base;
+    /* data belongs to the host program (col_borrow): read in place, never written or freed */
+    bool borrowed;
 } Column;
 
 /* A placeholder of n rows for a column that nothing reads (projection pruning): no data. */
@@ -70,6 +76,10 @@ Column *col_placeholder(RxType type, size_t n);
  * data instead of copying it. Takes valid (a bitmap of base->n bits, already including base's
  * own NULLs; NULL: every row valid); NULL on OOM (valid is freed then). */
 Column *col_view(Column *base, uint64_t *valid);
+/* A column of n elements over data the caller owns and keeps unchanged while the column lives
+ * (a host program's array, rx_register_columns): no copy, never freed here; no validity
+ * bitmap. NULL on OOM. */
+Column *col_borrow(RxType type, size_t n, const void *data);
 /* A column of n elements with uninitialized data and no validity bitmap; NULL on OOM. */
 Column *col_new(RxType type, size_t n);
 void col_retain(Column *c);

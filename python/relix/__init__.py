@@ -1,0 +1,336 @@
+"""relix - Relix queries over pandas DataFrames and numpy arrays.
+
+    import relix
+    out = relix.query('''
+        query { trades ASOF trades.sym = quotes.sym ∧ trades.ts >= quotes.ts quotes };
+    ''', trades=df_trades, quotes=df_quotes)
+
+Each keyword names a relation of the script: a pandas DataFrame, or a dict of equal-length
+numpy arrays. Columns go to the engine without per-row Python work, read in place where their
+layout is Relix's (int64, float64, bool, microsecond timestamps, numpy 'S' text), and the last
+query's result comes back as a DataFrame (a dict of numpy arrays when pandas is missing or
+as_numpy=True; INT and BOOL columns with NULLs are then numpy masked arrays). The engine is librelix.so, loaded with ctypes: $RELIX_LIB, else the library
+installed beside this package, else the repository's build/, else the system's.
+
+Types, in and out:
+    int64 (other integer widths are widened)  <-> INT; pandas' nullable Int64 keeps NULLs
+    float64, float32                          <-> FLOAT; NaN is NULL (pandas' missing value)
+    bool, pandas' boolean                     <-> BOOL
+    str / object / category                   <-> TEXT; None and NaN are NULL
+    datetime64[ns] (naive: UTC) or with a tz   -> TIMESTAMP, an instant; NaT is NULL; results
+                                                  are datetime64[ns, UTC]
+    TIME, DATE                                 -> timedelta64[ns] since midnight, datetime64[ns]
+A timestamp with nanoseconds that are not a whole microsecond is an error (Relix keeps
+microseconds): nothing is rounded silently.
+"""
+import ctypes
+import ctypes.util
+import os
+
+import numpy as np
+
+try:
+    import pandas as pd
+except ImportError:  # numpy alone: results are dicts of arrays
+    pd = None
+
+__all__ = ["query", "version", "RelixError"]
+
+INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION = 1, 2, 3, 4, 5, 6, 7, 8
+
+
+class RelixError(Exception):
+    """A Relix error: the message names the file, line and column, as the command line does."""
+
+
+class _ColIn(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int), ("data", ctypes.c_void_p),
+                ("valid", ctypes.c_void_p), ("unit", ctypes.c_int64), ("offsets", ctypes.c_void_p),
+                ("width", ctypes.c_size_t)]
+
+
+class _ColOut(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("n", ctypes.c_size_t), ("data", ctypes.c_void_p),
+                ("valid", ctypes.c_void_p), ("unit", ctypes.c_int64), ("offsets", ctypes.c_void_p)]
+
+
+class _TextDict(ctypes.Structure):
+    _fields_ = [("n", ctypes.c_size_t), ("codes", ctypes.c_void_p), ("n_dict", ctypes.c_size_t),
+                ("dict_offsets", ctypes.c_void_p), ("dict_data", ctypes.c_void_p)]
+
+
+_RESULT_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _load():
+    here = os.path.dirname(os.path.abspath(__file__))
+    tries = [os.environ.get("RELIX_LIB"), os.path.join(here, "librelix.so.0"),
+             os.path.join(here, "..", "..", "build", "librelix.so.0"), ctypes.util.find_library("relix"),
+             "librelix.so.0"]
+    errors = []
+    for p in tries:
+        if not p:
+            continue
+        try:
+            return ctypes.CDLL(p)
+        except OSError as e:
+            errors.append(str(e))
+    raise RelixError("librelix.so not found (set RELIX_LIB): " + "; ".join(errors))
+
+
+_lib = _load()
+_lib.rx_open.restype = ctypes.c_void_p
+_lib.rx_close.argtypes = [ctypes.c_void_p]
+_lib.rx_exec.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _RESULT_FN,
+                         ctypes.c_void_p]
+_lib.rx_errmsg.argtypes = [ctypes.c_void_p]
+_lib.rx_errmsg.restype = ctypes.c_char_p
+_lib.rx_version.restype = ctypes.c_char_p
+_lib.rx_register_columns.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_ColIn),
+                                     ctypes.c_size_t]
+_lib.rx_result_cols.argtypes = [ctypes.c_void_p]
+_lib.rx_result_rows.argtypes = [ctypes.c_void_p]
+_lib.rx_result_rows.restype = ctypes.c_size_t
+_lib.rx_result_colname.argtypes = [ctypes.c_void_p, ctypes.c_int]
+_lib.rx_result_colname.restype = ctypes.c_char_p
+_lib.rx_result_column.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_ColOut)]
+_lib.rx_result_coltype.argtypes = [ctypes.c_void_p, ctypes.c_int]
+_lib.rx_result_text_dict.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(_TextDict)]
+_lib.rx_result_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_lib.rx_result_text.restype = ctypes.c_char_p
+_lib.rx_result_is_null.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+
+
+def version():
+    """The library's version, "0.1.0"."""
+    return _lib.rx_version().decode()
+
+
+def _bitmap(valid):
+    """An Arrow validity bitmap of a boolean mask (True = a value), or None when all are set."""
+    if valid is None or valid.all():
+        return None
+    return np.packbits(valid.astype(np.uint8), bitorder="little")
+
+
+def _factorize(arr):
+    """(codes, distinct values) of an array, codes -1 for None and NaN; in C (pandas' hash
+    table, or numpy's sort without pandas)."""
+    if pd is not None:
+        return pd.factorize(arr, use_na_sentinel=True)
+    obj = np.asarray(arr, dtype=object)
+    nulls = np.array([v is None or (isinstance(v, float) and v != v) for v in obj], dtype=bool)
+    uniq, inv = np.unique(np.where(nulls, "", obj).astype(str), return_inverse=True)
+    return np.where(nulls, -1, inv), uniq
+
+
+def _encode(arr):
+    """Text values as a numpy 'S' array of their UTF-8 bytes (NUL-padded), and the NULL mask:
+    each distinct value is encoded once."""
+    codes, uniq = _factorize(arr)
+    enc = [v.encode() if isinstance(v, str) else str(v).encode() for v in uniq]
+    width = max([len(e) for e in enc] + [1])
+    table = np.array(enc + [b""], dtype=f"S{width}")
+    codes = np.asarray(codes)
+    nulls = codes < 0
+    return table[np.where(nulls, len(enc), codes)], nulls
+
+
+def _column_in(name, values, keep):
+    """(_ColIn, arrays kept alive) for one column of a DataFrame or dict."""
+    if pd is not None and isinstance(values, pd.Series):
+        s = values
+    elif pd is not None:
+        s = pd.Series(values)
+    else:
+        s = None
+    c = _ColIn(name=name.encode())
+    valid = None
+    if s is not None:
+        dt = s.dtype
+        if isinstance(dt, pd.CategoricalDtype):
+            s = s.astype(object)
+            dt = s.dtype
+        if isinstance(dt, pd.DatetimeTZDtype):
+            valid = ~s.isna().to_numpy()
+            arr = s.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy("datetime64[ns]").view(np.int64)
+            c.type, c.unit = TIMESTAMP, 1000000000
+        elif np.issubdtype(dt, np.datetime64) if isinstance(dt, np.dtype) else False:
+            valid = ~s.isna().to_numpy()
+            arr = s.to_numpy("datetime64[ns]").view(np.int64)
+            c.type, c.unit = TIMESTAMP, 1000000000
+        elif isinstance(dt, pd.BooleanDtype):
+            valid = ~s.isna().to_numpy()
+            arr = s.fillna(False).to_numpy(np.uint8)
+            c.type = BOOL
+        elif isinstance(dt, (pd.Int64Dtype, pd.Int32Dtype, pd.Int16Dtype, pd.Int8Dtype, pd.UInt32Dtype,
+                             pd.UInt16Dtype, pd.UInt8Dtype)):
+            valid = ~s.isna().to_numpy()
+            arr = s.fillna(0).to_numpy(np.int64)
+            c.type = INT
+        elif dt == object or isinstance(dt, pd.StringDtype):
+            valid = ~s.isna().to_numpy()
+            arr = s.where(valid, "").to_numpy(object)
+            c.type = TEXT
+        else:
+            arr = s.to_numpy()
+    else:
+        arr = np.asarray(values)
+    if c.type == 0:
+        if arr.dtype == np.bool_:
+            arr, c.type = arr.view(np.uint8), BOOL
+        elif np.issubdtype(arr.dtype, np.integer):
+            if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
+                raise RelixError(f"column '{name}' has values past int64")
+            arr, c.type = arr.astype(np.int64, copy=False), INT
+        elif np.issubdtype(arr.dtype, np.floating):
+            arr, c.type = arr.astype(np.float64, copy=False), FLOAT
+            nan = np.isnan(arr)
+            if nan.any():
+                valid = ~nan
+        elif np.issubdtype(arr.dtype, np.datetime64):
+            nat = np.isnat(arr)
+            arr = arr.astype("datetime64[ns]").view(np.int64)
+            c.type, c.unit = TIMESTAMP, 1000000000
+            if nat.any():
+                valid = ~nat
+        elif arr.dtype.kind in "US" or arr.dtype == object:
+            c.type = TEXT
+        else:
+            raise RelixError(f"column '{name}' has dtype {arr.dtype}, which Relix cannot take")
+    if c.type == TIMESTAMP and valid is not None:
+        arr = np.where(valid, arr, 0)
+    if c.type == TEXT:
+        if arr.dtype.kind != "S":
+            arr, nulls = _encode(arr)
+            if nulls.any():
+                valid = ~nulls if valid is None else valid & ~nulls
+        arr = np.ascontiguousarray(arr)
+        c.width = max(arr.dtype.itemsize, 1)
+    else:
+        arr = np.ascontiguousarray(arr)
+    keep.append(arr)
+    c.data = arr.ctypes.data if arr.size else None
+    bm = _bitmap(valid)
+    if bm is not None:
+        keep.append(bm)
+        c.valid = bm.ctypes.data
+    return c, len(arr)
+
+
+def _register(session, name, table, keep):
+    if pd is not None and isinstance(table, pd.DataFrame):
+        items = [(str(k), table[k]) for k in table.columns]
+    elif isinstance(table, dict):
+        items = [(str(k), v) for k, v in table.items()]
+    else:
+        raise RelixError(f"'{name}' must be a pandas DataFrame or a dict of arrays")
+    if not items:
+        raise RelixError(f"'{name}' has no columns")
+    cols, n = [], None
+    for k, v in items:
+        c, rows = _column_in(k, v, keep)
+        if n is not None and rows != n:
+            raise RelixError(f"column '{k}' of '{name}' has {rows} rows, the others {n}")
+        n = rows
+        cols.append(c)
+    arr = (_ColIn * len(cols))(*cols)
+    keep.append(arr)
+    if _lib.rx_register_columns(session, name.encode(), len(cols), arr, n) != 0:
+        raise RelixError(_lib.rx_errmsg(session).decode())
+
+
+def _array(ptr, dtype, n):
+    """A copy of n elements of dtype at address ptr."""
+    if n == 0 or not ptr:
+        return np.zeros(n, dtype)
+    return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype).copy()
+
+
+def _column_out(res, j, as_numpy):
+    if _lib.rx_result_coltype(res, j) == TEXT:
+        d = _TextDict()
+        if _lib.rx_result_text_dict(res, j, ctypes.byref(d)) != 0:
+            raise RelixError("out of memory reading a result column")
+        n = d.n
+        codes = _array(d.codes, np.int32, n)
+        doff = _array(d.dict_offsets, np.int64, d.n_dict + 1)
+        draw = _array(d.dict_data, np.uint8, int(doff[-1])).tobytes() if d.n_dict else b""
+        dec = np.array([draw[doff[k]:doff[k + 1]].decode() for k in range(d.n_dict)] + [None], dtype=object)
+        return dec[np.where(codes < 0, d.n_dict, codes)]
+    c = _ColOut()
+    if _lib.rx_result_column(res, j, ctypes.byref(c)) != 0:
+        raise RelixError("out of memory reading a result column")
+    n = c.n
+    valid = None
+    if c.valid:
+        bits = _array(c.valid, np.uint8, (n + 7) // 8)
+        valid = np.unpackbits(bits, bitorder="little")[:n].astype(bool)
+    if c.type == INT:
+        a = _array(c.data, np.int64, n)
+        if valid is not None:
+            return np.ma.array(a, mask=~valid) if as_numpy else pd.arrays.IntegerArray(a, ~valid)
+        return a
+    if c.type == FLOAT:
+        a = _array(c.data, np.float64, n)
+        if valid is not None:
+            a[~valid] = np.nan
+        return a
+    if c.type == BOOL:
+        a = _array(c.data, np.uint8, n).astype(bool)
+        if valid is not None:
+            return np.ma.array(a, mask=~valid) if as_numpy else pd.arrays.BooleanArray(a, ~valid)
+        return a
+    if c.type in (TIMESTAMP, DATE, TIME):
+        if c.type == DATE:
+            a = _array(c.data, np.int32, n).astype("datetime64[D]").astype("datetime64[ns]")
+        else:
+            us = _array(c.data, np.int64, n)
+            a = us.astype("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
+            a = a.astype("datetime64[ns]" if c.type == TIMESTAMP else "timedelta64[ns]")
+        if valid is not None:
+            a[~valid] = np.datetime64("NaT") if c.type != TIME else np.timedelta64("NaT")
+        if c.type == TIMESTAMP and not as_numpy:
+            return pd.DatetimeIndex(a).tz_localize("UTC")
+        return a
+    # DURATION and anything else: the engine's text form
+    out = np.empty(n, dtype=object)
+    for i in range(n):
+        out[i] = None if _lib.rx_result_is_null(res, i, j) else _lib.rx_result_text(res, i, j).decode()
+    return out
+
+
+def query(script, as_numpy=False, **tables):
+    """Runs a Relix script with each keyword bound as a relation of that name; returns the last
+    query's result (a DataFrame, or a dict of numpy arrays with as_numpy=True or without pandas),
+    None when the script has no query. Raises RelixError with the engine's message."""
+    as_numpy = as_numpy or pd is None
+    session = _lib.rx_open()
+    if not session:
+        raise MemoryError("relix: out of memory")
+    keep, results, failure = [], [], []
+
+    def on_result(_ud, res):
+        try:
+            names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
+            cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
+            # a dict of Series, not of arrays with columns=: pandas would iterate the
+            # timestamps one by one
+            results.append(cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()}))
+            return 0
+        except Exception as e:  # reported after the engine returns
+            failure.append(e)
+            return 1
+
+    cb = _RESULT_FN(on_result)
+    try:
+        for name, t in tables.items():
+            _register(session, name, t, keep)
+        text = script.encode()
+        if _lib.rx_exec(session, text, len(text), b"<python>", cb, None) != 0:
+            if failure:
+                raise failure[0]
+            raise RelixError(_lib.rx_errmsg(session).decode())
+    finally:
+        _lib.rx_close(session)
+    return results[-1] if results else None

@@ -1,0 +1,96 @@
+"""The Python module against pandas (tests/cases/579-python.sh runs it): an AS-OF join of two
+1M-row DataFrames through relix.query gives exactly pandas.merge_asof's rows; types, NULLs,
+NaT and time zones map both ways; errors arrive as RelixError with the engine's message."""
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+import relix
+
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAILED:", what)
+
+
+def asof_vs_merge_asof(n):
+    rng = np.random.default_rng(7)
+    syms = np.array([f"S{i:04d}" for i in range(500)], dtype=object)
+    base = np.datetime64("2026-03-02T09:30:00", "us").astype(np.int64)
+    # quotes: distinct timestamps (merge_asof and Relix agree on ties, but keep the test about the join)
+    q_us = np.sort(rng.choice(6_000_000_000, size=n, replace=False)) + base
+    t_us = np.sort(rng.integers(0, 6_000_000_000, size=n)) + base
+    quotes = pd.DataFrame({"sym": syms[rng.integers(0, 500, n)],
+                           "ts": pd.to_datetime(q_us, unit="us", utc=True),
+                           "bid": np.round(rng.uniform(10, 500, n), 2)})
+    trades = pd.DataFrame({"sym": syms[rng.integers(0, 500, n)],
+                           "ts": pd.to_datetime(t_us, unit="us", utc=True),
+                           "qty": rng.integers(1, 1000, n)})
+    t0 = time.perf_counter()
+    got = relix.query("query { π sym, ts, qty, bid (trades ASOF trades.sym = quotes.sym ∧ trades.ts >= quotes.ts quotes) };",
+                      trades=trades, quotes=quotes)
+    t1 = time.perf_counter()
+    want = pd.merge_asof(trades, quotes, on="ts", by="sym", direction="backward", allow_exact_matches=True)
+    t2 = time.perf_counter()
+    want = want[["sym", "ts", "qty", "bid"]]
+    check(len(got) == n and len(want) == n, f"rows {len(got)} {len(want)}")
+    check(list(got.columns) == ["sym", "ts", "qty", "bid"], f"columns {list(got.columns)}")
+    check((got["sym"].to_numpy() == want["sym"].to_numpy()).all(), "sym")
+    check((got["ts"] == want["ts"]).all(), "ts")
+    check((got["qty"].to_numpy() == want["qty"].to_numpy()).all(), "qty")
+    gb, wb = got["bid"].to_numpy(), want["bid"].to_numpy()
+    check(((gb == wb) | (np.isnan(gb) & np.isnan(wb))).all(), "bid")
+    check(np.isnan(wb).sum() > 0 and np.isnan(wb).sum() < n, "some trades without a quote")
+    print(f"asof {n} x {n}: {np.isnan(gb).sum()} unmatched, relix {t1 - t0:.2f} s, merge_asof {t2 - t1:.2f} s")
+
+
+def types_and_nulls():
+    t = pd.DataFrame({
+        "s": pd.Series(["a", None, "é", "dd"], dtype=object),
+        "i": pd.array([1, None, -3, 2**62], dtype="Int64"),
+        "f": [1.5, np.nan, -0.0, 1e300],
+        "b": pd.array([True, None, False, True], dtype="boolean"),
+        "n": pd.to_datetime(["2026-01-01 00:00:00.000001", None, "1969-12-31 23:59:59", "2262-04-11"]),
+        "z": pd.to_datetime(["2026-01-01 09:00", "2026-07-01 09:00", None, "2000-02-29 12:00"]).tz_localize("Europe/Paris"),
+        "c": pd.Series(["x", "y", "x", None], dtype="category"),
+    })
+    out = relix.query("query { T };", T=t)
+    check(list(out["s"]) == ["a", None, "é", "dd"], f"text {list(out['s'])}")
+    check(out["i"].dtype == "Int64" and out["i"].isna().tolist() == [False, True, False, False]
+          and out["i"][3] == 2**62, "Int64")
+    check(out["f"].isna().tolist() == [False, True, False, False] and out["f"][3] == 1e300, "float")
+    check(out["b"].dtype == "boolean" and out["b"].isna().tolist() == [False, True, False, False], "boolean")
+    check(str(out["n"].dtype) == "datetime64[ns, UTC]", f"ts dtype {out['n'].dtype}")
+    check(out["n"].isna().tolist() == [False, True, False, False], "NaT")
+    check(out["n"][0] == pd.Timestamp("2026-01-01 00:00:00.000001", tz="UTC"), "naive is UTC")
+    check(out["z"][0] == pd.Timestamp("2026-01-01 08:00", tz="UTC") and out["z"][1] == pd.Timestamp("2026-07-01 07:00", tz="UTC"),
+          f"zones {out['z'][0]} {out['z'][1]}")
+    check(list(out["c"]) == ["x", "y", "x", None], "category")
+    # numpy dicts in and out
+    d = relix.query("query { σ v > 1 (A) };", as_numpy=True, A={"v": np.array([1, 2, 3]), "w": np.array([0.5, 1.5, 2.5])})
+    check(list(d["v"]) == [2, 3] and list(d["w"]) == [1.5, 2.5], f"numpy {d}")
+    # nanoseconds that are not whole microseconds: an error, not rounding
+    try:
+        relix.query("query { T };", T=pd.DataFrame({"t": pd.to_datetime([1500], unit="ns")}))
+        check(False, "sub-microsecond accepted")
+    except relix.RelixError as e:
+        check("microsecond" in str(e) and "row 1" in str(e), str(e))
+    try:
+        relix.query("query { σ nope > 1 (T) };", T=pd.DataFrame({"a": [1]}))
+        check(False, "bad query accepted")
+    except relix.RelixError as e:
+        check("nope" in str(e) and "1:" in str(e), str(e))
+    check(relix.version().count(".") == 2, "version")
+
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+types_and_nulls()
+asof_vs_merge_asof(n)
+print("python:", "ok" if failed == 0 else f"{failed} failed")
+sys.exit(1 if failed else 0)
