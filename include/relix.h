@@ -63,6 +63,12 @@ void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
 /* SQL pushdown to database connections on (default) or off (every operator in the engine). */
 void rx_set_pushdown(RxSession *s, int on);
+/* The SQL form a pushed AS-OF or interval join takes (docs/connect.md, "Pushdown forms"):
+ * 0 automatic (default: the cost model chooses between the forms and pulling the inputs),
+ * 1 the sorted-pass AS-OF join, 2 the LATERAL AS-OF join, 3 the binned interval join, 4 the
+ * interval join's plain predicate. A forced form applies wherever the dialect has it and the
+ * join has an exact form of it; elsewhere the choice stays automatic. */
+void rx_set_pushdown_form(RxSession *s, int form);
 /* Streaming (docs/memory.md): 0 (default) runs a query chunk by chunk when it can and one of
  * its CSV files is too large to hold in memory; 1 whenever it can (to check one way against
  * the other); -1 never. The results are the same. */

@@ -143,6 +143,9 @@ void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_set_stream(RxSession *s, int mode) { s->stream = mode; }
 void rx_set_result_parts(RxSession *s, int on) { s->parts = on != 0; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
+void rx_set_pushdown_form(RxSession *s, int form) {
+    s->ropt.push_form = form >= PUSH_AUTO && form <= PUSH_PLAIN ? (PushForm)form : PUSH_AUTO;
+}
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
 
 int rx_set_temp_dir(RxSession *s, const char *dir) {

@@ -18,6 +18,7 @@ static const SqlDialect SQLITE = {
     .abs_keeps_neg_zero = true,
     .float_min_max = true,
     .full_join_any_condition = true,
+    .windows = true,
     .right_join_since = 3039000,
     .pushdown_since = 3030000,
 };
@@ -41,6 +42,7 @@ static const SqlDialect POSTGRES = {
     .text_functions = true,
     .bool_type = true,
     .ordered_aggregates = true,
+    .windows = true,
     .lateral = "LATERAL",
 };
 

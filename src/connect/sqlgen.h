@@ -38,6 +38,7 @@ typedef struct {
                                * BOOL->INT as a cast (else they are the integers 0 and 1) */
     bool ordered_aggregates;  /* sum(x ORDER BY k) and array_agg(... ) FILTER: SUM AVG FIRST LAST */
     bool float_min_max;       /* min/max of doubles pick the engine's value among -0 and 0 */
+    bool windows;             /* window functions with ROWS frames (the sorted-pass AS-OF join) */
     const char *lateral;      /* the keyword of a correlated subquery in FROM (the AS-OF join);
                                * NULL: none */
     bool full_join_any_condition; /* FULL JOIN takes any condition (not only hashable ones) */

@@ -69,6 +69,8 @@ typedef struct {
     const char *raw;    /* SQL of the value as stored (what a scan reads); NULL: not available */
     RxType type;
     DbNative nat;       /* how raw relates to the Relix value (connect.h) */
+    const char *coll;   /* a table's text column: its deterministic collation (connect.h), under
+                         * which `=` is bytewise; NULL: unknown */
 } Col;
 
 typedef struct {
@@ -100,6 +102,9 @@ typedef struct {
     int n_tables;
     bool oom;
     bool too_long;      /* a piece of text passed MAX_SQL_BYTES: nothing generated is used */
+    PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
+    const char *why;    /* the form an AS-OF or interval join took and why, for the log */
+    bool pull;          /* the cost model prefers pulling the inputs of the join it met */
 } Gen;
 
 static void *galloc(Gen *g, size_t n) {
@@ -667,7 +672,8 @@ static Blk *gen_scan(Gen *g, const LPlan *p) {
     if (!b || !t || !name) return NULL;
     for (int i = 0; i < sc->n_cols; i++) {
         const char *q = quoted(g, sc->names[i]);
-        b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i]};
+        b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i],
+                           sc->collation && sc->types[i] == TY_TEXT ? sc->collation[i] : NULL};
     }
     for (int j = 0; j < sc->n_order; j++)
         b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false, sc->order_int};
@@ -702,11 +708,11 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
         if (ty == TY_TEXT) key = collated(g, key);
         sb_printf(&part, "%s%s", i ? ", " : "", key);
         if (need && !need[i]) {
-            o->cols[i] = (Col){NULL, ty, DBN_EXACT};
+            o->cols[i] = (Col){NULL, ty, DBN_EXACT, NULL};
         } else {
             sb_printf(&s, "%s AS c%d, ", raw, i);
             /* a computed INT may be an int4: widened before arithmetic */
-            o->cols[i] = (Col){gfmt(g, "%s.c%d", t, i), ty, c ? c->nat : ty == TY_INT ? DBN_INT4 : DBN_EXACT};
+            o->cols[i] = (Col){gfmt(g, "%s.c%d", t, i), ty, c ? c->nat : ty == TY_INT ? DBN_INT4 : DBN_EXACT, c ? c->coll : NULL};
         }
     }
     const char *ord = ok ? order_text(g, in->ord, in->n_ord, false) : NULL;
@@ -734,6 +740,10 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
 static const char *key_pair(Gen *g, const Col *l, const Col *r) {
     const char *a = col_value(g, l, NULL), *b = col_value(g, r, NULL);
     if (!a || !b) return NULL;
+    /* two text columns of one deterministic collation are equal only when bytewise equal: no
+     * COLLATE, so that an ordinary index on them serves */
+    if (l->type == TY_TEXT && r->type == TY_TEXT && l->coll && r->coll && strcmp(l->coll, r->coll) == 0)
+        return gfmt(g, "%s = %s", a, b);
     RxType t;
     if (!unify_sql(g, &a, l->type, &b, r->type, &t)) return NULL;
     if (t == TY_BOOL && !g->d->bool_type) return NULL;
@@ -881,13 +891,95 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     return g->oom ? NULL : o;
 }
 
-static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* the nearest row is a lateral subquery; WITHIN has no portable distance
-     * (spec/asof-join.md) */
-    if (!g->d->lateral || p->has_within) return NULL;
-    Blk *l, *r;
-    uint8_t *nl_, *nr_;
-    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
+/* The table a bare input reads (through renames), or NULL. */
+static const RelDef *bare_def(const LPlan *p) {
+    while (p->kind == LP_RENAME || p->kind == LP_VIEW) p = p->in[0];
+    return p->kind == LP_SCAN && p->source && ((const RelDef *)p->source)->db ? p->source : NULL;
+}
+
+/* The database's estimate of a bare table's rows; -1 for anything else or no answer. */
+static double table_rows(const LPlan *p) {
+    const RelDef *d = bare_def(p);
+    double rows;
+    if (!d || db_table_rows(d->db->conn, d->db_table, d->db_schema, &rows) < 0) return -1;
+    return rows;
+}
+
+static const char *rows_text(Gen *g, double n) {
+    if (n < 0) return "?";
+    if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
+    if (n >= 1e4) return gfmt(g, "%.0fk", n / 1e3);
+    return gfmt(g, "%.0f", n);
+}
+
+/* Whether a lateral probe into the right input p of an AS-OF join finds its row through an
+ * index: p is a bare table with an index on (keys in any order, match), and each key equality
+ * is written without COLLATE (key_pair) over columns of one type. *cols receives the index's
+ * columns as text, for the log. */
+static bool asof_index(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const char **cols) {
+    const RelDef *d = bare_def(p->in[1]);
+    *cols = NULL;
+    if (!d) return false;
+    const DbSchema *sc = d->db_schema;
+    const char **lead = galloc(g, (size_t)(p->n_keys + 1) * sizeof *lead);
+    if (!lead) return false;
+    StrBuf b;
+    sb_init(&b);
+    bool plain = true;
+    for (int k = 0; k < p->n_keys; k++) {
+        const Col *a = &l->cols[p->lkeys[k]], *c = &r->cols[p->rkeys[k]];
+        if (a->type != c->type || (c->type == TY_TEXT && !(a->coll && c->coll && strcmp(a->coll, c->coll) == 0)))
+            plain = false;
+        lead[k] = sc->names[p->rkeys[k]];
+        sb_printf(&b, "%s, ", lead[k]);
+    }
+    sb_puts(&b, sc->names[p->rmatch]);
+    *cols = b.oom ? NULL : gfmt(g, "%s", b.p);
+    sb_free(&b);
+    if (!plain) return false;
+    return db_has_index(d->db->conn, d->db_table, lead, p->n_keys, sc->names[p->rmatch]);
+}
+
+/* The form of a pushed AS-OF join (docs/connect.md, "Pushdown forms"): the one forced where the
+ * dialect has it; else LATERAL only where an index on (keys, match) serves each probe and the
+ * left input is at most half the size of the right (a probe costs a few index pages, the
+ * sorted pass a sort of both inputs), the sorted pass otherwise. Sets g->why. */
+static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+    bool lat = g->d->lateral != NULL, win = g->d->windows;
+    if (g->form == PUSH_LATERAL && lat) {
+        g->why = "LATERAL ASOF (forced)";
+        return PUSH_LATERAL;
+    }
+    if (g->form == PUSH_WINDOW && win) {
+        g->why = "sorted-pass ASOF (forced)";
+        return PUSH_WINDOW;
+    }
+    if (!win || !lat) {
+        g->why = win ? gfmt(g, "sorted-pass ASOF (%s has no LATERAL)", g->d->name) : "LATERAL ASOF";
+        return win ? PUSH_WINDOW : PUSH_LATERAL;
+    }
+    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
+    if (!bare_def(p->in[1])) {
+        g->why = "sorted-pass ASOF (the right input is no table: no index serves a probe)";
+        return PUSH_WINDOW;
+    }
+    const char *cols;
+    bool idx = asof_index(g, p, l, r, &cols);
+    const char *est = gfmt(g, "est. %s x %s rows", rows_text(g, nl), rows_text(g, nr));
+    if (idx && nl >= 0 && nr >= 0 && 2 * nl <= nr) {
+        g->why = gfmt(g, "LATERAL ASOF (%s, index on (%s))", est, cols ? cols : "");
+        return PUSH_LATERAL;
+    }
+    g->why = gfmt(g, "sorted-pass ASOF (%s, %s on (%s))", est, idx ? "left not smaller than half the right, index" : "no index",
+                  cols ? cols : "");
+    return PUSH_WINDOW;
+}
+
+/* The AS-OF join as a lateral subquery per left row (PUSH_LATERAL): the nearest right row by
+ * ORDER BY match DESC|ASC, right order LIMIT 1. Fast only where an index on (keys, match)
+ * serves each probe. NULL when the dialect has no LATERAL. */
+static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *nr_) {
+    if (!g->d->lateral) return NULL;
     const char *cond = NULL;
     for (int k = 0; k < p->n_keys; k++) {
         const char *kp = key_pair(g, &r->cols[p->rkeys[k]], &l->cols[p->lkeys[k]]);
@@ -938,6 +1030,141 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     o->where = l->where;
     o->single = false;
     return g->oom ? NULL : o;
+}
+
+/* The AS-OF join as one sorted pass (PUSH_WINDOW), which needs no index: both inputs in one
+ * UNION ALL, ordered per key by (match, side, right order, left order) -- the right rows
+ * before the left ones at equal match values, the other way round for the strict forms, and
+ * descending for the forward ones. A running count of the right rows is each left row's group;
+ * the group's first row is its right row, whose columns a second window hands to the group's
+ * left rows (first_value over the group: the matched row's own values, NULLs included, where
+ * a per-column IGNORE NULLS would reach back to an older row). Among right rows of one match
+ * value the one counted last is the one the engine picks (TIES(LAST): the last in the right
+ * input's order; TIES(FIRST): the first). Right rows with a NULL key or match never match;
+ * a left row whose match is NULL gets no group. NULL when the dialect has no window
+ * functions or an operand no exact form. */
+static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
+    if (!g->d->windows) return NULL;
+    bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
+    bool strict = p->dir == ASOF_BACKWARD_STRICT || p->dir == ASOF_FORWARD_STRICT;
+    int nk = p->n_keys, lside = strict ? 0 : 1, rside = 1 - lside;
+    const char **lk = galloc(g, (size_t)(nk + 1) * sizeof *lk), **rk = galloc(g, (size_t)(nk + 1) * sizeof *rk);
+    bool *ktext = galloc(g, (size_t)(nk + 1) * sizeof *ktext);
+    if (!lk || !rk || !ktext) return NULL;
+    for (int k = 0; k < nk; k++) {
+        const Col *a = &l->cols[p->lkeys[k]], *b = &r->cols[p->rkeys[k]];
+        lk[k] = col_value(g, a, NULL);
+        rk[k] = col_value(g, b, NULL);
+        RxType t;
+        if (!lk[k] || !rk[k] || !unify_sql(g, &lk[k], a->type, &rk[k], b->type, &t)) return NULL;
+        if (t == TY_BOOL && !g->d->bool_type) return NULL;
+        ktext[k] = t == TY_TEXT;
+    }
+    const Col *lm = &l->cols[p->lmatch], *rm = &r->cols[p->rmatch];
+    const char *ma = col_value(g, lm, NULL), *mb = col_value(g, rm, NULL);
+    RxType mt;
+    if (!ma || !mb || !unify_sql(g, &ma, lm->type, &mb, rm->type, &mt)) return NULL;
+    if (mt == TY_BOOL && !g->d->bool_type) return NULL;
+    const char *u = new_alias(g), *v = new_alias(g), *w = new_alias(g);
+    if (!u || !v || !w) return NULL;
+    StrBuf s;
+    sb_init(&s);
+    /* the two branches: keys k<i>, match m, side sd, right flag rf, left columns l<i>, right
+     * columns r<j>, left order lo<j>, right order ro<j> */
+    for (int side = 0; side < 2; side++) {
+        const Blk *b = side ? r : l;
+        sb_puts(&s, side ? " UNION ALL SELECT " : "(SELECT ");
+        for (int k = 0; k < nk; k++) sb_printf(&s, "%s AS k%d, ", side ? rk[k] : lk[k], k);
+        sb_printf(&s, "%s AS m, %d AS sd, %s AS rf", side ? mb : ma, side ? rside : lside, side ? "1" : "NULL");
+        for (int i = 0; i < l->n_cols; i++)
+            if (l->cols[i].raw && nl[i]) sb_printf(&s, ", %s AS l%d", side ? "NULL" : l->cols[i].raw, i);
+        for (int j = 0; j < r->n_cols; j++)
+            if (r->cols[j].raw && nr[j]) sb_printf(&s, ", %s AS r%d", side ? r->cols[j].raw : "NULL", j);
+        for (int j = 0; j < l->n_ord; j++) sb_printf(&s, ", %s AS lo%d", side ? "NULL" : l->ord[j].sql, j);
+        for (int j = 0; j < r->n_ord; j++) sb_printf(&s, ", %s AS ro%d", side ? r->ord[j].sql : "NULL", j);
+        sb_printf(&s, " FROM %s", b->from);
+        const char *wh = b->where;
+        if (side) {
+            for (int k = 0; k < nk; k++) wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", rk[k]));
+            wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", mb));
+        }
+        if (wh) sb_printf(&s, " WHERE %s", wh);
+    }
+    sb_printf(&s, ") AS %s", u);
+    const char *uni = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    if (!uni) return NULL;
+    /* the pass over alias a: PARTITION BY the keys [and the group] ORDER BY ... */
+    const char *over[2];
+    const char *al[2] = {u, v};
+    for (int x = 0; x < 2; x++) {
+        sb_init(&s);
+        for (int k = 0; k < nk; k++) {
+            const char *kc = gfmt(g, "%s.k%d", al[x], k);
+            sb_printf(&s, "%s%s", k ? ", " : "PARTITION BY ", ktext[k] ? collated(g, kc) : kc);
+        }
+        if (x) sb_printf(&s, "%s%s.g", nk ? ", " : "PARTITION BY ", al[x]);
+        sb_puts(&s, nk || x ? " ORDER BY " : "ORDER BY ");
+        sql_order_item(&s, g->d, gfmt(g, "%s.m", al[x]), mt == TY_TEXT, false, !backward, false);
+        sb_printf(&s, ", %s.sd", al[x]);
+        for (int j = 0; j < r->n_ord; j++) {
+            const Ord *o = &r->ord[j];
+            bool desc = o->desc != p->ties_first, nf = o->nulls_first != p->ties_first;
+            sb_puts(&s, ", ");
+            sql_order_item(&s, g->d, gfmt(g, "%s.ro%d", al[x], j), o->text, false, desc, nf);
+        }
+        for (int j = 0; j < l->n_ord; j++) {
+            const Ord *o = &l->ord[j];
+            sb_puts(&s, ", ");
+            sql_order_item(&s, g->d, gfmt(g, "%s.lo%d", al[x], j), o->text, false, o->desc, o->nulls_first);
+        }
+        sb_puts(&s, " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW");
+        over[x] = s.oom ? NULL : gfmt(g, "%s", s.p);
+        sb_free(&s);
+        if (!over[x]) return NULL;
+    }
+    Blk *o = new_blk(g, p->schema.n, l->n_ord);
+    if (!o) return NULL;
+    sb_init(&s);
+    sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
+    int nlc = l->n_cols;
+    for (int i = 0; i < nlc; i++) {
+        o->cols[i] = l->cols[i];
+        o->cols[i].raw = NULL;
+        if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&s, ", %s.l%d AS l%d", v, i, i);
+        o->cols[i].raw = gfmt(g, "%s.l%d", w, i);
+    }
+    for (int j = 0; j < r->n_cols; j++) {
+        o->cols[nlc + j] = r->cols[j];
+        o->cols[nlc + j].raw = NULL;
+        if (!r->cols[j].raw || !nr[j]) continue;
+        sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        o->cols[nlc + j].raw = gfmt(g, "%s.r%d", w, j);
+    }
+    for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&s, ", %s.lo%d AS lo%d", v, j, j);
+        o->ord[j] = l->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.lo%d", w, j);
+    }
+    sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
+              u, u, lside, u, u, over[0], uni, v, w);
+    o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
+    o->single = true;
+    return g->oom || !o->from ? NULL : o;
+}
+
+static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
+    /* WITHIN has no portable distance (spec/asof-join.md) */
+    if (p->has_within) return NULL;
+    Blk *l, *r;
+    uint8_t *nl_, *nr_;
+    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
+    PushForm f = asof_form(g, p, l, r);
+    if (f == PUSH_LATERAL) return asof_lateral(g, p, l, r, nr_);
+    return asof_window(g, p, l, r, nl_, nr_);
 }
 
 /* An aggregate over the columns cols of a block whose rows are numbered in input order by
@@ -1019,7 +1246,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         if (!ok) break;
         sb_printf(&by, "%s%s", k ? ", " : "", kx);
         sb_printf(&s, "%s AS c%d, ", kx, k);
-        o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT};
+        o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT, NULL};
     }
     for (int k = 0; ok && k < p->n_aggs; k++) {
         DbNative nat;
@@ -1030,7 +1257,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         }
         int c = p->n_group + k;
         sb_printf(&s, "%s AS c%d, ", ag, c);
-        o->cols[c] = (Col){gfmt(g, "%s.c%d", t, c), p->aggs[k].type, nat};
+        o->cols[c] = (Col){gfmt(g, "%s.c%d", t, c), p->aggs[k].type, nat, NULL};
     }
     if (ok) {
         sb_printf(&s, "%s AS o0 FROM %s", p->n_group ? gfmt(g, "min(%s)", rk) : "1", b->from);
@@ -1153,6 +1380,7 @@ typedef struct {
     Arena *a;
     RewriteLog *log;
     bool spec_only;     /* the optimizer is off: only the spec's two pushdowns, every column */
+    const RewriteOptions *opt;
     int rc;
 } Walk;
 
@@ -1197,7 +1425,7 @@ static void op_names(const LPlan *p, StrBuf *b) {
 /* A generator for p's connection (its first database table's); NULL when there is none to
  * push to (an SQLite older than 3.30 takes only the spec's pushdowns). */
 static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
-    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version()};
+    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version(), .form = w->opt ? w->opt->push_form : PUSH_AUTO};
     const LPlan *q = p;
     while (q && q->kind != LP_SCAN) q = reads_database(q->in[0]) ? q->in[0] : q->in[1];
     if (!q) return NULL;
@@ -1212,6 +1440,8 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
     Gen g;
     const RelDef *conn = start_gen(w, p, &g);
     if (!conn) return NULL;
+    /* the spec pushes an AS-OF join only as a LATERAL join */
+    if (w->spec_only && p->kind == LP_ASOF && !g.d->lateral) return NULL;
     Blk *b = gen(&g, p, want);
     if (g.oom) {
         w->rc = -1;
@@ -1293,7 +1523,7 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         id = "PUSH-SQL-001", what = "Interval join pushed down to the database as one JOIN";
         detail = db_display(conn->conn);
     } else if (spec) {
-        id = "PUSH-SQL-002", what = "AS-OF join pushed down to the database as one LATERAL join";
+        id = "PUSH-SQL-002", what = "AS-OF join pushed down to the database as one statement";
         detail = db_display(conn->conn);
     } else {
         StrBuf ops;
@@ -1304,6 +1534,7 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
                               g.n_tables == 1 ? "" : "s", db_display(conn->conn));
         sb_free(&ops);
     }
+    if (detail && g.why) detail = arena_printf(w->a, "%s: %s", detail, g.why);
     if (!detail || rw_log(w->a, w->log, id, what, detail) < 0) w->rc = -1;
     return r;
 }
@@ -1413,9 +1644,9 @@ static LPlan *walk(Walk *w, LPlan *p, const uint8_t *need) {
     return c;
 }
 
-LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc) {
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, const RewriteOptions *opt, RewriteLog *log, int *rc) {
     if (!p || *rc < 0) return p;
-    Walk w = {.a = a, .log = log, .spec_only = spec_only};
+    Walk w = {.a = a, .log = log, .spec_only = spec_only, .opt = opt};
     LPlan *r = walk(&w, p, NULL);
     if (w.rc < 0) *rc = -1;
     return r;

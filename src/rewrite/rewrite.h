@@ -21,9 +21,23 @@ typedef struct {
     size_t n, cap;
 } RewriteLog;
 
+/* The SQL form a pushed AS-OF or interval join takes (docs/connect.md, "Pushdown forms"):
+ * PUSH_AUTO lets the cost model choose, between the forms and pulling the inputs; the others
+ * force one form wherever it applies (for the tests and the benchmarks). */
+typedef enum {
+    PUSH_AUTO,
+    PUSH_WINDOW,          /* ASOF: one sorted pass over both inputs (window functions) */
+    PUSH_LATERAL,         /* ASOF: a LATERAL ... ORDER BY ... LIMIT 1 subquery per left row */
+    PUSH_BINNED,          /* IJOIN: an equi-join on (key, bin) of the intervals' fixed-width bins */
+    PUSH_PLAIN            /* IJOIN: the endpoint predicate as the join condition */
+} PushForm;
+
 typedef struct {
     bool no_optimize;     /* only inline views (INLINE-001): the optimizer's differential test */
     bool no_pushdown;     /* run every operator in the engine (the pushdown's differential test) */
+    PushForm push_form;   /* PUSH_AUTO, or the form forced */
+    const char *show_dialect; /* NULL, or the name of a dialect (sqlgen.h) whose SQL EXPLAIN shows
+                               * next to the statement run: "trino", "spark", "citus" ... */
 } RewriteOptions;
 
 /* Applies every rewrite to *root (new nodes come from arena a) and appends what it did to log
@@ -50,7 +64,7 @@ int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const ch
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 /* spec_only: the optimizer is off, and only the spec's two pushdowns apply (PUSH-SQL-001 and
  * -002, over bare tables, every column fetched). */
-LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc);
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, const RewriteOptions *opt, RewriteLog *log, int *rc);
 
 /* ---- projection pruning's rule, PRUNE-001 (needed.c) ---- */
 
