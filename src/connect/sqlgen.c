@@ -19,6 +19,8 @@ static const SqlDialect SQLITE = {
     .float_min_max = true,
     .full_join_any_condition = true,
     .windows = true,
+    .series = SERIES_RECURSIVE,
+    .materialized = "",
     .right_join_since = 3039000,
     .pushdown_since = 3030000,
 };
@@ -43,6 +45,10 @@ static const SqlDialect POSTGRES = {
     .bool_type = true,
     .ordered_aggregates = true,
     .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "MATERIALIZED ",
+    .floor = true,
+    .epoch = "extract(epoch FROM %s)",
     .lateral = "LATERAL",
 };
 
@@ -119,4 +125,25 @@ int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, 
     if (!d->lateral) return -1;
     sb_printf(b, "%s %s %s %s ON TRUE", left, inner ? "JOIN" : "LEFT JOIN", d->lateral, sub);
     return 0;
+}
+
+void sql_series_from(StrBuf *b, const SqlDialect *d, const char *src, const char *cond) {
+    switch (d->series) {
+    case SERIES_GENERATE:
+        sb_printf(b, "FROM %s CROSS JOIN generate_series(%s.b0, %s.b1) AS g(b) WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_EXPLODE:
+        sb_printf(b, "FROM %s LATERAL VIEW explode(sequence(%s.b0, %s.b1)) g AS b WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_UNNEST:
+        sb_printf(b, "FROM %s CROSS JOIN UNNEST(sequence(%s.b0, %s.b1)) AS g(b) WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_RECURSIVE: sb_printf(b, "FROM %s", src); break;
+    case SERIES_NONE: break;
+    }
+}
+
+void sql_series_cte(StrBuf *b, const char *name, const char *src, const char *cols, const char *cond) {
+    sb_printf(b, "%s AS (SELECT %s, %s.b0 AS b FROM %s WHERE %s UNION ALL SELECT %s, b + 1 FROM %s WHERE b < b1)",
+              name, cols, src, src, cond, cols, name);
 }

@@ -808,6 +808,224 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     return g->oom ? NULL : s;
 }
 
+/* The table a bare input reads (through renames), or NULL. */
+static const RelDef *bare_def(const LPlan *p) {
+    while (p->kind == LP_RENAME || p->kind == LP_VIEW) p = p->in[0];
+    return p->kind == LP_SCAN && p->source && ((const RelDef *)p->source)->db ? p->source : NULL;
+}
+
+/* The database's estimate of a bare table's rows; -1 for anything else or no answer. */
+static double table_rows(const LPlan *p) {
+    const RelDef *d = bare_def(p);
+    double rows;
+    if (!d || db_table_rows(d->db->conn, d->db_table, d->db_schema, &rows) < 0) return -1;
+    return rows;
+}
+
+static const char *rows_text(Gen *g, double n) {
+    if (n < 0) return "?";
+    if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
+    if (n >= 1e4) return gfmt(g, "%.0fk", n / 1e3);
+    return gfmt(g, "%.0f", n);
+}
+
+/* Bins wider than this many bins make an interval "long": it joins by the plain predicate
+ * instead of being expanded (a few very long intervals cannot blow the expansion up). */
+#define BIN_SPAN_MAX 64
+
+/* Whether relation rel has a binned form: every matching pair of non-inverted intervals shares
+ * the point max(ls, rs) (docs/connect.md); PRECEDES and PRECEDED_BY match across a gap. */
+static bool binnable_relation(IjRelation rel) {
+    return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY;
+}
+
+/* Whether rel holds an equality of endpoints, which the database joins by hashing as it is. */
+static bool equality_relation(IjRelation rel) {
+    return rel == IJ_MEETS || rel == IJ_MET_BY || rel == IJ_STARTS || rel == IJ_STARTED_BY || rel == IJ_FINISHES ||
+           rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
+}
+
+/* The number the bins of endpoint value v (SQL, of type t after unifying) are computed from:
+ * a double for INT, seconds since 1970 for TIMESTAMP and DATE; NULL when there is none. Any
+ * monotone number serves: the bins only choose candidate pairs, the exact predicate decides. */
+static const char *bin_number(Gen *g, const char *v, RxType t) {
+    if (t == TY_INT) return cast_to(g, v, TY_FLOAT);
+    if ((t == TY_TIMESTAMP || t == TY_DATE) && g->d->epoch) return gfmt(g, g->d->epoch, v);
+    return NULL;
+}
+
+/* The interval join as a binned equi-join (PUSH_BINNED): the endpoints' axis cut into bins of
+ * one width w (the mean length of the non-inverted intervals of both inputs, at least 1), each
+ * interval expanded into the bins b0..b1 it touches, an equi-join on (keys, bin) with the exact
+ * predicate as a filter, and each pair kept only in the bin of max(ls, rs), which both
+ * intervals touch (so it is found once). Inverted intervals (s > e) and those spanning
+ * BIN_SPAN_MAX bins or more join by the plain predicate instead, against every row of the
+ * other side; rows with a NULL endpoint never match. NULL when an endpoint type or the dialect
+ * has no binned form. */
+static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
+    if (g->d->series == SERIES_NONE || !binnable_relation(p->relation)) return NULL;
+    const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
+    bool any_ts = false;
+    for (int k = 0; k < 4; k++) {
+        RxType t = c[k]->type;
+        if (t != TY_INT && t != TY_TIMESTAMP && t != TY_DATE) return NULL;
+        if ((t == TY_INT) != (c[0]->type == TY_INT)) return NULL;
+        any_ts |= t == TY_TIMESTAMP;
+    }
+    const char *v[4];
+    for (int k = 0; k < 4; k++) {
+        v[k] = col_value(g, c[k], NULL);
+        if (v[k] && any_ts && c[k]->type == TY_DATE) v[k] = cast_to(g, v[k], TY_TIMESTAMP);
+        v[k] = v[k] ? bin_number(g, v[k], c[k]->type == TY_DATE && any_ts ? TY_TIMESTAMP : c[k]->type) : NULL;
+        if (!v[k]) return NULL;
+    }
+    /* the bin of x is floor(x / w), or x / w truncated where there is no floor: both monotone */
+    const char *it = sql_type_name(g->d, TY_INT), *fl = g->d->floor ? "floor" : "";
+    if (!it) return NULL;
+    /* CTEs: xl, xr (the inputs with sn, en and the columns read), w (the width), bl, br (with b0,
+     * b1, sh: short and not inverted), el, er (one row per bin of the short ones) */
+    StrBuf s, lcols, rcols;
+    sb_init(&s);
+    sb_init(&lcols);
+    sb_init(&rcols);
+    const char *name[2] = {"xl", "xr"};
+    for (int side = 0; side < 2; side++) {
+        const Blk *b = side ? r : l;
+        const uint8_t *need = side ? nr : nl;
+        StrBuf *cols = side ? &rcols : &lcols;
+        sb_printf(&s, "%s%s AS %s(SELECT %s AS sn, %s AS en", side ? ", " : "", name[side], g->d->materialized,
+                  v[side * 2], v[side * 2 + 1]);
+        for (int i = 0; i < b->n_cols; i++)
+            if (b->cols[i].raw && need[i]) {
+                sb_printf(&s, ", %s AS c%d", b->cols[i].raw, i);
+                sb_printf(cols, ", c%d", i);
+            }
+        for (int j = 0; j < b->n_ord; j++) {
+            sb_printf(&s, ", %s AS o%d", b->ord[j].sql, j);
+            sb_printf(cols, ", o%d", j);
+        }
+        const char *wh = b->where;
+        for (int k = side * 2; k < side * 2 + 2; k++) wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", c[k]->raw));
+        sb_printf(&s, " FROM %s WHERE %s)", b->from, wh ? wh : "1 = 1");
+    }
+    sb_printf(&s, ", w AS (SELECT CASE WHEN avg(u.en - u.sn) >= 1 THEN avg(u.en - u.sn) ELSE 1 END AS w FROM "
+                  "(SELECT sn, en FROM xl WHERE sn <= en UNION ALL SELECT sn, en FROM xr WHERE sn <= en) AS u)");
+    int span = BIN_SPAN_MAX;
+    if (g->d->series_max && g->d->series_max < span) span = g->d->series_max;
+    for (int side = 0; side < 2; side++) {
+        const char *x = name[side];
+        sb_printf(&s, ", b%c AS %s(SELECT y.*, CASE WHEN y.sn <= y.en AND y.b1 - y.b0 < %d THEN 1 ELSE 0 END AS sh FROM "
+                      "(SELECT %s.*, CAST(%s(%s.sn / w.w) AS %s) AS b0, CAST(%s(%s.en / w.w) AS %s) AS b1 FROM %s CROSS JOIN w) AS y)",
+                  side ? 'r' : 'l', g->d->materialized, span, x, fl, x, it, fl, x, it, x);
+    }
+    const char *with_kw = g->d->series == SERIES_RECURSIVE ? "WITH RECURSIVE " : "WITH ";
+    for (int side = 0; side < 2; side++) {
+        char src[3] = {'b', side ? 'r' : 'l', 0}, dst[3] = {'e', side ? 'r' : 'l', 0};
+        if (g->d->series == SERIES_RECURSIVE) {
+            const char *cols = gfmt(g, "sn, en, b0, b1, sh%s", (side ? rcols.p : lcols.p) ? (side ? rcols.p : lcols.p) : "");
+            sb_puts(&s, ", ");
+            sql_series_cte(&s, dst, src, cols ? cols : "", "sh = 1");
+        } else {
+            sb_printf(&s, ", %s AS %s(SELECT %s.*, b ", dst, g->d->materialized, src);
+            sql_series_from(&s, g->d, src, gfmt(g, "%s.sh = 1", src));
+            sb_puts(&s, ")");
+        }
+    }
+    /* the predicate and keys over the CTE rows aliased l and r */
+    Blk *lb = new_blk(g, l->n_cols, 0), *rb = new_blk(g, r->n_cols, 0);
+    if (!lb || !rb) goto fail;
+    for (int i = 0; i < l->n_cols; i++) {
+        lb->cols[i] = l->cols[i];
+        lb->cols[i].raw = l->cols[i].raw && nl[i] ? gfmt(g, "l.c%d", i) : NULL;
+    }
+    for (int i = 0; i < r->n_cols; i++) {
+        rb->cols[i] = r->cols[i];
+        rb->cols[i].raw = r->cols[i].raw && nr[i] ? gfmt(g, "r.c%d", i) : NULL;
+    }
+    const char *cond = ijoin_predicate(g, p, lb, rb);
+    if (!cond) goto fail;
+    StrBuf items;
+    sb_init(&items);
+    const char *t = new_alias(g);
+    Blk *o = new_blk(g, p->schema.n, l->n_ord + r->n_ord);
+    if (!o || !t) {
+        sb_free(&items);
+        goto fail;
+    }
+    int nlc = l->n_cols, k = 0;
+    for (int i = 0; i < nlc; i++) {
+        o->cols[i] = l->cols[i];
+        o->cols[i].raw = NULL;
+        if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&items, "%sl.c%d AS lc%d", k++ ? ", " : "", i, i);
+        o->cols[i].raw = gfmt(g, "%s.lc%d", t, i);
+    }
+    for (int i = 0; i < r->n_cols; i++) {
+        o->cols[nlc + i] = r->cols[i];
+        o->cols[nlc + i].raw = NULL;
+        if (!r->cols[i].raw || !nr[i]) continue;
+        sb_printf(&items, "%sr.c%d AS rc%d", k++ ? ", " : "", i, i);
+        o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
+    }
+    for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&items, "%sl.o%d AS lo%d", k++ ? ", " : "", j, j);
+        o->ord[j] = l->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+    }
+    for (int j = 0; j < r->n_ord; j++) {
+        sb_printf(&items, "%sr.o%d AS ro%d", k++ ? ", " : "", j, j);
+        o->ord[l->n_ord + j] = r->ord[j];
+        o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+    }
+    if (!k) sb_puts(&items, "1 AS u");
+    const char *it_ = items.oom ? NULL : gfmt(g, "%s", items.p);
+    sb_free(&items);
+    if (!it_) goto fail;
+    sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
+                  "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
+              it_, cond, fl, it);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    o->from = s.oom ? NULL : gfmt(g, "(%s%s) AS %s", with_kw, s.p, t);
+    o->where = NULL;
+    o->single = true;
+    sb_free(&s);
+    sb_free(&lcols);
+    sb_free(&rcols);
+    return g->oom || !o->from ? NULL : o;
+fail:
+    sb_free(&s);
+    sb_free(&lcols);
+    sb_free(&rcols);
+    return NULL;
+}
+
+/* The form of a pushed interval join: the one forced where it applies; else the binned join
+ * for the relations without an endpoint equality (which the database hashes as it is) where
+ * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
+static PushForm ijoin_form(Gen *g, const LPlan *p) {
+    const char *rel = ij_relation_name(p->relation);
+    if (!binnable_relation(p->relation)) {
+        g->why = gfmt(g, "plain %s join (matches across a gap: no binned form)", rel);
+        return PUSH_PLAIN;
+    }
+    if (g->form == PUSH_PLAIN) {
+        g->why = gfmt(g, "plain %s join (forced)", rel);
+        return PUSH_PLAIN;
+    }
+    if (g->form == PUSH_BINNED) {
+        g->why = gfmt(g, "binned %s join (forced)", rel);
+        return PUSH_BINNED;
+    }
+    if (equality_relation(p->relation)) {
+        g->why = gfmt(g, "plain %s join (an endpoint equality the database hashes)", rel);
+        return PUSH_PLAIN;
+    }
+    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, table_rows(p->in[0])),
+                  rows_text(g, table_rows(p->in[1])));
+    return PUSH_BINNED;
+}
+
 /* The blocks of both inputs of binary operator p, each asked for the columns p needs of it
  * (need: of p's output; *nl and *nr: of each input, in the arena); false when either cannot
  * be pushed, or out of memory (g->oom). */
@@ -841,6 +1059,11 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (marker) l = close_blk(g, l, nl_, "1 AS m", NULL);
         if (l && (!r->single || (!inner && kind != JOIN_RIGHT && r->where))) r = close_blk(g, r, nr_, NULL, NULL);
         if (!l || !r) return NULL;
+    }
+    if (p->kind == LP_IJOIN && ijoin_form(g, p) == PUSH_BINNED) {
+        Blk *o = ijoin_binned(g, p, l, r, nl_, nr_);
+        if (o || g->oom) return o;
+        g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
     }
     /* the join condition */
     const char *cond = NULL;
@@ -889,27 +1112,6 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     o->where = and_sql(g, l->where, r->where);
     o->single = false;
     return g->oom ? NULL : o;
-}
-
-/* The table a bare input reads (through renames), or NULL. */
-static const RelDef *bare_def(const LPlan *p) {
-    while (p->kind == LP_RENAME || p->kind == LP_VIEW) p = p->in[0];
-    return p->kind == LP_SCAN && p->source && ((const RelDef *)p->source)->db ? p->source : NULL;
-}
-
-/* The database's estimate of a bare table's rows; -1 for anything else or no answer. */
-static double table_rows(const LPlan *p) {
-    const RelDef *d = bare_def(p);
-    double rows;
-    if (!d || db_table_rows(d->db->conn, d->db_table, d->db_schema, &rows) < 0) return -1;
-    return rows;
-}
-
-static const char *rows_text(Gen *g, double n) {
-    if (n < 0) return "?";
-    if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
-    if (n >= 1e4) return gfmt(g, "%.0fk", n / 1e3);
-    return gfmt(g, "%.0f", n);
 }
 
 /* Whether a lateral probe into the right input p of an AS-OF join finds its row through an
