@@ -89,6 +89,11 @@ void rx_set_bare_queries(RxSession *s, int on);
 /* Stops a running rx_exec at its next check (safe to call from a signal handler through the
  * flag it sets). */
 void rx_interrupt(RxSession *s);
+/* Asks every database that runs a statement pushed down by Relix now to cancel it (PostgreSQL's
+ * cancel request, sqlite3_interrupt): for Ctrl-C and SIGTERM, so that the server does not go on
+ * running it after Relix exits. Safe to call from a signal handler; the statement then fails
+ * with the database's message. */
+void rx_cancel_statements(void);
 
 /* Called once per query statement, in script order; return 0 to go on, non-zero to stop
  * (rx_exec then returns that value). */

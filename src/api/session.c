@@ -20,6 +20,7 @@
 #include "relix.h"
 
 #include "analysis/analysis.h"
+#include "connect/connect.h"
 #include "exec/exec.h"
 #include "exec/stream.h"
 #include "api/session_report.h"
@@ -147,6 +148,7 @@ void rx_set_pushdown_form(RxSession *s, int form) {
     s->ropt.push_form = form >= PUSH_AUTO && form <= PUSH_PLAIN ? (PushForm)form : PUSH_AUTO;
 }
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+void rx_cancel_statements(void) { db_cancel_running(); }
 
 int rx_set_temp_dir(RxSession *s, const char *dir) {
     char *copy = dir && *dir ? strdup(dir) : NULL;

@@ -105,14 +105,17 @@ static volatile sig_atomic_t cli_running;   /* a script runs: a second Ctrl-C en
 static void on_sigint(int sig) {
     (void)sig;
     if (cli_interrupted && cli_running) {
+        rx_cancel_statements();
         rx_outfile_signal_cleanup();
         _exit(EXIT_INTERRUPTED);
     }
     cli_interrupted = 1;
     if (current_session) rx_interrupt(current_session);
+    rx_cancel_statements();
 }
 
 static void on_sigterm(int sig) {
+    rx_cancel_statements();
     rx_outfile_signal_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -280,7 +283,8 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         }
     }
     if (rc == EXIT_INTERRUPTED) return rc;  /* stopped while printing: said so already */
-    if (rc != 0 && script_run && rx_errcode(s) == RX_ERR_INTERRUPT) {
+    /* a statement the database cancelled on Ctrl-C fails with the database's message */
+    if (rc != 0 && script_run && (rx_errcode(s) == RX_ERR_INTERRUPT || cli_interrupted)) {
         fputs("relix: interrupted\n", stderr);
         return EXIT_INTERRUPTED;
     }

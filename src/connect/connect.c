@@ -25,15 +25,56 @@ struct DbConn {
     DbKind kind;
     sqlite3 *lite;
     PGconn *pg;
+    PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
     char *display;
 };
+
+/* The connections that run a statement now (a pushed statement or a catalog query), for
+ * db_cancel_running: slots claimed and released atomically, read from signal handlers. */
+#define RUNNING_SLOTS 64
+static DbConn *running[RUNNING_SLOTS];
+
+/* Marks c as running a statement; the slot to pass to run_end (-1: no slot free, the statement
+ * then cannot be cancelled from outside). */
+static int run_begin(DbConn *c) {
+    for (int i = 0; i < RUNNING_SLOTS; i++) {
+        DbConn *none = NULL;
+        if (__atomic_compare_exchange_n(&running[i], &none, c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return i;
+    }
+    return -1;
+}
+
+static void run_end(int slot) {
+    if (slot >= 0) __atomic_store_n(&running[slot], NULL, __ATOMIC_SEQ_CST);
+}
+
+void db_cancel(DbConn *c) {
+    if (!c) return;
+    if (c->kind == DB_POSTGRES && c->cancel) {
+        char buf[256];
+        PQcancel(c->cancel, buf, (int)sizeof buf);
+    } else if (c->lite) {
+        sqlite3_interrupt(c->lite);
+    }
+}
+
+void db_cancel_running(void) {
+    for (int i = 0; i < RUNNING_SLOTS; i++) {
+        DbConn *c = __atomic_load_n(&running[i], __ATOMIC_SEQ_CST);
+        if (c) db_cancel(c);
+    }
+}
 
 DbKind db_kind(const DbConn *c) { return c->kind; }
 const char *db_display(const DbConn *c) { return c->display; }
 
 void db_close(DbConn *c) {
     if (!c) return;
+    /* a statement still running on the server (another thread's) is cancelled, not left behind */
+    for (int i = 0; i < RUNNING_SLOTS; i++)
+        if (__atomic_load_n(&running[i], __ATOMIC_SEQ_CST) == c) db_cancel(c);
     if (c->lite) sqlite3_close(c->lite);
+    if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
     free(c->display);
     free(c);
@@ -160,6 +201,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         }
         c->kind = DB_POSTGRES;
         c->pg = PQconnectdb(uri);
+        if (c->pg) c->cancel = PQgetCancel(c->pg);
         if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
@@ -549,7 +591,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     size_t rows = 0;
-    int rc = -1;
+    int rc = -1, slot = -1;
     PGresult *res = NULL;
     sqlite3_stmt *st = NULL;
     if (c->kind == DB_POSTGRES) {
@@ -562,7 +604,12 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             values[i] = texts[i].p;
             oom |= texts[i].oom || !values[i];
         }
-        if (!oom) res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+        if (!oom) {
+            slot = run_begin(c);
+            res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+            run_end(slot);
+            slot = -1;
+        }
         for (int i = 0; texts && i < n_params; i++) sb_free(&texts[i]);
         free(texts);
         free(values);
@@ -619,6 +666,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             }
     } else {
         int step;
+        slot = run_begin(c);
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
             for (int j = 0; j < n_cols; j++) {
                 int kind = sqlite3_column_type(st, j);
@@ -694,6 +742,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     *out = t;
     rc = 0;
 out:
+    run_end(slot);
     for (int j = 0; j < n_cols; j++)
         if (b[j].col) colb_free(&b[j]);
     free(b);

@@ -113,6 +113,9 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
  * Safe to call from another thread or a signal handler while c is in use; does nothing when
  * nothing runs. */
 void db_cancel(DbConn *c);
+/* db_cancel on every connection that runs a statement now (async-signal-safe: for Ctrl-C and
+ * SIGTERM, before the process exits). */
+void db_cancel_running(void);
 
 /* Appends st's parameters as EXPLAIN shows them: " with $1 = 'a''b', $2 = 5" (nothing when
  * there are none). */
