@@ -69,6 +69,10 @@ void rx_set_pushdown(RxSession *s, int on);
  * interval join's plain predicate. A forced form applies wherever the dialect has it and the
  * join has an exact form of it; elsewhere the choice stays automatic. */
 void rx_set_pushdown_form(RxSession *s, int form);
+/* Shows, under EXPLAIN, each pushed statement also as it would be written for the dialect named
+ * (citus, greenplum, redshift, spark, trino, postgresql, sqlite; NULL or "": none), after the
+ * one run: for engines without a server at hand. 0, or -1 for an unknown name. */
+int rx_set_sql_dialect(RxSession *s, const char *name);
 /* Streaming (docs/memory.md): 0 (default) runs a query chunk by chunk when it can and one of
  * its CSV files is too large to hold in memory; 1 whenever it can (to check one way against
  * the other); -1 never. The results are the same. */

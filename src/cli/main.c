@@ -74,6 +74,8 @@ static const char usage_text[] =
     "      --pushdown FORM    auto (default), window, lateral, binned, plain or off: the\n"
     "                         SQL form of pushed AS-OF and interval joins (docs/connect.md);\n"
     "                         off is --no-pushdown\n"
+    "      --sql-dialect NAME with --explain, also show each pushed statement as it would\n"
+    "                         be written for NAME: citus, greenplum, redshift, spark, trino\n"
 
     "      --stream           run every query that can chunk by chunk, reading its CSV\n"
     "                         files a block at a time (by default only when a file is\n"
@@ -370,6 +372,7 @@ int main(int argc, char **argv) {
     int ijoin_algo = 0, asof_algo = 0, stream = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
     int push_form = 0;
+    const char *sql_dialect = NULL;  /* --sql-dialect */
     long long mem_limit = default_memory_limit();
     int threads = 0; /* 0: RELIX_THREADS, else the CPUs (rx_set_threads) */
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown", "jsonl"};
@@ -486,6 +489,9 @@ int main(int argc, char **argv) {
             push_form = parse_algo(val, push_forms, 6);
             if (push_form < 0) return usage_error("unknown pushdown form '%s' (auto, window, lateral, binned, plain, off)", val);
             if (push_form == 5) pushdown = false, push_form = 0;
+        } else if (strcmp(a, "--sql-dialect") == 0) {
+            NEXT_VALUE();
+            sql_dialect = val;
 
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option '%s'", a);
@@ -519,6 +525,10 @@ int main(int argc, char **argv) {
     rx_set_hashjoin(s, hashjoin);
     rx_set_pushdown(s, pushdown);
     rx_set_pushdown_form(s, push_form);
+    if (sql_dialect && rx_set_sql_dialect(s, sql_dialect) < 0) {
+        rx_close(s);
+        return usage_error("unknown SQL dialect '%s' (citus, greenplum, redshift, spark, trino, postgresql, sqlite)", sql_dialect);
+    }
     rx_set_stream(s, stream);
     if (rx_set_temp_dir(s, temp_dir) < 0) {
         fprintf(stderr, "relix: out of memory\n");

@@ -87,6 +87,8 @@ typedef struct DbStatement {
     const Value *params;     /* INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME or DURATION */
     const uint8_t *fetched;  /* per column of the relation; NULL: all */
     double rows_est;         /* the database's estimate of the rows, once asked; < 0 not yet */
+    const char *show_name;   /* NULL, or a dialect EXPLAIN also shows the statement in ... */
+    const char *show_sql;    /* ... and the statement in it (NULL: it has no exact form there) */
 } DbStatement;
 
 /* Runs st into a new table of n_cols columns (types and names per column): the fetched ones

@@ -28,6 +28,7 @@ typedef enum {
  * it stays in the engine (a table leaves such fields out). */
 typedef struct {
     const char *name;                       /* "SQLite", "PostgreSQL" */
+    char quote;               /* quotes identifiers: '"', or '`' (Spark SQL) */
     /* the type a value of each Relix type is computed and CAST as; NULL: a pushed expression
      * may not compute with that type */
     const char *type_names[TY_DURATION + 1];
@@ -65,6 +66,14 @@ typedef struct {
 
 /* The table of kind's dialect (static; never NULL). */
 const SqlDialect *sql_dialect(DbKind kind);
+
+/* The dialect named (case-insensitive): postgresql, sqlite, and those without a server here,
+ * whose SQL EXPLAIN shows (--sql-dialect): citus, greenplum, redshift (PostgreSQL's protocol),
+ * spark, trino; or its table's name ("Spark SQL"). NULL for another name. */
+const SqlDialect *sql_dialect_named(const char *name);
+
+/* Appends name as an identifier of dialect d (its quote character, doubled inside). */
+void sql_quote_ident(StrBuf *b, const SqlDialect *d, const char *name);
 
 /* The dialect's name of type t, or NULL when it cannot compute with t (TY_NULL: "NULL"). */
 const char *sql_type_name(const SqlDialect *d, RxType t);

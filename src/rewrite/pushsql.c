@@ -105,6 +105,7 @@ typedef struct {
     PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
     const char *why;    /* the form an AS-OF or interval join took and why, for the log */
     bool pull;          /* the cost model prefers pulling the inputs of the join it met */
+    bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
 static void *galloc(Gen *g, size_t n) {
@@ -136,7 +137,7 @@ static char *quoted(Gen *g, const char *name) {
     if (strchr(name, '\x01')) return NULL; /* the parameter mark (never in real names) */
     StrBuf b;
     sb_init(&b);
-    db_quote_ident(&b, name);
+    sql_quote_ident(&b, g->d, name);
     char *s = b.oom || !b.p ? NULL : arena_strndup(g->a, b.p, b.n);
     sb_free(&b);
     if (!s) g->oom = true;
@@ -248,7 +249,7 @@ static const char *col_value(Gen *g, const Col *c, bool *narrow) {
         return c->raw;
     case DBN_FLOAT4: return gfmt(g, "CAST(CAST(%s AS text) AS float8)", c->raw);
     case DBN_NUMERIC: return gfmt(g, "CAST(%s AS float8)", c->raw);
-    case DBN_REAL: return gfmt(g, "CAST(%s AS REAL)", c->raw);
+    case DBN_REAL: return cast_to(g, c->raw, TY_FLOAT);
     case DBN_OPAQUE: return NULL;
     }
     return NULL;
@@ -675,8 +676,23 @@ static Blk *gen_scan(Gen *g, const LPlan *p) {
         b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i],
                            sc->collation && sc->types[i] == TY_TEXT ? sc->collation[i] : NULL};
     }
-    for (int j = 0; j < sc->n_order; j++)
-        b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false, sc->order_int};
+    for (int j = 0; j < sc->n_order; j++) {
+        /* the order's names come quoted as PostgreSQL and SQLite quote them */
+        const char *o = sc->order[j];
+        size_t len = strlen(o);
+        if (g->d->quote != '"' && len >= 2 && o[0] == '"') {
+            char *bare = galloc(g, len);
+            size_t k = 0;
+            for (size_t i = 1; bare && i + 1 < len; i++) {
+                bare[k++] = o[i];
+                if (o[i] == '"') i++;
+            }
+            if (bare) bare[k] = 0;
+            o = bare ? quoted(g, bare) : NULL;
+        }
+        b->ord[j] = (Ord){o ? gfmt(g, "%s.%s", t, o) : NULL, false, false, true, false, sc->order_int};
+        if (!o) return NULL;
+    }
     b->from = gfmt(g, "%s AS %s", name, t);
     b->single = true;
     return g->oom ? NULL : b;
@@ -829,6 +845,57 @@ static const char *rows_text(Gen *g, double n) {
     return gfmt(g, "%.0f", n);
 }
 
+/* Whether rel holds an equality of endpoints, which the database joins by hashing as it is. */
+static bool equality_relation(IjRelation rel) {
+    return rel == IJ_MEETS || rel == IJ_MET_BY || rel == IJ_STARTS || rel == IJ_STARTED_BY || rel == IJ_FINISHES ||
+           rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
+}
+
+/* The push-or-pull cost model (docs/connect.md, "Push or pull"), in units of the time the
+ * engine takes to fetch one row from the database. A statement costs COST_STATEMENT (a round
+ * trip and the database's planning); pulling runs two (one per input), fetches both inputs and
+ * joins them in the engine at COST_LOCAL per row; pushing runs one, costs the database's work
+ * per input row of the form (a sort of both inputs for the sorted pass, the expansion and a
+ * hash join for the bins, an index probe per left row for LATERAL, every pair for a plain
+ * inequality join) and fetches the result (an AS-OF join's: the left rows; an interval join's:
+ * guessed as both inputs' rows). Measured on PostgreSQL over a local socket, the database's
+ * sort and join cost several fetches per row, so large joins of whole tables are pulled; the
+ * forms pay where the inputs are reduced first or the result is small and far away. */
+#define COST_STATEMENT 500.0
+#define COST_LOCAL 0.1
+#define COST_SORTED_PASS 3.0
+#define COST_BINNED 4.0
+#define COST_HASHED 2.0
+#define COST_PROBE 12.0
+#define COST_PAIR 0.05
+
+/* Whether pulling p's inputs is cheaper than pushing p in form f (only when both inputs are
+ * tables whose rows the database estimates, and no form is forced). Sets g->why to the choice
+ * and g->pull. */
+static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f) {
+    if (g->spec_only || g->form != PUSH_AUTO) return false;
+    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
+    if (nl < 0 || nr < 0) return false;
+    double pull = 2 * COST_STATEMENT + (nl + nr) * (1 + COST_LOCAL), work;
+    const char *form;
+    if (p->kind == LP_ASOF) {
+        form = f == PUSH_LATERAL ? "LATERAL ASOF" : "sorted-pass ASOF";
+        work = f == PUSH_LATERAL ? nl * COST_PROBE : (nl + nr) * COST_SORTED_PASS;
+        work += nl;
+    } else {
+        form = f == PUSH_BINNED ? "binned join" : "plain join";
+        work = f == PUSH_BINNED ? (nl + nr) * COST_BINNED
+             : equality_relation(p->relation) ? (nl + nr) * COST_HASHED : nl * nr * COST_PAIR;
+        work += nl + nr;
+    }
+    double push = COST_STATEMENT + work;
+    if (push <= pull) return false;
+    g->pull = true;
+    g->why = gfmt(g, "est. %s x %s rows: pushing as %s would cost about %s row fetches, pulling %s",
+                  rows_text(g, nl), rows_text(g, nr), form, rows_text(g, push), rows_text(g, pull));
+    return true;
+}
+
 /* Bins wider than this many bins make an interval "long": it joins by the plain predicate
  * instead of being expanded (a few very long intervals cannot blow the expansion up). */
 #define BIN_SPAN_MAX 64
@@ -837,12 +904,6 @@ static const char *rows_text(Gen *g, double n) {
  * the point max(ls, rs) (docs/connect.md); PRECEDES and PRECEDED_BY match across a gap. */
 static bool binnable_relation(IjRelation rel) {
     return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY;
-}
-
-/* Whether rel holds an equality of endpoints, which the database joins by hashing as it is. */
-static bool equality_relation(IjRelation rel) {
-    return rel == IJ_MEETS || rel == IJ_MET_BY || rel == IJ_STARTS || rel == IJ_STARTED_BY || rel == IJ_FINISHES ||
-           rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
 }
 
 /* The number the bins of endpoint value v (SQL, of type t after unifying) are computed from:
@@ -1060,10 +1121,16 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (l && (!r->single || (!inner && kind != JOIN_RIGHT && r->where))) r = close_blk(g, r, nr_, NULL, NULL);
         if (!l || !r) return NULL;
     }
-    if (p->kind == LP_IJOIN && ijoin_form(g, p) == PUSH_BINNED) {
-        Blk *o = ijoin_binned(g, p, l, r, nl_, nr_);
-        if (o || g->oom) return o;
-        g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
+    if (p->kind == LP_IJOIN) {
+        PushForm f = ijoin_form(g, p);
+        Blk *o = f == PUSH_BINNED ? ijoin_binned(g, p, l, r, nl_, nr_) : NULL;
+        if (g->oom) return NULL;
+        if (f == PUSH_BINNED && !o) {
+            f = PUSH_PLAIN;
+            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
+        }
+        if (pull_cheaper(g, p, f)) return NULL;
+        if (o) return o;
     }
     /* the join condition */
     const char *cond = NULL;
@@ -1365,6 +1432,7 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
     PushForm f = asof_form(g, p, l, r);
+    if (pull_cheaper(g, p, f)) return NULL;
     if (f == PUSH_LATERAL) return asof_lateral(g, p, l, r, nr_);
     return asof_window(g, p, l, r, nl_, nr_);
 }
@@ -1586,6 +1654,14 @@ typedef struct {
     int rc;
 } Walk;
 
+/* rw_log, unless the log has that entry already (the walk may meet one join from several
+ * operators above it). */
+static int log_once(Walk *w, const char *id, const char *what, const char *detail) {
+    for (size_t i = 0; i < w->log->n; i++)
+        if (strcmp(w->log->items[i].id, id) == 0 && strcmp(w->log->items[i].detail, detail) == 0) return 0;
+    return rw_log(w->a, w->log, id, what, detail);
+}
+
 /* True when p has an operator other than scans and renames (a bare table stays a scan). */
 static bool has_operator(const LPlan *p) {
     if (p->kind == LP_SCAN) return false;
@@ -1627,7 +1703,8 @@ static void op_names(const LPlan *p, StrBuf *b) {
 /* A generator for p's connection (its first database table's); NULL when there is none to
  * push to (an SQLite older than 3.30 takes only the spec's pushdowns). */
 static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
-    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version(), .form = w->opt ? w->opt->push_form : PUSH_AUTO};
+    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version(), .form = w->opt ? w->opt->push_form : PUSH_AUTO,
+               .spec_only = w->spec_only};
     const LPlan *q = p;
     while (q && q->kind != LP_SCAN) q = reads_database(q->in[0]) ? q->in[0] : q->in[1];
     if (!q) return NULL;
@@ -1635,6 +1712,37 @@ static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
     g->d = sql_dialect(db_kind(conn->conn));
     if (!w->spec_only && g->lite_version < g->d->pushdown_since) return NULL;
     return conn;
+}
+
+/* The SELECT of block b selecting the columns marked in fetched (n of them), its parameter
+ * marks numbered, in the arena; its parameters in *params. NULL when it is too long or out of
+ * memory (g->oom). */
+static const char *statement(Gen *g, const Blk *b, const uint8_t *fetched, int n, Value **params, int *n_params) {
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "SELECT ");
+    int items = 0;
+    for (int i = 0; i < n; i++)
+        if (fetched[i]) sb_printf(&s, "%s%s", items++ ? ", " : "", b->cols[i].raw);
+    sb_printf(&s, " FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    if (b->n_ord) {
+        sb_puts(&s, " ORDER BY ");
+        order_list(g, &s, b->ord, b->n_ord, false);
+    }
+    StrBuf num;
+    sb_init(&num);
+    if (s.oom || g->oom || number_params(g, s.p, &num, params, n_params) < 0) {
+        sb_free(&s);
+        sb_free(&num);
+        g->oom = true;
+        return NULL;
+    }
+    sb_free(&s);
+    const char *sql = num.n > MAX_SQL_BYTES ? NULL : arena_strndup(g->a, num.p, num.n);
+    if (num.n <= MAX_SQL_BYTES && !sql) g->oom = true;
+    sb_free(&num);
+    return sql;
 }
 
 static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
@@ -1649,6 +1757,8 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         w->rc = -1;
         return NULL;
     }
+    if (!b && g.pull && g.why && log_once(w, "PUSH-SQL-004", "Join left in the engine, its inputs pulled: cheaper than pushing it", g.why) < 0)
+        w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;
     uint8_t *fetched = arena_alloc(w->a, (size_t)(n ? n : 1));
@@ -1656,56 +1766,47 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         w->rc = -1;
         return NULL;
     }
-    StrBuf s;
-    sb_init(&s);
-    sb_puts(&s, "SELECT ");
     int items = 0;
     for (int i = 0; i < n; i++) {
         fetched[i] = (!want || want[i]) && b->cols[i].raw;
-        if (want && want[i] && !b->cols[i].raw) {
-            sb_free(&s);
-            return NULL; /* a column read above that the block does not give: not pushed */
-        }
+        if (want && want[i] && !b->cols[i].raw) return NULL; /* a column read above that the block does not give */
     }
     /* a statement selects at least one column */
     for (int i = 0; i < n && !items; i++) items = fetched[i];
     for (int i = 0; i < n && !items; i++)
         if (b->cols[i].raw) fetched[i] = 1, items = 1;
-    if (!items) {
-        sb_free(&s);
-        return NULL;
-    }
-    items = 0;
-    for (int i = 0; i < n; i++)
-        if (fetched[i]) sb_printf(&s, "%s%s", items++ ? ", " : "", b->cols[i].raw);
-    sb_printf(&s, " FROM %s", b->from);
-    if (b->where) sb_printf(&s, " WHERE %s", b->where);
-    if (b->n_ord) {
-        sb_puts(&s, " ORDER BY ");
-        order_list(&g, &s, b->ord, b->n_ord, false);
-    }
-    StrBuf num;
-    sb_init(&num);
+    if (!items) return NULL;
     Value *params = NULL;
     int n_params = 0;
-    if (s.oom || g.oom || number_params(&g, s.p, &num, &params, &n_params) < 0) {
-        sb_free(&s);
-        sb_free(&num);
+    const char *sql = statement(&g, b, fetched, n, &params, &n_params);
+    if (g.oom) {
         w->rc = -1;
         return NULL;
     }
-    sb_free(&s);
-    if (num.n > MAX_SQL_BYTES) {
-        sb_free(&num);
-        return NULL;
-    }
+    if (!sql) return NULL;
     DbStatement *st = arena_alloc(w->a, sizeof *st);
     LPlan *r = arena_alloc(w->a, sizeof *r);
-    const char *sql = arena_strndup(w->a, num.p, num.n);
-    sb_free(&num);
-    if (!st || !r || !sql) {
+    if (!st || !r) {
         w->rc = -1;
         return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    if (w->opt && w->opt->show_dialect) {
+        /* the same subtree written for the dialect shown: the same walk, another table */
+        Gen sg;
+        start_gen(w, p, &sg);
+        sg.d = sql_dialect_named(w->opt->show_dialect);
+        st->show_name = sg.d ? sg.d->name : w->opt->show_dialect;
+        Blk *sb = sg.d ? gen(&sg, p, want) : NULL;
+        for (int i = 0; sb && i < n; i++)
+            if (fetched[i] && !sb->cols[i].raw) sb = NULL;
+        Value *sp;
+        int sn;
+        st->show_sql = sb && !sg.too_long ? statement(&sg, sb, fetched, n, &sp, &sn) : NULL;
+        if (sg.oom) {
+            w->rc = -1;
+            return NULL;
+        }
     }
     st->sql = sql;
     st->n_params = n_params;
