@@ -1,7 +1,9 @@
 /*
  * sqlgen.h - the SQL dialects a pushed-down statement is written in, and the text-level pieces
  * of that statement: type names, operators, parameter marks, the bytewise collation, ORDER BY
- * items, the interval join's predicate and the AS-OF join's lateral form.
+ * items, the interval join's predicate and bins, and the AS-OF join's lateral form. Besides
+ * the dialects Relix runs (SQLite, PostgreSQL) there are tables for engines without a server
+ * here, whose SQL is only shown (Citus, Greenplum, Redshift, Spark SQL, Trino).
  *
  * What is pushed down, and how a subtree becomes blocks of SQL, is decided above (rewrite/
  * pushsql.c); it asks the dialect table below what the database can do exactly and lets the

@@ -1,10 +1,10 @@
 /*
- * pushsql.c - SQL pushdown (PUSH-SQL-001, -002, -003): a subtree of the logical plan whose
+ * pushsql.c - SQL pushdown (PUSH-SQL-001 to -004): a subtree of the logical plan whose
  * leaves are tables of one database connection runs in that database as one SELECT.
  *
  * The spec's two cases (spec/interval-join.md, spec/asof-join.md) are an IJOIN over two bare
- * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare PostgreSQL
- * tables (PUSH-SQL-002); they apply with the optimizer off too. With it on, any maximal subtree
+ * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare tables
+ * (PUSH-SQL-002); they apply with the optimizer off too (an ASOF then only as LATERAL). With it on, any maximal subtree
  * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF over tables of one
  * connection is pushed (PUSH-SQL-003), as far as every operator and expression in it has an
  * exact equivalent in the dialect; where one has not, the pushdown stops below it and the rest
@@ -40,12 +40,21 @@
  * doubles add them in input order. What has no exact equivalent stays in the engine: for
  * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
  * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
- * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
- * into the text; every identifier is quoted.
+ * and ASOF ... WITHIN. Literals are parameters, never spliced into the text; every identifier
+ * is quoted.
+ *
+ * Forms and cost (docs/connect.md, "Pushdown forms"). An ASOF is written as one sorted pass of
+ * window functions (asof_window) or, where an index serves each probe, as a LATERAL subquery
+ * (asof_lateral); an IJOIN as an equi-join on fixed-width bins (ijoin_binned) or as its plain
+ * predicate. asof_form and ijoin_form choose, unless the session forces a form; pull_cheaper
+ * compares pushing with pulling both inputs (PUSH-SQL-004 says why a join stayed in the
+ * engine). Each choice is kept in Gen.why for the log.
  *
  * Dialects. What each database computes exactly, and how it spells types, literals, the
- * bytewise collation, ORDER BY items, the IJOIN predicate and the AS-OF lateral join, is its
- * table in connect/sqlgen.h; this file asks the table and has no branch per database.
+ * bytewise collation, ORDER BY items, the IJOIN predicate, the bins' expansion and the AS-OF
+ * lateral join, is its table in connect/sqlgen.h; this file asks the table and has no branch
+ * per database. The same walk over another dialect's table gives the SQL EXPLAIN shows for an
+ * engine without a server here (RewriteOptions.show_dialect).
  *
  * Longer than the ~1,200 lines a file should hold: the decision (what may be pushed) and the
  * walk that builds each SELECT block share the generator's state (Gen, Blk) operator by

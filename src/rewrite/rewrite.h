@@ -51,12 +51,14 @@ typedef struct {
  *   FUSE-001    an equality between the two sides of an interval join becomes its partition key
  *   FUSE-002    a condition over both sides of a join or product becomes the join's condition
  *               (equalities as hash keys)
- *   PUSH-SQL-001 an interval join over two tables of one connection runs as one SQL JOIN
- *   PUSH-SQL-002 an AS-OF join over two PostgreSQL tables runs as one LATERAL join (pushsql.c)
+ *   PUSH-SQL-001 an interval join over two tables of one connection runs as one statement
+ *   PUSH-SQL-002 an AS-OF join over two tables of one connection runs as one statement
  *               (these two apply with the optimizer off too: they are the spec's behaviour)
  *   PUSH-SQL-003 any other subtree of σ π ρ δ ⨝ γ τ TOP IJOIN ASOF over tables of one
  *               connection runs as one statement, as far as it has an exact SQL equivalent,
- *               fetching only the columns read above */
+ *               fetching only the columns read above
+ *   PUSH-SQL-004 an AS-OF or interval join stays in the engine, its inputs pulled, because
+ *               the cost model finds that cheaper than pushing it (pushsql.c) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
