@@ -77,6 +77,16 @@ void rx_set_optimize(RxSession *s, int on);
 void rx_set_hashjoin(RxSession *s, int on);
 /* SQL pushdown to database connections on (default) or off (every operator in the engine). */
 void rx_set_pushdown(RxSession *s, int on);
+/* The SQL form a pushed AS-OF or interval join takes (docs/connect.md, "Pushdown forms"):
+ * 0 automatic (default: the cost model chooses between the forms and pulling the inputs),
+ * 1 the sorted-pass AS-OF join, 2 the LATERAL AS-OF join, 3 the binned interval join, 4 the
+ * interval join's plain predicate. A forced form applies wherever the dialect has it and the
+ * join has an exact form of it; elsewhere the choice stays automatic. */
+void rx_set_pushdown_form(RxSession *s, int form);
+/* Shows, under EXPLAIN, each pushed statement also as it would be written for the dialect named
+ * (citus, greenplum, redshift, spark, trino, postgresql, sqlite; NULL or "": none), after the
+ * one run: for engines without a server at hand. 0, or -1 for an unknown name. */
+int rx_set_sql_dialect(RxSession *s, const char *name);
 /* Streaming (docs/memory.md): 0 (default) runs a query chunk by chunk when it can and one of
  * its CSV files is too large to hold in memory; 1 whenever it can (to check one way against
  * the other); -1 never. The results are the same. */
@@ -97,6 +107,11 @@ void rx_set_bare_queries(RxSession *s, int on);
 /* Stops a running rx_exec at its next check (safe to call from a signal handler through the
  * flag it sets). */
 void rx_interrupt(RxSession *s);
+/* Asks every database that runs a statement pushed down by Relix now to cancel it (PostgreSQL's
+ * cancel request, sqlite3_interrupt): for Ctrl-C and SIGTERM, so that the server does not go on
+ * running it after Relix exits. Safe to call from a signal handler; the statement then fails
+ * with the database's message. */
+void rx_cancel_statements(void);
 
 /* Called once per query statement, in script order; return 0 to go on, non-zero to stop
  * (rx_exec then returns that value). */

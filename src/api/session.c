@@ -21,6 +21,8 @@
 #include "base/hmap.h"
 
 #include "analysis/analysis.h"
+#include "connect/connect.h"
+#include "connect/sqlgen.h"
 #include "exec/exec.h"
 #include "exec/stream.h"
 #include "api/session_report.h"
@@ -144,7 +146,22 @@ void rx_set_hashjoin(RxSession *s, int on) { s->popt.no_hashjoin = !on; }
 void rx_set_stream(RxSession *s, int mode) { s->stream = mode; }
 void rx_set_result_parts(RxSession *s, int on) { s->parts = on != 0; }
 void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
+void rx_set_pushdown_form(RxSession *s, int form) {
+    s->ropt.push_form = form >= PUSH_AUTO && form <= PUSH_PLAIN ? (PushForm)form : PUSH_AUTO;
+}
 void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+void rx_cancel_statements(void) { db_cancel_running(); }
+
+int rx_set_sql_dialect(RxSession *s, const char *name) {
+    if (!name || !*name) {
+        s->ropt.show_dialect = NULL;
+        return 0;
+    }
+    const SqlDialect *d = sql_dialect_named(name);
+    if (!d) return -1;
+    s->ropt.show_dialect = d->name;
+    return 0;
+}
 
 int rx_set_temp_dir(RxSession *s, const char *dir) {
     char *copy = dir && *dir ? strdup(dir) : NULL;

@@ -71,6 +71,12 @@ static const char usage_text[] =
     "      --no-optimize      apply no rewrite but view inlining\n"
     "      --no-hashjoin      run equi-joins as nested loops\n"
     "      --no-pushdown      run every operator in the engine, none in a database\n"
+    "      --pushdown FORM    auto (default), window, lateral, binned, plain or off: the\n"
+    "                         SQL form of pushed AS-OF and interval joins (docs/connect.md);\n"
+    "                         off is --no-pushdown\n"
+    "      --sql-dialect NAME with --explain, also show each pushed statement as it would\n"
+    "                         be written for NAME: citus, greenplum, redshift, spark, trino\n"
+
     "      --stream           run every query that can chunk by chunk, reading its CSV\n"
     "                         files a block at a time (by default only when a file is\n"
     "                         too large to hold; docs/memory.md)\n"
@@ -101,14 +107,17 @@ static volatile sig_atomic_t cli_running;   /* a script runs: a second Ctrl-C en
 static void on_sigint(int sig) {
     (void)sig;
     if (cli_interrupted && cli_running) {
+        rx_cancel_statements();
         rx_outfile_signal_cleanup();
         _exit(EXIT_INTERRUPTED);
     }
     cli_interrupted = 1;
     if (current_session) rx_interrupt(current_session);
+    rx_cancel_statements();
 }
 
 static void on_sigterm(int sig) {
+    rx_cancel_statements();
     rx_outfile_signal_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -276,7 +285,8 @@ int cli_run_text(RxSession *s, CliOptions *o, const char *text, size_t len, cons
         }
     }
     if (rc == EXIT_INTERRUPTED) return rc;  /* stopped while printing: said so already */
-    if (rc != 0 && script_run && rx_errcode(s) == RX_ERR_INTERRUPT) {
+    /* a statement the database cancelled on Ctrl-C fails with the database's message */
+    if (rc != 0 && script_run && (rx_errcode(s) == RX_ERR_INTERRUPT || cli_interrupted)) {
         fputs("relix: interrupted\n", stderr);
         return EXIT_INTERRUPTED;
     }
@@ -361,11 +371,14 @@ int main(int argc, char **argv) {
     const char *temp_dir = NULL;   /* --temp-dir */
     int ijoin_algo = 0, asof_algo = 0, stream = 0;
     bool optimize = true, hashjoin = true, pushdown = true;
+    int push_form = 0;
+    const char *sql_dialect = NULL;  /* --sql-dialect */
     long long mem_limit = default_memory_limit();
     int threads = 0; /* 0: RELIX_THREADS, else the CPUs (rx_set_threads) */
     static const char *const formats[] = {"table", "csv", "tsv", "json", "markdown", "jsonl"};
     static const char *const ij_algos[] = {"auto", "nested-loop", "fast"};
     static const char *const asof_algos[] = {"auto", "nested-loop", "binary-search", "merge"};
+    static const char *const push_forms[] = {"auto", "window", "lateral", "binned", "plain", "off"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -471,6 +484,15 @@ int main(int argc, char **argv) {
             hashjoin = false;
         } else if (strcmp(a, "--no-pushdown") == 0) {
             pushdown = false;
+        } else if (strcmp(a, "--pushdown") == 0) {
+            NEXT_VALUE();
+            push_form = parse_algo(val, push_forms, 6);
+            if (push_form < 0) return usage_error("unknown pushdown form '%s' (auto, window, lateral, binned, plain, off)", val);
+            if (push_form == 5) pushdown = false, push_form = 0;
+        } else if (strcmp(a, "--sql-dialect") == 0) {
+            NEXT_VALUE();
+            sql_dialect = val;
+
         } else if (a[0] == '-' && a[1] != 0) {
             return usage_error("unknown option '%s'", a);
         } else {
@@ -502,6 +524,11 @@ int main(int argc, char **argv) {
     rx_set_optimize(s, optimize);
     rx_set_hashjoin(s, hashjoin);
     rx_set_pushdown(s, pushdown);
+    rx_set_pushdown_form(s, push_form);
+    if (sql_dialect && rx_set_sql_dialect(s, sql_dialect) < 0) {
+        rx_close(s);
+        return usage_error("unknown SQL dialect '%s' (citus, greenplum, redshift, spark, trino, postgresql, sqlite)", sql_dialect);
+    }
     rx_set_stream(s, stream);
     if (rx_set_temp_dir(s, temp_dir) < 0) {
         fprintf(stderr, "relix: out of memory\n");

@@ -25,15 +25,56 @@ struct DbConn {
     DbKind kind;
     sqlite3 *lite;
     PGconn *pg;
+    PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
     char *display;
 };
+
+/* The connections that run a statement now (a pushed statement or a catalog query), for
+ * db_cancel_running: slots claimed and released atomically, read from signal handlers. */
+#define RUNNING_SLOTS 64
+static DbConn *running[RUNNING_SLOTS];
+
+/* Marks c as running a statement; the slot to pass to run_end (-1: no slot free, the statement
+ * then cannot be cancelled from outside). */
+static int run_begin(DbConn *c) {
+    for (int i = 0; i < RUNNING_SLOTS; i++) {
+        DbConn *none = NULL;
+        if (__atomic_compare_exchange_n(&running[i], &none, c, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) return i;
+    }
+    return -1;
+}
+
+static void run_end(int slot) {
+    if (slot >= 0) __atomic_store_n(&running[slot], NULL, __ATOMIC_SEQ_CST);
+}
+
+void db_cancel(DbConn *c) {
+    if (!c) return;
+    if (c->kind == DB_POSTGRES && c->cancel) {
+        char buf[256];
+        PQcancel(c->cancel, buf, (int)sizeof buf);
+    } else if (c->lite) {
+        sqlite3_interrupt(c->lite);
+    }
+}
+
+void db_cancel_running(void) {
+    for (int i = 0; i < RUNNING_SLOTS; i++) {
+        DbConn *c = __atomic_load_n(&running[i], __ATOMIC_SEQ_CST);
+        if (c) db_cancel(c);
+    }
+}
 
 DbKind db_kind(const DbConn *c) { return c->kind; }
 const char *db_display(const DbConn *c) { return c->display; }
 
 void db_close(DbConn *c) {
     if (!c) return;
+    /* a statement still running on the server (another thread's) is cancelled, not left behind */
+    for (int i = 0; i < RUNNING_SLOTS; i++)
+        if (__atomic_load_n(&running[i], __ATOMIC_SEQ_CST) == c) db_cancel(c);
     if (c->lite) sqlite3_close(c->lite);
+    if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
     free(c->display);
     free(c);
@@ -160,6 +201,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         }
         c->kind = DB_POSTGRES;
         c->pg = PQconnectdb(uri);
+        if (c->pg) c->cancel = PQgetCancel(c->pg);
         if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
@@ -248,6 +290,9 @@ void db_schema_free(DbSchema *s) {
     free(s->types);
     free(s->native);
     free(s->order_by);
+    if (s->collation)
+        for (int i = 0; i < s->n_cols; i++) free(s->collation[i]);
+    free(s->collation);
     memset(s, 0, sizeof *s);
 }
 
@@ -266,6 +311,16 @@ static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
     s->types[s->n_cols] = t;
     s->native[s->n_cols] = nat;
     s->n_cols++;
+    return 0;
+}
+
+/* Records each column's deterministic collation from the third field of PostgreSQL result r
+ * (one row per column, NULL where there is none); -1 on OOM. */
+static int collations_add(DbSchema *s, PGresult *r) {
+    s->collation = calloc((size_t)s->n_cols + 1, sizeof *s->collation);
+    if (!s->collation) return -1;
+    for (int i = 0; i < s->n_cols && i < PQntuples(r); i++)
+        if (!PQgetisnull(r, i, 2) && !(s->collation[i] = strdup(PQgetvalue(r, i, 2)))) return -1;
     return 0;
 }
 
@@ -395,7 +450,8 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
         db_quote_ident(&ident, table);
         const char *params[1] = {ident.p};
         PGresult *r = PQexecParams(c->pg,
-            "SELECT a.attname, t.typname FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
+            "SELECT a.attname, t.typname, CASE WHEN c.collisdeterministic THEN c.collname END "
+            "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_collation c ON c.oid = a.attcollation "
             "WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
             1, NULL, params, NULL, NULL, 0);
         if (PQresultStatus(r) != PGRES_TUPLES_OK) {
@@ -415,6 +471,11 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
                 rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
                 goto out;
             }
+        }
+        if (collations_add(out, r) < 0) {
+            PQclear(r);
+            sb_free(&ident);
+            goto oom;
         }
         PQclear(r);
         if (out->n_cols == 0) {
@@ -530,7 +591,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     size_t rows = 0;
-    int rc = -1;
+    int rc = -1, slot = -1;
     PGresult *res = NULL;
     sqlite3_stmt *st = NULL;
     if (c->kind == DB_POSTGRES) {
@@ -543,7 +604,12 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             values[i] = texts[i].p;
             oom |= texts[i].oom || !values[i];
         }
-        if (!oom) res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+        if (!oom) {
+            slot = run_begin(c);
+            res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+            run_end(slot);
+            slot = -1;
+        }
         for (int i = 0; texts && i < n_params; i++) sb_free(&texts[i]);
         free(texts);
         free(values);
@@ -600,6 +666,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             }
     } else {
         int step;
+        slot = run_begin(c);
         while ((step = sqlite3_step(st)) == SQLITE_ROW) {
             for (int j = 0; j < n_cols; j++) {
                 int kind = sqlite3_column_type(st, j);
@@ -675,6 +742,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     *out = t;
     rc = 0;
 out:
+    run_end(slot);
     for (int j = 0; j < n_cols; j++)
         if (b[j].col) colb_free(&b[j]);
     free(b);
@@ -833,3 +901,74 @@ void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
 }
 
 int db_sqlite_version(void) { return sqlite3_libversion_number(); }
+
+/* Whether the index column list cols (n names) starts with the lead columns in any order, then
+ * `then`. */
+static bool index_leads(char *const *cols, int n, const char *const *lead, int n_lead, const char *then) {
+    if (n < n_lead + (then ? 1 : 0)) return false;
+    for (int i = 0; i < n_lead; i++) {
+        bool found = false;
+        for (int k = 0; k < n_lead && !found; k++) found = strcmp(cols[i], lead[k]) == 0;
+        if (!found) return false;
+    }
+    return !then || strcmp(cols[n_lead], then) == 0;
+}
+
+bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_lead, const char *then) {
+    char *cols[64];
+    bool yes = false;
+    if (c->kind == DB_POSTGRES) {
+        StrBuf ident;
+        sb_init(&ident);
+        db_quote_ident(&ident, table);
+        const char *params[1] = {ident.p};
+        /* one row per column of each plain B-tree index, in index order */
+        PGresult *r = PQexecParams(c->pg,
+            "SELECT i.indexrelid, a.attname FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid "
+            "JOIN pg_am m ON m.oid = x.relam CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(n, o) "
+            "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n "
+            "WHERE i.indrelid = to_regclass($1) AND i.indpred IS NULL AND m.amname = 'btree' ORDER BY 1, k.o",
+            1, NULL, params, NULL, NULL, 0);
+        sb_free(&ident);
+        int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
+        for (int i = 0; i < rows && !yes;) {
+            int n = 0;
+            const char *id = PQgetvalue(r, i, 0);
+            for (; i < rows && strcmp(PQgetvalue(r, i, 0), id) == 0; i++)
+                if (n < 64) cols[n++] = PQgetvalue(r, i, 1);
+            yes = index_leads(cols, n, lead, n_lead, then);
+        }
+        PQclear(r);
+        return yes;
+    }
+    StrBuf q;
+    sb_init(&q);
+    sb_puts(&q, "SELECT l.name, i.name FROM pragma_index_list(");
+    db_quote_literal(&q, table, strlen(table));
+    sb_puts(&q, ") AS l, pragma_index_info(l.name) AS i WHERE NOT l.partial ORDER BY l.name, i.seqno");
+    sqlite3_stmt *st = NULL;
+    if (!q.oom && sqlite3_prepare_v2(c->lite, q.p, -1, &st, NULL) == SQLITE_OK) {
+        char *id = NULL;
+        int n = 0, step;
+        do {
+            step = sqlite3_step(st);
+            const char *name = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+            if (id && (!name || strcmp(name, id) != 0)) {
+                yes = yes || index_leads(cols, n, lead, n_lead, then);
+                for (int k = 0; k < n; k++) free(cols[k]);
+                free(id);
+                id = NULL;
+                n = 0;
+            }
+            if (!name) break;
+            const char *col = (const char *)sqlite3_column_text(st, 1);
+            if (!id) id = strdup(name);
+            if (n < 64 && col && (cols[n] = strdup(col)) != NULL) n++;
+        } while (step == SQLITE_ROW);
+        for (int k = 0; k < n; k++) free(cols[k]);
+        free(id);
+    }
+    sqlite3_finalize(st);
+    sb_free(&q);
+    return yes;
+}

@@ -56,6 +56,10 @@ typedef struct {
     double rows_est;     /* the table's row count as the database estimates it; < 0 unknown */
     bool order_int;      /* the order is one integer that is never NULL: SQLite's rowid or an
                           * INTEGER PRIMARY KEY, a PostgreSQL integer primary key */
+    char **collation;    /* per column (PostgreSQL text columns): the name of its collation when
+                          * that is deterministic (text equal under it only when bytewise equal,
+                          * so `=` needs no COLLATE "C" and an index on it serves); else NULL.
+                          * malloc'd, NULL when no column has one */
 } DbSchema;
 
 /* Appends the table's order as SQL, each item qualified by alias (NULL: none), each followed by
@@ -83,6 +87,8 @@ typedef struct DbStatement {
     const Value *params;     /* INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME or DURATION */
     const uint8_t *fetched;  /* per column of the relation; NULL: all */
     double rows_est;         /* the database's estimate of the rows, once asked; < 0 not yet */
+    const char *show_name;   /* NULL, or a dialect EXPLAIN also shows the statement in ... */
+    const char *show_sql;    /* ... and the statement in it (NULL: it has no exact form there) */
 } DbStatement;
 
 /* Runs st into a new table of n_cols columns (types and names per column): the fetched ones
@@ -98,6 +104,20 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows);
  * pg_class.reltuples once the table was analyzed, else count(*), on PostgreSQL. Cached in
  * s->rows_est. -1 when the database does not answer. */
 int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows);
+
+/* Whether table has a plain (B-tree, not partial) index whose first columns are the n_lead
+ * columns named in lead, in any order, followed by the column `then` (NULL: nothing more):
+ * the index a lateral AS-OF probe `key = ... AND match <= ... ORDER BY match DESC LIMIT 1`
+ * needs. False when the database does not answer (an answer never fails a query). */
+bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_lead, const char *then);
+
+/* Asks the server to cancel the statement c runs now (PQcancel; sqlite3_interrupt on SQLite).
+ * Safe to call from another thread or a signal handler while c is in use; does nothing when
+ * nothing runs. */
+void db_cancel(DbConn *c);
+/* db_cancel on every connection that runs a statement now (async-signal-safe: for Ctrl-C and
+ * SIGTERM, before the process exits). */
+void db_cancel_running(void);
 
 /* Appends st's parameters as EXPLAIN shows them: " with $1 = 'a''b', $2 = 5" (nothing when
  * there are none). */

@@ -3,6 +3,8 @@
  */
 #include "connect/sqlgen.h"
 
+#include <strings.h>
+
 /* SQLite: only the types it stores exactly (its booleans are the 0 and 1 comparisons give).
  * What it lacks: exact arithmetic (an INT overflow becomes a REAL, a division by zero NULL,
  * -INT64_MIN a REAL), -x keeping the sign (it computes 0 - x, making -0.0 of 0.0), exact
@@ -11,6 +13,7 @@
  * partial sum), and LATERAL. It stores no -0, so its min and max of doubles are exact. */
 static const SqlDialect SQLITE = {
     .name = "SQLite",
+    .quote = '"',
     .type_names = {[TY_INT] = "INTEGER", [TY_FLOAT] = "REAL", [TY_TEXT] = "TEXT", [TY_BOOL] = "INTEGER"},
     .param_mark = '?',
     .collate_bytes = " COLLATE BINARY",
@@ -18,6 +21,9 @@ static const SqlDialect SQLITE = {
     .abs_keeps_neg_zero = true,
     .float_min_max = true,
     .full_join_any_condition = true,
+    .windows = true,
+    .series = SERIES_RECURSIVE,
+    .materialized = "",
     .right_join_since = 3039000,
     .pushdown_since = 3030000,
 };
@@ -27,6 +33,7 @@ static const SqlDialect SQLITE = {
  * full join only on equalities it can hash or merge. */
 static const SqlDialect POSTGRES = {
     .name = "PostgreSQL",
+    .quote = '"',
     .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "text",
                    [TY_TIMESTAMP] = "timestamptz", [TY_DATE] = "date", [TY_TIME] = "time",
                    [TY_DURATION] = "interval"},
@@ -41,11 +48,141 @@ static const SqlDialect POSTGRES = {
     .text_functions = true,
     .bool_type = true,
     .ordered_aggregates = true,
+    .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "MATERIALIZED ",
+    .floor = true,
+    .epoch = "extract(epoch FROM %s)",
     .lateral = "LATERAL",
+};
+
+/* The dialects without a server here: their SQL is shown, never run (--sql-dialect), so each
+ * table claims only what its documentation promises; whatever is left out stays in the engine.
+ *
+ * Citus and Greenplum speak PostgreSQL's SQL; the distribution column is the join key, so the
+ * sorted pass (PARTITION BY the key) and the binned join (on key and bin) run on the workers,
+ * while Citus does not push a correlated subquery with LIMIT: no LATERAL form. Greenplum 6 is
+ * PostgreSQL 9.4: no MATERIALIZED CTEs and no LATERAL. */
+static const SqlDialect CITUS = {
+    .name = "Citus",
+    .quote = '"',
+    .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "text",
+                   [TY_TIMESTAMP] = "timestamptz", [TY_DATE] = "date", [TY_TIME] = "time",
+                   [TY_DURATION] = "interval"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = " COLLATE \"C\"",
+    .narrow_ints = true,
+    .exact_arith = true,
+    .neg_keeps_sign = true,
+    .float_trunc = true,
+    .case_map_collated = true,
+    .text_functions = true,
+    .bool_type = true,
+    .ordered_aggregates = true,
+    .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "MATERIALIZED ",
+    .floor = true,
+    .epoch = "extract(epoch FROM %s)",
+};
+
+static const SqlDialect GREENPLUM = {
+    .name = "Greenplum",
+    .quote = '"',
+    .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "text",
+                   [TY_TIMESTAMP] = "timestamptz", [TY_DATE] = "date", [TY_TIME] = "time",
+                   [TY_DURATION] = "interval"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = " COLLATE \"C\"",
+    .narrow_ints = true,
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "",
+    .floor = true,
+    .epoch = "extract(epoch FROM %s)",
+};
+
+/* Redshift: PostgreSQL's protocol, but no LATERAL, generate_series only on the leader node (the
+ * bins come from a recursive CTE), no COLLATE "C" (its default comparison of VARCHAR is by
+ * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED. */
+static const SqlDialect REDSHIFT = {
+    .name = "Redshift",
+    .quote = '"',
+    .type_names = {[TY_INT] = "int8", [TY_FLOAT] = "float8", [TY_BOOL] = "boolean", [TY_TEXT] = "varchar(65535)",
+                   [TY_TIMESTAMP] = "timestamptz", [TY_DATE] = "date"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = "",
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_RECURSIVE,
+    .materialized = "",
+    .floor = true,
+    .epoch = "extract(epoch FROM %s)",
+};
+
+/* Spark SQL: identifiers in backquotes, ? parameters, strings compared by their bytes, the bins
+ * by LATERAL VIEW explode(sequence(b0, b1)); no correlated subquery with LIMIT. */
+static const SqlDialect SPARK = {
+    .name = "Spark SQL",
+    .quote = '`',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "DOUBLE", [TY_BOOL] = "BOOLEAN", [TY_TEXT] = "STRING",
+                   [TY_TIMESTAMP] = "TIMESTAMP", [TY_DATE] = "DATE"},
+    .typed_literals = true,
+    .param_mark = '?',
+    .collate_bytes = "",
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_EXPLODE,
+    .materialized = "",
+    .floor = true,
+    .epoch = "unix_micros(CAST(%s AS TIMESTAMP))",
+};
+
+/* Trino: ? parameters, varchar compared by its bytes, the bins by CROSS JOIN UNNEST(sequence(b0,
+ * b1)), which gives at most 10,000 elements; no correlated subquery with LIMIT. */
+static const SqlDialect TRINO = {
+    .name = "Trino",
+    .quote = '"',
+    .type_names = {[TY_INT] = "bigint", [TY_FLOAT] = "double", [TY_BOOL] = "boolean", [TY_TEXT] = "varchar",
+                   [TY_TIMESTAMP] = "timestamp(6) with time zone", [TY_DATE] = "date"},
+    .typed_literals = true,
+    .param_mark = '?',
+    .collate_bytes = "",
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_UNNEST,
+    .series_max = 10000,
+    .materialized = "",
+    .floor = true,
+    .epoch = "to_unixtime(%s)",
 };
 
 const SqlDialect *sql_dialect(DbKind kind) {
     return kind == DB_POSTGRES ? &POSTGRES : &SQLITE;
+}
+
+const SqlDialect *sql_dialect_named(const char *name) {
+    static const struct { const char *name; const SqlDialect *d; } all[] = {
+        {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
+        {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO},
+    };
+    for (size_t i = 0; name && i < RX_ARRAY_LEN(all); i++)
+        if (strcasecmp(name, all[i].name) == 0 || strcasecmp(name, all[i].d->name) == 0) return all[i].d;
+    return NULL;
+}
+
+void sql_quote_ident(StrBuf *b, const SqlDialect *d, const char *name) {
+    char q = d->quote ? d->quote : '"';
+    sb_append(b, &q, 1);
+    for (const char *p = name; *p; p++) {
+        sb_append(b, p, 1);
+        if (*p == q) sb_append(b, p, 1);
+    }
+    sb_append(b, &q, 1);
 }
 
 const char *sql_type_name(const SqlDialect *d, RxType t) {
@@ -117,4 +254,25 @@ int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, 
     if (!d->lateral) return -1;
     sb_printf(b, "%s %s %s %s ON TRUE", left, inner ? "JOIN" : "LEFT JOIN", d->lateral, sub);
     return 0;
+}
+
+void sql_series_from(StrBuf *b, const SqlDialect *d, const char *src, const char *cond) {
+    switch (d->series) {
+    case SERIES_GENERATE:
+        sb_printf(b, "FROM %s CROSS JOIN generate_series(%s.b0, %s.b1) AS g(b) WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_EXPLODE:
+        sb_printf(b, "FROM %s LATERAL VIEW explode(sequence(%s.b0, %s.b1)) g AS b WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_UNNEST:
+        sb_printf(b, "FROM %s CROSS JOIN UNNEST(sequence(%s.b0, %s.b1)) AS g(b) WHERE %s", src, src, src, cond);
+        break;
+    case SERIES_RECURSIVE: sb_printf(b, "FROM %s", src); break;
+    case SERIES_NONE: break;
+    }
+}
+
+void sql_series_cte(StrBuf *b, const char *name, const char *src, const char *cols, const char *cond) {
+    sb_printf(b, "%s AS (SELECT %s, %s.b0 AS b FROM %s WHERE %s UNION ALL SELECT %s, b + 1 FROM %s WHERE b < b1)",
+              name, cols, src, src, cond, cols, name);
 }

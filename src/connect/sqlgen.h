@@ -1,7 +1,9 @@
 /*
  * sqlgen.h - the SQL dialects a pushed-down statement is written in, and the text-level pieces
  * of that statement: type names, operators, parameter marks, the bytewise collation, ORDER BY
- * items, the interval join's predicate and the AS-OF join's lateral form.
+ * items, the interval join's predicate and bins, and the AS-OF join's lateral form. Besides
+ * the dialects Relix runs (SQLite, PostgreSQL) there are tables for engines without a server
+ * here, whose SQL is only shown (Citus, Greenplum, Redshift, Spark SQL, Trino).
  *
  * What is pushed down, and how a subtree becomes blocks of SQL, is decided above (rewrite/
  * pushsql.c); it asks the dialect table below what the database can do exactly and lets the
@@ -15,10 +17,20 @@
 #include "types/lang.h"
 #include "types/value.h"
 
+/* How a dialect expands a row into one row per bin number b0..b1 (the binned interval join). */
+typedef enum {
+    SERIES_NONE,       /* no way: the binned form is not available */
+    SERIES_GENERATE,   /* FROM x CROSS JOIN generate_series(x.b0, x.b1) AS g(b) */
+    SERIES_RECURSIVE,  /* a recursive CTE counting from b0 to b1 */
+    SERIES_EXPLODE,    /* FROM x LATERAL VIEW explode(sequence(x.b0, x.b1)) g AS b (Spark SQL) */
+    SERIES_UNNEST      /* FROM x CROSS JOIN UNNEST(sequence(x.b0, x.b1)) AS g(b) (Trino) */
+} SqlSeries;
+
 /* One dialect's choices. A false flag or NULL name means "has no exact equivalent": what needs
  * it stays in the engine (a table leaves such fields out). */
 typedef struct {
     const char *name;                       /* "SQLite", "PostgreSQL" */
+    char quote;               /* quotes identifiers: '"', or '`' (Spark SQL) */
     /* the type a value of each Relix type is computed and CAST as; NULL: a pushed expression
      * may not compute with that type */
     const char *type_names[TY_DURATION + 1];
@@ -38,6 +50,14 @@ typedef struct {
                                * BOOL->INT as a cast (else they are the integers 0 and 1) */
     bool ordered_aggregates;  /* sum(x ORDER BY k) and array_agg(... ) FILTER: SUM AVG FIRST LAST */
     bool float_min_max;       /* min/max of doubles pick the engine's value among -0 and 0 */
+    bool windows;             /* window functions with ROWS frames (the sorted-pass AS-OF join) */
+    SqlSeries series;         /* how the binned interval join expands an interval into its bins */
+    int series_max;           /* the most elements one expansion may give; 0: no limit */
+    const char *materialized; /* written after "name AS" in WITH so that the database computes
+                               * the subquery once ("MATERIALIZED "), or "" */
+    bool floor;               /* has floor() of a double (SQLite's needs its math functions) */
+    const char *epoch;        /* printf format of a TIMESTAMP or DATE as a number of seconds (or
+                               * another fixed unit) since 1970, for the bins; NULL: none */
     const char *lateral;      /* the keyword of a correlated subquery in FROM (the AS-OF join);
                                * NULL: none */
     bool full_join_any_condition; /* FULL JOIN takes any condition (not only hashable ones) */
@@ -48,6 +68,14 @@ typedef struct {
 
 /* The table of kind's dialect (static; never NULL). */
 const SqlDialect *sql_dialect(DbKind kind);
+
+/* The dialect named (case-insensitive): postgresql, sqlite, and those without a server here,
+ * whose SQL EXPLAIN shows (--sql-dialect): citus, greenplum, redshift (PostgreSQL's protocol),
+ * spark, trino; or its table's name ("Spark SQL"). NULL for another name. */
+const SqlDialect *sql_dialect_named(const char *name);
+
+/* Appends name as an identifier of dialect d (its quote character, doubled inside). */
+void sql_quote_ident(StrBuf *b, const SqlDialect *d, const char *name);
 
 /* The dialect's name of type t, or NULL when it cannot compute with t (TY_NULL: "NULL"). */
 const char *sql_type_name(const SqlDialect *d, RxType t);
@@ -73,5 +101,15 @@ int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *l
 /* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`.
  * -1 (nothing appended) when the dialect has no lateral subqueries. */
 int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub);
+
+/* Appends "FROM <src> ..." that gives every column of the CTE src plus b, one row per bin from
+ * src.b0 to src.b1 where cond (over src) holds, for the dialects with a series function; with
+ * SERIES_RECURSIVE, src is the name of the recursive CTE already defined (sql_series_cte). */
+void sql_series_from(StrBuf *b, const SqlDialect *d, const char *src, const char *cond);
+
+/* With SERIES_RECURSIVE: appends the CTE definition "name(cols..., b) AS (SELECT ..., b0 FROM src
+ * WHERE cond UNION ALL SELECT ..., b + 1 FROM name WHERE b < b1)"; cols is the ", "-separated list
+ * of src's columns (b0 and b1 among them). */
+void sql_series_cte(StrBuf *b, const char *name, const char *src, const char *cols, const char *cond);
 
 #endif

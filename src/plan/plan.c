@@ -522,6 +522,9 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_SQL:
         sb_printf(out, "PushedSQL on %s: %s", db_display(lp->conn_def->conn), lp->stmt->sql);
         db_params_text(lp->conn_def->conn, lp->stmt, out);
+        if (lp->stmt->show_name)
+            sb_printf(out, " | as %s: %s", lp->stmt->show_name,
+                      lp->stmt->show_sql ? lp->stmt->show_sql : "(no exact form: stays as it is run)");
         break;
     case PN_SORT: sb_printf(out, "Sort (%d key%s)", lp->n_sort, lp->n_sort == 1 ? "" : "s"); break;
     case PN_TOP:

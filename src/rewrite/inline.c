@@ -84,7 +84,7 @@ int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log,
     }
     int rc = in.rc;
     if (rc == 0 && !(opt && opt->no_optimize)) *root = rw_optimize(a, *root, log, &rc);
-    if (rc == 0 && !(opt && opt->no_pushdown)) *root = rw_pushsql(a, *root, opt && opt->no_optimize, log, &rc);
+    if (rc == 0 && !(opt && opt->no_pushdown)) *root = rw_pushsql(a, *root, opt && opt->no_optimize, opt, log, &rc);
     if (rc < 0) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     return 0;
 }

@@ -1,10 +1,10 @@
 /*
- * pushsql.c - SQL pushdown (PUSH-SQL-001, -002, -003): a subtree of the logical plan whose
+ * pushsql.c - SQL pushdown (PUSH-SQL-001 to -004): a subtree of the logical plan whose
  * leaves are tables of one database connection runs in that database as one SELECT.
  *
  * The spec's two cases (spec/interval-join.md, spec/asof-join.md) are an IJOIN over two bare
- * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare PostgreSQL
- * tables (PUSH-SQL-002); they apply with the optimizer off too. With it on, any maximal subtree
+ * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare tables
+ * (PUSH-SQL-002); they apply with the optimizer off too (an ASOF then only as LATERAL). With it on, any maximal subtree
  * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF over tables of one
  * connection is pushed (PUSH-SQL-003), as far as every operator and expression in it has an
  * exact equivalent in the dialect; where one has not, the pushdown stops below it and the rest
@@ -40,12 +40,21 @@
  * doubles add them in input order. What has no exact equivalent stays in the engine: for
  * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
  * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
- * ASOF on SQLite (no LATERAL) and ASOF ... WITHIN. Literals are parameters, never spliced
- * into the text; every identifier is quoted.
+ * and ASOF ... WITHIN. Literals are parameters, never spliced into the text; every identifier
+ * is quoted.
+ *
+ * Forms and cost (docs/connect.md, "Pushdown forms"). An ASOF is written as one sorted pass of
+ * window functions (asof_window) or, where an index serves each probe, as a LATERAL subquery
+ * (asof_lateral); an IJOIN as an equi-join on fixed-width bins (ijoin_binned) or as its plain
+ * predicate. asof_form and ijoin_form choose, unless the session forces a form; pull_cheaper
+ * compares pushing with pulling both inputs (PUSH-SQL-004 says why a join stayed in the
+ * engine). Each choice is kept in Gen.why for the log.
  *
  * Dialects. What each database computes exactly, and how it spells types, literals, the
- * bytewise collation, ORDER BY items, the IJOIN predicate and the AS-OF lateral join, is its
- * table in connect/sqlgen.h; this file asks the table and has no branch per database.
+ * bytewise collation, ORDER BY items, the IJOIN predicate, the bins' expansion and the AS-OF
+ * lateral join, is its table in connect/sqlgen.h; this file asks the table and has no branch
+ * per database. The same walk over another dialect's table gives the SQL EXPLAIN shows for an
+ * engine without a server here (RewriteOptions.show_dialect).
  *
  * Longer than the ~1,200 lines a file should hold: the decision (what may be pushed) and the
  * walk that builds each SELECT block share the generator's state (Gen, Blk) operator by
@@ -69,6 +78,8 @@ typedef struct {
     const char *raw;    /* SQL of the value as stored (what a scan reads); NULL: not available */
     RxType type;
     DbNative nat;       /* how raw relates to the Relix value (connect.h) */
+    const char *coll;   /* a table's text column: its deterministic collation (connect.h), under
+                         * which `=` is bytewise; NULL: unknown */
 } Col;
 
 typedef struct {
@@ -100,6 +111,10 @@ typedef struct {
     int n_tables;
     bool oom;
     bool too_long;      /* a piece of text passed MAX_SQL_BYTES: nothing generated is used */
+    PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
+    const char *why;    /* the form an AS-OF or interval join took and why, for the log */
+    bool pull;          /* the cost model prefers pulling the inputs of the join it met */
+    bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
 static void *galloc(Gen *g, size_t n) {
@@ -131,7 +146,7 @@ static char *quoted(Gen *g, const char *name) {
     if (strchr(name, '\x01')) return NULL; /* the parameter mark (never in real names) */
     StrBuf b;
     sb_init(&b);
-    db_quote_ident(&b, name);
+    sql_quote_ident(&b, g->d, name);
     char *s = b.oom || !b.p ? NULL : arena_strndup(g->a, b.p, b.n);
     sb_free(&b);
     if (!s) g->oom = true;
@@ -243,7 +258,7 @@ static const char *col_value(Gen *g, const Col *c, bool *narrow) {
         return c->raw;
     case DBN_FLOAT4: return gfmt(g, "CAST(CAST(%s AS text) AS float8)", c->raw);
     case DBN_NUMERIC: return gfmt(g, "CAST(%s AS float8)", c->raw);
-    case DBN_REAL: return gfmt(g, "CAST(%s AS REAL)", c->raw);
+    case DBN_REAL: return cast_to(g, c->raw, TY_FLOAT);
     case DBN_OPAQUE: return NULL;
     }
     return NULL;
@@ -667,10 +682,26 @@ static Blk *gen_scan(Gen *g, const LPlan *p) {
     if (!b || !t || !name) return NULL;
     for (int i = 0; i < sc->n_cols; i++) {
         const char *q = quoted(g, sc->names[i]);
-        b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i]};
+        b->cols[i] = (Col){q ? gfmt(g, "%s.%s", t, q) : NULL, sc->types[i], sc->native[i],
+                           sc->collation && sc->types[i] == TY_TEXT ? sc->collation[i] : NULL};
     }
-    for (int j = 0; j < sc->n_order; j++)
-        b->ord[j] = (Ord){gfmt(g, "%s.%s", t, sc->order[j]), false, false, true, false, sc->order_int};
+    for (int j = 0; j < sc->n_order; j++) {
+        /* the order's names come quoted as PostgreSQL and SQLite quote them */
+        const char *o = sc->order[j];
+        size_t len = strlen(o);
+        if (g->d->quote != '"' && len >= 2 && o[0] == '"') {
+            char *bare = galloc(g, len);
+            size_t k = 0;
+            for (size_t i = 1; bare && i + 1 < len; i++) {
+                bare[k++] = o[i];
+                if (o[i] == '"') i++;
+            }
+            if (bare) bare[k] = 0;
+            o = bare ? quoted(g, bare) : NULL;
+        }
+        b->ord[j] = (Ord){o ? gfmt(g, "%s.%s", t, o) : NULL, false, false, true, false, sc->order_int};
+        if (!o) return NULL;
+    }
     b->from = gfmt(g, "%s AS %s", name, t);
     b->single = true;
     return g->oom ? NULL : b;
@@ -702,11 +733,11 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
         if (ty == TY_TEXT) key = collated(g, key);
         sb_printf(&part, "%s%s", i ? ", " : "", key);
         if (need && !need[i]) {
-            o->cols[i] = (Col){NULL, ty, DBN_EXACT};
+            o->cols[i] = (Col){NULL, ty, DBN_EXACT, NULL};
         } else {
             sb_printf(&s, "%s AS c%d, ", raw, i);
             /* a computed INT may be an int4: widened before arithmetic */
-            o->cols[i] = (Col){gfmt(g, "%s.c%d", t, i), ty, c ? c->nat : ty == TY_INT ? DBN_INT4 : DBN_EXACT};
+            o->cols[i] = (Col){gfmt(g, "%s.c%d", t, i), ty, c ? c->nat : ty == TY_INT ? DBN_INT4 : DBN_EXACT, c ? c->coll : NULL};
         }
     }
     const char *ord = ok ? order_text(g, in->ord, in->n_ord, false) : NULL;
@@ -734,6 +765,10 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
 static const char *key_pair(Gen *g, const Col *l, const Col *r) {
     const char *a = col_value(g, l, NULL), *b = col_value(g, r, NULL);
     if (!a || !b) return NULL;
+    /* two text columns of one deterministic collation are equal only when bytewise equal: no
+     * COLLATE, so that an ordinary index on them serves */
+    if (l->type == TY_TEXT && r->type == TY_TEXT && l->coll && r->coll && strcmp(l->coll, r->coll) == 0)
+        return gfmt(g, "%s = %s", a, b);
     RxType t;
     if (!unify_sql(g, &a, l->type, &b, r->type, &t)) return NULL;
     if (t == TY_BOOL && !g->d->bool_type) return NULL;
@@ -798,6 +833,269 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     return g->oom ? NULL : s;
 }
 
+/* The table a bare input reads (through renames), or NULL. */
+static const RelDef *bare_def(const LPlan *p) {
+    while (p->kind == LP_RENAME || p->kind == LP_VIEW) p = p->in[0];
+    return p->kind == LP_SCAN && p->source && ((const RelDef *)p->source)->db ? p->source : NULL;
+}
+
+/* The database's estimate of a bare table's rows; -1 for anything else or no answer. */
+static double table_rows(const LPlan *p) {
+    const RelDef *d = bare_def(p);
+    double rows;
+    if (!d || db_table_rows(d->db->conn, d->db_table, d->db_schema, &rows) < 0) return -1;
+    return rows;
+}
+
+static const char *rows_text(Gen *g, double n) {
+    if (n < 0) return "?";
+    if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
+    if (n >= 1e4) return gfmt(g, "%.0fk", n / 1e3);
+    return gfmt(g, "%.0f", n);
+}
+
+/* Whether rel holds an equality of endpoints, which the database joins by hashing as it is. */
+static bool equality_relation(IjRelation rel) {
+    return rel == IJ_MEETS || rel == IJ_MET_BY || rel == IJ_STARTS || rel == IJ_STARTED_BY || rel == IJ_FINISHES ||
+           rel == IJ_FINISHED_BY || rel == IJ_EQUALS;
+}
+
+/* The push-or-pull cost model (docs/connect.md, "Push or pull"), in units of the time the
+ * engine takes to fetch one row from the database. A statement costs COST_STATEMENT (a round
+ * trip and the database's planning); pulling runs two (one per input), fetches both inputs and
+ * joins them in the engine at COST_LOCAL per row; pushing runs one, costs the database's work
+ * per input row of the form (a sort of both inputs for the sorted pass, the expansion and a
+ * hash join for the bins, an index probe per left row for LATERAL, every pair for a plain
+ * inequality join) and fetches the result (an AS-OF join's: the left rows; an interval join's:
+ * guessed as both inputs' rows). Measured on PostgreSQL over a local socket, the database's
+ * sort and join cost several fetches per row, so large joins of whole tables are pulled; the
+ * forms pay where the inputs are reduced first or the result is small and far away. */
+#define COST_STATEMENT 500.0
+#define COST_LOCAL 0.1
+#define COST_SORTED_PASS 3.0
+#define COST_BINNED 4.0
+#define COST_HASHED 2.0
+#define COST_PROBE 12.0
+#define COST_PAIR 0.05
+
+/* Whether pulling p's inputs is cheaper than pushing p in form f (only when both inputs are
+ * tables whose rows the database estimates, and no form is forced). Sets g->why to the choice
+ * and g->pull. */
+static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f) {
+    if (g->spec_only || g->form != PUSH_AUTO) return false;
+    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
+    if (nl < 0 || nr < 0) return false;
+    double pull = 2 * COST_STATEMENT + (nl + nr) * (1 + COST_LOCAL), work;
+    const char *form;
+    if (p->kind == LP_ASOF) {
+        form = f == PUSH_LATERAL ? "LATERAL ASOF" : "sorted-pass ASOF";
+        work = f == PUSH_LATERAL ? nl * COST_PROBE : (nl + nr) * COST_SORTED_PASS;
+        work += nl;
+    } else {
+        form = f == PUSH_BINNED ? "binned join" : "plain join";
+        work = f == PUSH_BINNED ? (nl + nr) * COST_BINNED
+             : equality_relation(p->relation) ? (nl + nr) * COST_HASHED : nl * nr * COST_PAIR;
+        work += nl + nr;
+    }
+    double push = COST_STATEMENT + work;
+    if (push <= pull) return false;
+    g->pull = true;
+    g->why = gfmt(g, "est. %s x %s rows: pushing as %s would cost about %s row fetches, pulling %s",
+                  rows_text(g, nl), rows_text(g, nr), form, rows_text(g, push), rows_text(g, pull));
+    return true;
+}
+
+/* Bins wider than this many bins make an interval "long": it joins by the plain predicate
+ * instead of being expanded (a few very long intervals cannot blow the expansion up). */
+#define BIN_SPAN_MAX 64
+
+/* Whether relation rel has a binned form: every matching pair of non-inverted intervals shares
+ * the point max(ls, rs) (docs/connect.md); PRECEDES and PRECEDED_BY match across a gap. */
+static bool binnable_relation(IjRelation rel) {
+    return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY;
+}
+
+/* The number the bins of endpoint value v (SQL, of type t after unifying) are computed from:
+ * a double for INT, seconds since 1970 for TIMESTAMP and DATE; NULL when there is none. Any
+ * monotone number serves: the bins only choose candidate pairs, the exact predicate decides. */
+static const char *bin_number(Gen *g, const char *v, RxType t) {
+    if (t == TY_INT) return cast_to(g, v, TY_FLOAT);
+    if ((t == TY_TIMESTAMP || t == TY_DATE) && g->d->epoch) return gfmt(g, g->d->epoch, v);
+    return NULL;
+}
+
+/* The interval join as a binned equi-join (PUSH_BINNED): the endpoints' axis cut into bins of
+ * one width w (the mean length of the non-inverted intervals of both inputs, at least 1), each
+ * interval expanded into the bins b0..b1 it touches, an equi-join on (keys, bin) with the exact
+ * predicate as a filter, and each pair kept only in the bin of max(ls, rs), which both
+ * intervals touch (so it is found once). Inverted intervals (s > e) and those spanning
+ * BIN_SPAN_MAX bins or more join by the plain predicate instead, against every row of the
+ * other side; rows with a NULL endpoint never match. NULL when an endpoint type or the dialect
+ * has no binned form. */
+static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
+    if (g->d->series == SERIES_NONE || !binnable_relation(p->relation)) return NULL;
+    const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
+    bool any_ts = false;
+    for (int k = 0; k < 4; k++) {
+        RxType t = c[k]->type;
+        if (t != TY_INT && t != TY_TIMESTAMP && t != TY_DATE) return NULL;
+        if ((t == TY_INT) != (c[0]->type == TY_INT)) return NULL;
+        any_ts |= t == TY_TIMESTAMP;
+    }
+    const char *v[4];
+    for (int k = 0; k < 4; k++) {
+        v[k] = col_value(g, c[k], NULL);
+        if (v[k] && any_ts && c[k]->type == TY_DATE) v[k] = cast_to(g, v[k], TY_TIMESTAMP);
+        v[k] = v[k] ? bin_number(g, v[k], c[k]->type == TY_DATE && any_ts ? TY_TIMESTAMP : c[k]->type) : NULL;
+        if (!v[k]) return NULL;
+    }
+    /* the bin of x is floor(x / w), or x / w truncated where there is no floor: both monotone */
+    const char *it = sql_type_name(g->d, TY_INT), *fl = g->d->floor ? "floor" : "";
+    if (!it) return NULL;
+    /* CTEs: xl, xr (the inputs with sn, en and the columns read), w (the width), bl, br (with b0,
+     * b1, sh: short and not inverted), el, er (one row per bin of the short ones) */
+    StrBuf s, lcols, rcols;
+    sb_init(&s);
+    sb_init(&lcols);
+    sb_init(&rcols);
+    const char *name[2] = {"xl", "xr"};
+    for (int side = 0; side < 2; side++) {
+        const Blk *b = side ? r : l;
+        const uint8_t *need = side ? nr : nl;
+        StrBuf *cols = side ? &rcols : &lcols;
+        sb_printf(&s, "%s%s AS %s(SELECT %s AS sn, %s AS en", side ? ", " : "", name[side], g->d->materialized,
+                  v[side * 2], v[side * 2 + 1]);
+        for (int i = 0; i < b->n_cols; i++)
+            if (b->cols[i].raw && need[i]) {
+                sb_printf(&s, ", %s AS c%d", b->cols[i].raw, i);
+                sb_printf(cols, ", c%d", i);
+            }
+        for (int j = 0; j < b->n_ord; j++) {
+            sb_printf(&s, ", %s AS o%d", b->ord[j].sql, j);
+            sb_printf(cols, ", o%d", j);
+        }
+        const char *wh = b->where;
+        for (int k = side * 2; k < side * 2 + 2; k++) wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", c[k]->raw));
+        sb_printf(&s, " FROM %s WHERE %s)", b->from, wh ? wh : "1 = 1");
+    }
+    sb_printf(&s, ", w AS (SELECT CASE WHEN avg(u.en - u.sn) >= 1 THEN avg(u.en - u.sn) ELSE 1 END AS w FROM "
+                  "(SELECT sn, en FROM xl WHERE sn <= en UNION ALL SELECT sn, en FROM xr WHERE sn <= en) AS u)");
+    int span = BIN_SPAN_MAX;
+    if (g->d->series_max && g->d->series_max < span) span = g->d->series_max;
+    for (int side = 0; side < 2; side++) {
+        const char *x = name[side];
+        sb_printf(&s, ", b%c AS %s(SELECT y.*, CASE WHEN y.sn <= y.en AND y.b1 - y.b0 < %d THEN 1 ELSE 0 END AS sh FROM "
+                      "(SELECT %s.*, CAST(%s(%s.sn / w.w) AS %s) AS b0, CAST(%s(%s.en / w.w) AS %s) AS b1 FROM %s CROSS JOIN w) AS y)",
+                  side ? 'r' : 'l', g->d->materialized, span, x, fl, x, it, fl, x, it, x);
+    }
+    const char *with_kw = g->d->series == SERIES_RECURSIVE ? "WITH RECURSIVE " : "WITH ";
+    for (int side = 0; side < 2; side++) {
+        char src[3] = {'b', side ? 'r' : 'l', 0}, dst[3] = {'e', side ? 'r' : 'l', 0};
+        if (g->d->series == SERIES_RECURSIVE) {
+            const char *cols = gfmt(g, "sn, en, b0, b1, sh%s", (side ? rcols.p : lcols.p) ? (side ? rcols.p : lcols.p) : "");
+            sb_puts(&s, ", ");
+            sql_series_cte(&s, dst, src, cols ? cols : "", "sh = 1");
+        } else {
+            sb_printf(&s, ", %s AS %s(SELECT %s.*, b ", dst, g->d->materialized, src);
+            sql_series_from(&s, g->d, src, gfmt(g, "%s.sh = 1", src));
+            sb_puts(&s, ")");
+        }
+    }
+    /* the predicate and keys over the CTE rows aliased l and r */
+    Blk *lb = new_blk(g, l->n_cols, 0), *rb = new_blk(g, r->n_cols, 0);
+    if (!lb || !rb) goto fail;
+    for (int i = 0; i < l->n_cols; i++) {
+        lb->cols[i] = l->cols[i];
+        lb->cols[i].raw = l->cols[i].raw && nl[i] ? gfmt(g, "l.c%d", i) : NULL;
+    }
+    for (int i = 0; i < r->n_cols; i++) {
+        rb->cols[i] = r->cols[i];
+        rb->cols[i].raw = r->cols[i].raw && nr[i] ? gfmt(g, "r.c%d", i) : NULL;
+    }
+    const char *cond = ijoin_predicate(g, p, lb, rb);
+    if (!cond) goto fail;
+    StrBuf items;
+    sb_init(&items);
+    const char *t = new_alias(g);
+    Blk *o = new_blk(g, p->schema.n, l->n_ord + r->n_ord);
+    if (!o || !t) {
+        sb_free(&items);
+        goto fail;
+    }
+    int nlc = l->n_cols, k = 0;
+    for (int i = 0; i < nlc; i++) {
+        o->cols[i] = l->cols[i];
+        o->cols[i].raw = NULL;
+        if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&items, "%sl.c%d AS lc%d", k++ ? ", " : "", i, i);
+        o->cols[i].raw = gfmt(g, "%s.lc%d", t, i);
+    }
+    for (int i = 0; i < r->n_cols; i++) {
+        o->cols[nlc + i] = r->cols[i];
+        o->cols[nlc + i].raw = NULL;
+        if (!r->cols[i].raw || !nr[i]) continue;
+        sb_printf(&items, "%sr.c%d AS rc%d", k++ ? ", " : "", i, i);
+        o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
+    }
+    for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&items, "%sl.o%d AS lo%d", k++ ? ", " : "", j, j);
+        o->ord[j] = l->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+    }
+    for (int j = 0; j < r->n_ord; j++) {
+        sb_printf(&items, "%sr.o%d AS ro%d", k++ ? ", " : "", j, j);
+        o->ord[l->n_ord + j] = r->ord[j];
+        o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+    }
+    if (!k) sb_puts(&items, "1 AS u");
+    const char *it_ = items.oom ? NULL : gfmt(g, "%s", items.p);
+    sb_free(&items);
+    if (!it_) goto fail;
+    sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
+                  "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
+              it_, cond, fl, it);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    o->from = s.oom ? NULL : gfmt(g, "(%s%s) AS %s", with_kw, s.p, t);
+    o->where = NULL;
+    o->single = true;
+    sb_free(&s);
+    sb_free(&lcols);
+    sb_free(&rcols);
+    return g->oom || !o->from ? NULL : o;
+fail:
+    sb_free(&s);
+    sb_free(&lcols);
+    sb_free(&rcols);
+    return NULL;
+}
+
+/* The form of a pushed interval join: the one forced where it applies; else the binned join
+ * for the relations without an endpoint equality (which the database hashes as it is) where
+ * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
+static PushForm ijoin_form(Gen *g, const LPlan *p) {
+    const char *rel = ij_relation_name(p->relation);
+    if (!binnable_relation(p->relation)) {
+        g->why = gfmt(g, "plain %s join (matches across a gap: no binned form)", rel);
+        return PUSH_PLAIN;
+    }
+    if (g->form == PUSH_PLAIN) {
+        g->why = gfmt(g, "plain %s join (forced)", rel);
+        return PUSH_PLAIN;
+    }
+    if (g->form == PUSH_BINNED) {
+        g->why = gfmt(g, "binned %s join (forced)", rel);
+        return PUSH_BINNED;
+    }
+    if (equality_relation(p->relation)) {
+        g->why = gfmt(g, "plain %s join (an endpoint equality the database hashes)", rel);
+        return PUSH_PLAIN;
+    }
+    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, table_rows(p->in[0])),
+                  rows_text(g, table_rows(p->in[1])));
+    return PUSH_BINNED;
+}
+
 /* The blocks of both inputs of binary operator p, each asked for the columns p needs of it
  * (need: of p's output; *nl and *nr: of each input, in the arena); false when either cannot
  * be pushed, or out of memory (g->oom). */
@@ -831,6 +1129,17 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (marker) l = close_blk(g, l, nl_, "1 AS m", NULL);
         if (l && (!r->single || (!inner && kind != JOIN_RIGHT && r->where))) r = close_blk(g, r, nr_, NULL, NULL);
         if (!l || !r) return NULL;
+    }
+    if (p->kind == LP_IJOIN) {
+        PushForm f = ijoin_form(g, p);
+        Blk *o = f == PUSH_BINNED ? ijoin_binned(g, p, l, r, nl_, nr_) : NULL;
+        if (g->oom) return NULL;
+        if (f == PUSH_BINNED && !o) {
+            f = PUSH_PLAIN;
+            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
+        }
+        if (pull_cheaper(g, p, f)) return NULL;
+        if (o) return o;
     }
     /* the join condition */
     const char *cond = NULL;
@@ -881,13 +1190,74 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     return g->oom ? NULL : o;
 }
 
-static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* the nearest row is a lateral subquery; WITHIN has no portable distance
-     * (spec/asof-join.md) */
-    if (!g->d->lateral || p->has_within) return NULL;
-    Blk *l, *r;
-    uint8_t *nl_, *nr_;
-    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
+/* Whether a lateral probe into the right input p of an AS-OF join finds its row through an
+ * index: p is a bare table with an index on (keys in any order, match), and each key equality
+ * is written without COLLATE (key_pair) over columns of one type. *cols receives the index's
+ * columns as text, for the log. */
+static bool asof_index(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const char **cols) {
+    const RelDef *d = bare_def(p->in[1]);
+    *cols = NULL;
+    if (!d) return false;
+    const DbSchema *sc = d->db_schema;
+    const char **lead = galloc(g, (size_t)(p->n_keys + 1) * sizeof *lead);
+    if (!lead) return false;
+    StrBuf b;
+    sb_init(&b);
+    bool plain = true;
+    for (int k = 0; k < p->n_keys; k++) {
+        const Col *a = &l->cols[p->lkeys[k]], *c = &r->cols[p->rkeys[k]];
+        if (a->type != c->type || (c->type == TY_TEXT && !(a->coll && c->coll && strcmp(a->coll, c->coll) == 0)))
+            plain = false;
+        lead[k] = sc->names[p->rkeys[k]];
+        sb_printf(&b, "%s, ", lead[k]);
+    }
+    sb_puts(&b, sc->names[p->rmatch]);
+    *cols = b.oom ? NULL : gfmt(g, "%s", b.p);
+    sb_free(&b);
+    if (!plain) return false;
+    return db_has_index(d->db->conn, d->db_table, lead, p->n_keys, sc->names[p->rmatch]);
+}
+
+/* The form of a pushed AS-OF join (docs/connect.md, "Pushdown forms"): the one forced where the
+ * dialect has it; else LATERAL only where an index on (keys, match) serves each probe and the
+ * left input is at most half the size of the right (a probe costs a few index pages, the
+ * sorted pass a sort of both inputs), the sorted pass otherwise. Sets g->why. */
+static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+    bool lat = g->d->lateral != NULL, win = g->d->windows;
+    if (g->form == PUSH_LATERAL && lat) {
+        g->why = "LATERAL ASOF (forced)";
+        return PUSH_LATERAL;
+    }
+    if (g->form == PUSH_WINDOW && win) {
+        g->why = "sorted-pass ASOF (forced)";
+        return PUSH_WINDOW;
+    }
+    if (!win || !lat) {
+        g->why = win ? gfmt(g, "sorted-pass ASOF (%s has no LATERAL)", g->d->name) : "LATERAL ASOF";
+        return win ? PUSH_WINDOW : PUSH_LATERAL;
+    }
+    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
+    if (!bare_def(p->in[1])) {
+        g->why = "sorted-pass ASOF (the right input is no table: no index serves a probe)";
+        return PUSH_WINDOW;
+    }
+    const char *cols;
+    bool idx = asof_index(g, p, l, r, &cols);
+    const char *est = gfmt(g, "est. %s x %s rows", rows_text(g, nl), rows_text(g, nr));
+    if (idx && nl >= 0 && nr >= 0 && 2 * nl <= nr) {
+        g->why = gfmt(g, "LATERAL ASOF (%s, index on (%s))", est, cols ? cols : "");
+        return PUSH_LATERAL;
+    }
+    g->why = gfmt(g, "sorted-pass ASOF (%s, %s on (%s))", est, idx ? "left not smaller than half the right, index" : "no index",
+                  cols ? cols : "");
+    return PUSH_WINDOW;
+}
+
+/* The AS-OF join as a lateral subquery per left row (PUSH_LATERAL): the nearest right row by
+ * ORDER BY match DESC|ASC, right order LIMIT 1. Fast only where an index on (keys, match)
+ * serves each probe. NULL when the dialect has no LATERAL. */
+static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *nr_) {
+    if (!g->d->lateral) return NULL;
     const char *cond = NULL;
     for (int k = 0; k < p->n_keys; k++) {
         const char *kp = key_pair(g, &r->cols[p->rkeys[k]], &l->cols[p->lkeys[k]]);
@@ -938,6 +1308,142 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     o->where = l->where;
     o->single = false;
     return g->oom ? NULL : o;
+}
+
+/* The AS-OF join as one sorted pass (PUSH_WINDOW), which needs no index: both inputs in one
+ * UNION ALL, ordered per key by (match, side, right order, left order) -- the right rows
+ * before the left ones at equal match values, the other way round for the strict forms, and
+ * descending for the forward ones. A running count of the right rows is each left row's group;
+ * the group's first row is its right row, whose columns a second window hands to the group's
+ * left rows (first_value over the group: the matched row's own values, NULLs included, where
+ * a per-column IGNORE NULLS would reach back to an older row). Among right rows of one match
+ * value the one counted last is the one the engine picks (TIES(LAST): the last in the right
+ * input's order; TIES(FIRST): the first). Right rows with a NULL key or match never match;
+ * a left row whose match is NULL gets no group. NULL when the dialect has no window
+ * functions or an operand no exact form. */
+static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
+    if (!g->d->windows) return NULL;
+    bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
+    bool strict = p->dir == ASOF_BACKWARD_STRICT || p->dir == ASOF_FORWARD_STRICT;
+    int nk = p->n_keys, lside = strict ? 0 : 1, rside = 1 - lside;
+    const char **lk = galloc(g, (size_t)(nk + 1) * sizeof *lk), **rk = galloc(g, (size_t)(nk + 1) * sizeof *rk);
+    bool *ktext = galloc(g, (size_t)(nk + 1) * sizeof *ktext);
+    if (!lk || !rk || !ktext) return NULL;
+    for (int k = 0; k < nk; k++) {
+        const Col *a = &l->cols[p->lkeys[k]], *b = &r->cols[p->rkeys[k]];
+        lk[k] = col_value(g, a, NULL);
+        rk[k] = col_value(g, b, NULL);
+        RxType t;
+        if (!lk[k] || !rk[k] || !unify_sql(g, &lk[k], a->type, &rk[k], b->type, &t)) return NULL;
+        if (t == TY_BOOL && !g->d->bool_type) return NULL;
+        ktext[k] = t == TY_TEXT;
+    }
+    const Col *lm = &l->cols[p->lmatch], *rm = &r->cols[p->rmatch];
+    const char *ma = col_value(g, lm, NULL), *mb = col_value(g, rm, NULL);
+    RxType mt;
+    if (!ma || !mb || !unify_sql(g, &ma, lm->type, &mb, rm->type, &mt)) return NULL;
+    if (mt == TY_BOOL && !g->d->bool_type) return NULL;
+    const char *u = new_alias(g), *v = new_alias(g), *w = new_alias(g);
+    if (!u || !v || !w) return NULL;
+    StrBuf s;
+    sb_init(&s);
+    /* the two branches: keys k<i>, match m, side sd, right flag rf, left columns l<i>, right
+     * columns r<j>, left order lo<j>, right order ro<j> */
+    for (int side = 0; side < 2; side++) {
+        const Blk *b = side ? r : l;
+        sb_puts(&s, side ? " UNION ALL SELECT " : "(SELECT ");
+        for (int k = 0; k < nk; k++) sb_printf(&s, "%s AS k%d, ", side ? rk[k] : lk[k], k);
+        sb_printf(&s, "%s AS m, %d AS sd, %s AS rf", side ? mb : ma, side ? rside : lside, side ? "1" : "NULL");
+        for (int i = 0; i < l->n_cols; i++)
+            if (l->cols[i].raw && nl[i]) sb_printf(&s, ", %s AS l%d", side ? "NULL" : l->cols[i].raw, i);
+        for (int j = 0; j < r->n_cols; j++)
+            if (r->cols[j].raw && nr[j]) sb_printf(&s, ", %s AS r%d", side ? r->cols[j].raw : "NULL", j);
+        for (int j = 0; j < l->n_ord; j++) sb_printf(&s, ", %s AS lo%d", side ? "NULL" : l->ord[j].sql, j);
+        for (int j = 0; j < r->n_ord; j++) sb_printf(&s, ", %s AS ro%d", side ? r->ord[j].sql : "NULL", j);
+        sb_printf(&s, " FROM %s", b->from);
+        const char *wh = b->where;
+        if (side) {
+            for (int k = 0; k < nk; k++) wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", rk[k]));
+            wh = and_sql(g, wh, gfmt(g, "%s IS NOT NULL", mb));
+        }
+        if (wh) sb_printf(&s, " WHERE %s", wh);
+    }
+    sb_printf(&s, ") AS %s", u);
+    const char *uni = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    if (!uni) return NULL;
+    /* the pass over alias a: PARTITION BY the keys [and the group] ORDER BY ... */
+    const char *over[2];
+    const char *al[2] = {u, v};
+    for (int x = 0; x < 2; x++) {
+        sb_init(&s);
+        for (int k = 0; k < nk; k++) {
+            const char *kc = gfmt(g, "%s.k%d", al[x], k);
+            sb_printf(&s, "%s%s", k ? ", " : "PARTITION BY ", ktext[k] ? collated(g, kc) : kc);
+        }
+        if (x) sb_printf(&s, "%s%s.g", nk ? ", " : "PARTITION BY ", al[x]);
+        sb_puts(&s, nk || x ? " ORDER BY " : "ORDER BY ");
+        sql_order_item(&s, g->d, gfmt(g, "%s.m", al[x]), mt == TY_TEXT, false, !backward, false);
+        sb_printf(&s, ", %s.sd", al[x]);
+        for (int j = 0; j < r->n_ord; j++) {
+            const Ord *o = &r->ord[j];
+            bool desc = o->desc != p->ties_first, nf = o->nulls_first != p->ties_first;
+            sb_puts(&s, ", ");
+            sql_order_item(&s, g->d, gfmt(g, "%s.ro%d", al[x], j), o->text, false, desc, nf);
+        }
+        for (int j = 0; j < l->n_ord; j++) {
+            const Ord *o = &l->ord[j];
+            sb_puts(&s, ", ");
+            sql_order_item(&s, g->d, gfmt(g, "%s.lo%d", al[x], j), o->text, false, o->desc, o->nulls_first);
+        }
+        sb_puts(&s, " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW");
+        over[x] = s.oom ? NULL : gfmt(g, "%s", s.p);
+        sb_free(&s);
+        if (!over[x]) return NULL;
+    }
+    Blk *o = new_blk(g, p->schema.n, l->n_ord);
+    if (!o) return NULL;
+    sb_init(&s);
+    sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
+    int nlc = l->n_cols;
+    for (int i = 0; i < nlc; i++) {
+        o->cols[i] = l->cols[i];
+        o->cols[i].raw = NULL;
+        if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&s, ", %s.l%d AS l%d", v, i, i);
+        o->cols[i].raw = gfmt(g, "%s.l%d", w, i);
+    }
+    for (int j = 0; j < r->n_cols; j++) {
+        o->cols[nlc + j] = r->cols[j];
+        o->cols[nlc + j].raw = NULL;
+        if (!r->cols[j].raw || !nr[j]) continue;
+        sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        o->cols[nlc + j].raw = gfmt(g, "%s.r%d", w, j);
+    }
+    for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&s, ", %s.lo%d AS lo%d", v, j, j);
+        o->ord[j] = l->ord[j];
+        o->ord[j].sql = gfmt(g, "%s.lo%d", w, j);
+    }
+    sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
+              u, u, lside, u, u, over[0], uni, v, w);
+    o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
+    o->single = true;
+    return g->oom || !o->from ? NULL : o;
+}
+
+static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
+    /* WITHIN has no portable distance (spec/asof-join.md) */
+    if (p->has_within) return NULL;
+    Blk *l, *r;
+    uint8_t *nl_, *nr_;
+    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
+    PushForm f = asof_form(g, p, l, r);
+    if (pull_cheaper(g, p, f)) return NULL;
+    if (f == PUSH_LATERAL) return asof_lateral(g, p, l, r, nr_);
+    return asof_window(g, p, l, r, nl_, nr_);
 }
 
 /* An aggregate over the columns cols of a block whose rows are numbered in input order by
@@ -1019,7 +1525,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         if (!ok) break;
         sb_printf(&by, "%s%s", k ? ", " : "", kx);
         sb_printf(&s, "%s AS c%d, ", kx, k);
-        o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT};
+        o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT, NULL};
     }
     for (int k = 0; ok && k < p->n_aggs; k++) {
         DbNative nat;
@@ -1030,7 +1536,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         }
         int c = p->n_group + k;
         sb_printf(&s, "%s AS c%d, ", ag, c);
-        o->cols[c] = (Col){gfmt(g, "%s.c%d", t, c), p->aggs[k].type, nat};
+        o->cols[c] = (Col){gfmt(g, "%s.c%d", t, c), p->aggs[k].type, nat, NULL};
     }
     if (ok) {
         sb_printf(&s, "%s AS o0 FROM %s", p->n_group ? gfmt(g, "min(%s)", rk) : "1", b->from);
@@ -1153,8 +1659,17 @@ typedef struct {
     Arena *a;
     RewriteLog *log;
     bool spec_only;     /* the optimizer is off: only the spec's two pushdowns, every column */
+    const RewriteOptions *opt;
     int rc;
 } Walk;
+
+/* rw_log, unless the log has that entry already (the walk may meet one join from several
+ * operators above it). */
+static int log_once(Walk *w, const char *id, const char *what, const char *detail) {
+    for (size_t i = 0; i < w->log->n; i++)
+        if (strcmp(w->log->items[i].id, id) == 0 && strcmp(w->log->items[i].detail, detail) == 0) return 0;
+    return rw_log(w->a, w->log, id, what, detail);
+}
 
 /* True when p has an operator other than scans and renames (a bare table stays a scan). */
 static bool has_operator(const LPlan *p) {
@@ -1197,7 +1712,8 @@ static void op_names(const LPlan *p, StrBuf *b) {
 /* A generator for p's connection (its first database table's); NULL when there is none to
  * push to (an SQLite older than 3.30 takes only the spec's pushdowns). */
 static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
-    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version()};
+    *g = (Gen){.a = w->a, .lite_version = db_sqlite_version(), .form = w->opt ? w->opt->push_form : PUSH_AUTO,
+               .spec_only = w->spec_only};
     const LPlan *q = p;
     while (q && q->kind != LP_SCAN) q = reads_database(q->in[0]) ? q->in[0] : q->in[1];
     if (!q) return NULL;
@@ -1207,16 +1723,51 @@ static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
     return conn;
 }
 
+/* The SELECT of block b selecting the columns marked in fetched (n of them), its parameter
+ * marks numbered, in the arena; its parameters in *params. NULL when it is too long or out of
+ * memory (g->oom). */
+static const char *statement(Gen *g, const Blk *b, const uint8_t *fetched, int n, Value **params, int *n_params) {
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "SELECT ");
+    int items = 0;
+    for (int i = 0; i < n; i++)
+        if (fetched[i]) sb_printf(&s, "%s%s", items++ ? ", " : "", b->cols[i].raw);
+    sb_printf(&s, " FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    if (b->n_ord) {
+        sb_puts(&s, " ORDER BY ");
+        order_list(g, &s, b->ord, b->n_ord, false);
+    }
+    StrBuf num;
+    sb_init(&num);
+    if (s.oom || g->oom || number_params(g, s.p, &num, params, n_params) < 0) {
+        sb_free(&s);
+        sb_free(&num);
+        g->oom = true;
+        return NULL;
+    }
+    sb_free(&s);
+    const char *sql = num.n > MAX_SQL_BYTES ? NULL : arena_strndup(g->a, num.p, num.n);
+    if (num.n <= MAX_SQL_BYTES && !sql) g->oom = true;
+    sb_free(&num);
+    return sql;
+}
+
 static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
     const uint8_t *want = w->spec_only ? NULL : need;
     Gen g;
     const RelDef *conn = start_gen(w, p, &g);
     if (!conn) return NULL;
+    /* the spec pushes an AS-OF join only as a LATERAL join */
+    if (w->spec_only && p->kind == LP_ASOF && !g.d->lateral) return NULL;
     Blk *b = gen(&g, p, want);
     if (g.oom) {
         w->rc = -1;
         return NULL;
     }
+    if (!b && g.pull && g.why && log_once(w, "PUSH-SQL-004", "Join left in the engine, its inputs pulled: cheaper than pushing it", g.why) < 0)
+        w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;
     uint8_t *fetched = arena_alloc(w->a, (size_t)(n ? n : 1));
@@ -1224,56 +1775,47 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         w->rc = -1;
         return NULL;
     }
-    StrBuf s;
-    sb_init(&s);
-    sb_puts(&s, "SELECT ");
     int items = 0;
     for (int i = 0; i < n; i++) {
         fetched[i] = (!want || want[i]) && b->cols[i].raw;
-        if (want && want[i] && !b->cols[i].raw) {
-            sb_free(&s);
-            return NULL; /* a column read above that the block does not give: not pushed */
-        }
+        if (want && want[i] && !b->cols[i].raw) return NULL; /* a column read above that the block does not give */
     }
     /* a statement selects at least one column */
     for (int i = 0; i < n && !items; i++) items = fetched[i];
     for (int i = 0; i < n && !items; i++)
         if (b->cols[i].raw) fetched[i] = 1, items = 1;
-    if (!items) {
-        sb_free(&s);
-        return NULL;
-    }
-    items = 0;
-    for (int i = 0; i < n; i++)
-        if (fetched[i]) sb_printf(&s, "%s%s", items++ ? ", " : "", b->cols[i].raw);
-    sb_printf(&s, " FROM %s", b->from);
-    if (b->where) sb_printf(&s, " WHERE %s", b->where);
-    if (b->n_ord) {
-        sb_puts(&s, " ORDER BY ");
-        order_list(&g, &s, b->ord, b->n_ord, false);
-    }
-    StrBuf num;
-    sb_init(&num);
+    if (!items) return NULL;
     Value *params = NULL;
     int n_params = 0;
-    if (s.oom || g.oom || number_params(&g, s.p, &num, &params, &n_params) < 0) {
-        sb_free(&s);
-        sb_free(&num);
+    const char *sql = statement(&g, b, fetched, n, &params, &n_params);
+    if (g.oom) {
         w->rc = -1;
         return NULL;
     }
-    sb_free(&s);
-    if (num.n > MAX_SQL_BYTES) {
-        sb_free(&num);
-        return NULL;
-    }
+    if (!sql) return NULL;
     DbStatement *st = arena_alloc(w->a, sizeof *st);
     LPlan *r = arena_alloc(w->a, sizeof *r);
-    const char *sql = arena_strndup(w->a, num.p, num.n);
-    sb_free(&num);
-    if (!st || !r || !sql) {
+    if (!st || !r) {
         w->rc = -1;
         return NULL;
+    }
+    memset(st, 0, sizeof *st);
+    if (w->opt && w->opt->show_dialect) {
+        /* the same subtree written for the dialect shown: the same walk, another table */
+        Gen sg;
+        start_gen(w, p, &sg);
+        sg.d = sql_dialect_named(w->opt->show_dialect);
+        st->show_name = sg.d ? sg.d->name : w->opt->show_dialect;
+        Blk *sb = sg.d ? gen(&sg, p, want) : NULL;
+        for (int i = 0; sb && i < n; i++)
+            if (fetched[i] && !sb->cols[i].raw) sb = NULL;
+        Value *sp;
+        int sn;
+        st->show_sql = sb && !sg.too_long ? statement(&sg, sb, fetched, n, &sp, &sn) : NULL;
+        if (sg.oom) {
+            w->rc = -1;
+            return NULL;
+        }
     }
     st->sql = sql;
     st->n_params = n_params;
@@ -1293,7 +1835,7 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         id = "PUSH-SQL-001", what = "Interval join pushed down to the database as one JOIN";
         detail = db_display(conn->conn);
     } else if (spec) {
-        id = "PUSH-SQL-002", what = "AS-OF join pushed down to the database as one LATERAL join";
+        id = "PUSH-SQL-002", what = "AS-OF join pushed down to the database as one statement";
         detail = db_display(conn->conn);
     } else {
         StrBuf ops;
@@ -1304,6 +1846,7 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
                               g.n_tables == 1 ? "" : "s", db_display(conn->conn));
         sb_free(&ops);
     }
+    if (detail && g.why) detail = arena_printf(w->a, "%s: %s", detail, g.why);
     if (!detail || rw_log(w->a, w->log, id, what, detail) < 0) w->rc = -1;
     return r;
 }
@@ -1413,9 +1956,9 @@ static LPlan *walk(Walk *w, LPlan *p, const uint8_t *need) {
     return c;
 }
 
-LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc) {
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, const RewriteOptions *opt, RewriteLog *log, int *rc) {
     if (!p || *rc < 0) return p;
-    Walk w = {.a = a, .log = log, .spec_only = spec_only};
+    Walk w = {.a = a, .log = log, .spec_only = spec_only, .opt = opt};
     LPlan *r = walk(&w, p, NULL);
     if (w.rc < 0) *rc = -1;
     return r;

@@ -21,9 +21,23 @@ typedef struct {
     size_t n, cap;
 } RewriteLog;
 
+/* The SQL form a pushed AS-OF or interval join takes (docs/connect.md, "Pushdown forms"):
+ * PUSH_AUTO lets the cost model choose, between the forms and pulling the inputs; the others
+ * force one form wherever it applies (for the tests and the benchmarks). */
+typedef enum {
+    PUSH_AUTO,
+    PUSH_WINDOW,          /* ASOF: one sorted pass over both inputs (window functions) */
+    PUSH_LATERAL,         /* ASOF: a LATERAL ... ORDER BY ... LIMIT 1 subquery per left row */
+    PUSH_BINNED,          /* IJOIN: an equi-join on (key, bin) of the intervals' fixed-width bins */
+    PUSH_PLAIN            /* IJOIN: the endpoint predicate as the join condition */
+} PushForm;
+
 typedef struct {
     bool no_optimize;     /* only inline views (INLINE-001): the optimizer's differential test */
     bool no_pushdown;     /* run every operator in the engine (the pushdown's differential test) */
+    PushForm push_form;   /* PUSH_AUTO, or the form forced */
+    const char *show_dialect; /* NULL, or the name of a dialect (sqlgen.h) whose SQL EXPLAIN shows
+                               * next to the statement run: "trino", "spark", "citus" ... */
 } RewriteOptions;
 
 /* Applies every rewrite to *root (new nodes come from arena a) and appends what it did to log
@@ -37,12 +51,14 @@ typedef struct {
  *   FUSE-001    an equality between the two sides of an interval join becomes its partition key
  *   FUSE-002    a condition over both sides of a join or product becomes the join's condition
  *               (equalities as hash keys)
- *   PUSH-SQL-001 an interval join over two tables of one connection runs as one SQL JOIN
- *   PUSH-SQL-002 an AS-OF join over two PostgreSQL tables runs as one LATERAL join (pushsql.c)
+ *   PUSH-SQL-001 an interval join over two tables of one connection runs as one statement
+ *   PUSH-SQL-002 an AS-OF join over two tables of one connection runs as one statement
  *               (these two apply with the optimizer off too: they are the spec's behaviour)
  *   PUSH-SQL-003 any other subtree of σ π ρ δ ⨝ γ τ TOP IJOIN ASOF over tables of one
  *               connection runs as one statement, as far as it has an exact SQL equivalent,
- *               fetching only the columns read above */
+ *               fetching only the columns read above
+ *   PUSH-SQL-004 an AS-OF or interval join stays in the engine, its inputs pulled, because
+ *               the cost model finds that cheaper than pushing it (pushsql.c) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
@@ -50,7 +66,7 @@ int rw_log(Arena *a, RewriteLog *log, const char *id, const char *what, const ch
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc);
 /* spec_only: the optimizer is off, and only the spec's two pushdowns apply (PUSH-SQL-001 and
  * -002, over bare tables, every column fetched). */
-LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, RewriteLog *log, int *rc);
+LPlan *rw_pushsql(Arena *a, LPlan *p, bool spec_only, const RewriteOptions *opt, RewriteLog *log, int *rc);
 
 /* ---- projection pruning's rule, PRUNE-001 (needed.c) ---- */
 

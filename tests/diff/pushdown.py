@@ -7,7 +7,7 @@ to the database and run in the engine (--no-pushdown), must print the same bytes
 Without a URI the queries run on SQLite (SQLITE_FILE is created), with one on PostgreSQL (its
 tables created through psql; SQLITE_FILE then holds the other connection of the cross-connection
 joins). SEEDS sets of tables (20), QUERIES random queries on each (30). Two kinds of queries:
-  - the spec's shapes: IJOIN over two tables for all 14 relations, and on PostgreSQL ASOF in
+  - the spec's shapes: IJOIN over two tables for all 14 relations, and ASOF in
     every direction, INNER and outer, TIES(FIRST) and LAST, with and without keys;
   - random trees of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF
     with random expressions, over tables with NULLs, duplicates, ties, empty and inverted
@@ -17,8 +17,8 @@ joins). SEEDS sets of tables (20), QUERIES random queries on each (30). Two kind
     and columns named with quotes, semicolons, '--', spaces and non-ASCII letters.
 Each random query is built either from constructs that push down in that dialect only, and
 EXPLAIN must then show one PushedSQL node and nothing else, or with one construct on top that
-must not push (a function without an exact SQL equivalent, arithmetic on SQLite, an ASOF on
-SQLite, ASOF ... WITHIN, a join with an inline table or with another connection's table), and
+must not push (a function without an exact SQL equivalent, arithmetic on SQLite,
+ASOF ... WITHIN on PostgreSQL, a join with an inline table or with another connection's table), and
 EXPLAIN must then show that the top runs in the engine, and (where the rest stays whole) only
 pushed statements and scans below it; or a σ over a table with one conjunct that pushes and
 one that does not, which must leave a σ in the engine over a statement with a WHERE. Values stay small, so no query fails at run time.
@@ -296,7 +296,7 @@ class Gen:
             return self.join(depth)
         if k == 2:
             return self.ijoin(depth)
-        if k == 3 and self.pg:
+        if k == 3:
             a = self.asof(depth, within=False)
             if a:
                 return a
@@ -588,14 +588,6 @@ class Gen:
         if k == 2 and nums:
             # a join with a table of another connection
             return f"ρ X ({x.text}) ⨝ X.{quote(nums[0][0])} = OT.id {other_conn}.lt OT", x.has_op
-        if k == 3 and not pg:
-            # SQLite has no LATERAL: the engine joins two pushed inputs
-            a = self.rel(depth - 1)
-            ca = [c for c in x.cols if c[1] == "INT"]
-            cb = [c for c in a.cols if c[1] == "INT"]
-            if ca and cb:
-                return (f"ρ X ({x.text}) ASOF X.{quote(ca[0][0])} >= Y.{quote(cb[0][0])} ρ Y ({a.text})",
-                        x.has_op or a.has_op)
         if k == 3 and pg:
             rel = None
             for _ in range(4):
@@ -652,12 +644,11 @@ def spec_queries(label):
     for rel in RELS:
         qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
         qs.append(f"σ L.k = R.k (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
-    if label == "postgresql":
-        for op in (">=", ">", "<=", "<"):
-            for inner in ("", "INNER "):
-                for ties in ("", " TIES(FIRST)"):
-                    qs.append(f"DB.lt L ASOF {inner}L.k = R.k ∧ L.s {op} R.e{ties} DB.rt R")
-                    qs.append(f"π L.id, R.id → rid (DB.lt L ASOF {inner}L.e {op} R.s{ties} DB.rt R)")
+    for op in (">=", ">", "<=", "<"):
+        for inner in ("", "INNER "):
+            for ties in ("", " TIES(FIRST)"):
+                qs.append(f"DB.lt L ASOF {inner}L.k = R.k ∧ L.s {op} R.e{ties} DB.rt R")
+                qs.append(f"π L.id, R.id → rid (DB.lt L ASOF {inner}L.e {op} R.s{ties} DB.rt R)")
     return qs
 
 

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Differential test of the pushed forms of ASOF and IJOIN: every ASOF case (backward, forward,
+strict and not, INNER and outer, TIES(FIRST) and TIES(LAST), with and without a key) and every
+IJOIN case (the thirteen Allen relations and INTERSECTS, with and without a key, on INT and, on
+PostgreSQL, TIMESTAMP/DATE endpoints) runs three ways -- in the engine, pushed to SQLite, pushed
+to PostgreSQL -- under each form (--pushdown auto, window, lateral, binned, plain), over random
+tables heavy in ties and NULLs: NULL keys, NULL times and endpoints, equal timestamps, NULL
+payloads in the matched row, empty, inverted and very long intervals. Every way must print the
+same bytes, and EXPLAIN must show every query pushed.
+
+  tests/diff/forms.py RELIX WORKDIR [POSTGRES_URI] [SEEDS] [ROWS]
+
+Without a URI only the engine and SQLite run. Prints one line per connection and form, then
+"forms: N passed, N failed".
+"""
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+
+RELS = ["INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
+        "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS"]
+FORMS = ["auto", "window", "lateral", "binned", "plain"]
+
+
+def rows(rng, n, ts):
+    """(id, k, s, e, v, t, u) rows: small domains so that keys, times and endpoints tie often."""
+    out = []
+    for i in range(1, n + 1):
+        k = rng.choice(["a", "b", "B", "é", None])
+        s = rng.choice([None] + list(range(-3, 12)))
+        r = rng.random()
+        e = None if s is None and rng.random() < 0.5 else (rng.randrange(-3, 12) if s is None else
+             s + (rng.randrange(0, 3) if r < 0.6 else -rng.randrange(1, 4) if r < 0.75 else rng.randrange(30, 400)))
+        v = rng.choice([None, 0.5, 1.5, 2.0])
+        t = None if rng.random() < 0.1 else f"2026-01-0{rng.randrange(1, 4)} 0{rng.randrange(0, 3)}:00:00+00"
+        u = None if rng.random() < 0.1 else f"2026-01-0{rng.randrange(1, 6)}"
+        out.append((i, k, s, e, v, t, u))
+    rng.shuffle(out)  # the primary key order differs from the insertion order
+    return out
+
+
+def queries(pg):
+    qs = []
+    for op in (">=", ">", "<=", "<"):
+        for inner in ("", "INNER "):
+            for ties in ("", " TIES(FIRST)", " TIES(LAST)"):
+                qs.append(f"DB.lt L ASOF {inner}L.k = R.k ∧ L.s {op} R.s{ties} DB.rt R")
+                qs.append(f"π L.id, R.id → rid, R.v → rv (DB.lt L ASOF {inner}L.e {op} R.s{ties} DB.rt R)")
+                if pg:
+                    qs.append(f"π L.id, R.id → rid, R.v → rv (DB.lt L ASOF {inner}L.k = R.k ∧ L.t {op} R.t{ties} DB.rt R)")
+    for rel in RELS:
+        qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        qs.append(f"σ L.k = R.k (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        if pg:
+            qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.t, L.u, R.t, R.u) DB.rt R)")
+    return qs
+
+
+def run(relix, script, extra):
+    p = subprocess.run([relix, "--format", "csv"] + extra + ["-e", script], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    relix, work = os.path.abspath(sys.argv[1]), sys.argv[2]
+    pg = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
+    seeds = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    n = int(sys.argv[5]) if len(sys.argv) > 5 else 30
+    passed = failed = 0
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        data = {"lt": rows(rng, n, True), "rt": rows(rng, n, True)}
+        lite = os.path.join(work, f"forms{seed}.db")
+        if os.path.exists(lite):
+            os.remove(lite)
+        db = sqlite3.connect(lite)
+        for t, rs in data.items():
+            db.execute(f"CREATE TABLE {t}(id INTEGER PRIMARY KEY, k TEXT, s INTEGER, e INTEGER, v REAL, t TEXT, u TEXT)")
+            db.executemany(f"INSERT INTO {t} VALUES (?, ?, ?, ?, ?, ?, ?)", rs)
+        db.commit()
+        db.close()
+        conns = [("sqlite", f"sqlite:{lite}")]
+        if pg:
+            sql = []
+            for t, rs in data.items():
+                sql.append(f"DROP TABLE IF EXISTS {t}; CREATE TABLE {t}(id int8 PRIMARY KEY, k text, s int8, e int8, "
+                           f"v float8, t timestamptz, u date);")
+                for r in rs:
+                    vals = ", ".join("NULL" if x is None else str(x) if isinstance(x, (int, float)) else f"'{x}'" for x in r)
+                    sql.append(f"INSERT INTO {t} VALUES ({vals});")
+            if seed % 2:
+                sql.append("CREATE INDEX ON rt(k, s); CREATE INDEX ON rt(s);")
+            sql.append("ANALYZE;")
+            subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", pg], input="\n".join(sql), text=True, check=True,
+                           capture_output=True)
+            conns.append(("postgresql", pg))
+        for label, uri in conns:
+            qs = queries(label == "postgresql")
+            script = f"DB := connect('{uri}');\n" + "".join(f"query {{ {q} }};\n" for q in qs)
+            local = run(relix, script, ["--no-pushdown"])
+            if local[0] != 0:
+                print(f"FAIL seed {seed} {label}: the engine failed\n{local[2][:2000]}")
+                failed += 1
+                continue
+            for form in FORMS:
+                got = run(relix, script, ["--pushdown", form])
+                ex = run(relix, script, ["--pushdown", form, "--explain"])
+                pushed = ex[1].count("PushedSQL on ")
+                if got == local and pushed == len(qs):
+                    passed += 1
+                    continue
+                failed += 1
+                print(f"FAIL seed {seed} {label} --pushdown {form}: {pushed} of {len(qs)} queries pushed")
+                shown = 0
+                for q in qs:
+                    one = f"DB := connect('{uri}'); query {{ {q} }};"
+                    x, y = run(relix, one, ["--pushdown", form]), run(relix, one, ["--no-pushdown"])
+                    if x != y and shown < 2:
+                        shown += 1
+                        print(f"  query {{ {q} }};\n--- pushed\n{x[1][:1200]}{x[2][:800]}--- engine\n{y[1][:1200]}{y[2][:800]}")
+    print(f"forms: {len(queries(True)) + len(queries(False))} queries per seed, {seeds} seeds")
+    print(f"forms: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+main()
