@@ -802,14 +802,43 @@ static inline bool fast_time(const char *s, size_t n, int64_t *us) {
     return true;
 }
 
-/* YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z with valid fields. */
+/* YYYY-MM-DD(T|t| )HH:MM:SS[.f{1,6}][zone] with valid fields and a result in range, zone
+ * being nothing, Z, z, +HH, +HHMM or +HH:MM (or '-'): the value tm_parse_timestamp gives. */
 static inline bool fast_timestamp(DateCache *dc, const char *s, size_t n, int64_t *us) {
     int32_t days;
-    int64_t t;
-    if (n < 20 || s[10] != 'T' || s[n - 1] != 'Z' || !fast_time(s + 11, n - 12, &t) ||
-        !fast_date_days(dc, s, 10, &days))
+    int64_t t, off = 0;
+    if (n < 19 || (s[10] != 'T' && s[10] != 't' && s[10] != ' ')) return false;
+    size_t clock_end = n;
+    char z = s[n - 1];
+    if (z == 'Z' || z == 'z') {
+        clock_end = n - 1;
+    } else if (!is_digit(z)) {
         return false;
-    *us = days * US_PER_DAY + t;
+    } else if (n >= 22) {
+        /* a sign three, five or six bytes from the end starts a zone: the clock has none */
+        size_t k = 0;
+        if (s[n - 6] == '+' || s[n - 6] == '-') k = 6;
+        else if (s[n - 5] == '+' || s[n - 5] == '-') k = 5;
+        else if (s[n - 3] == '+' || s[n - 3] == '-') k = 3;
+        if (k) {
+            const char *q = s + n - k;
+            if (!is_digit(q[1]) || !is_digit(q[2])) return false;
+            int h = dig2(q + 1), m = 0;
+            if (k == 6 && q[3] != ':') return false;
+            if (k > 3) {
+                if (!is_digit(q[k - 2]) || !is_digit(q[k - 1])) return false;
+                m = dig2(q + k - 2);
+            }
+            if (h > 23 || m > 59) return false;
+            off = h * US_PER_HOUR + m * US_PER_MIN;
+            if (q[0] == '-') off = -off;
+            clock_end = n - k;
+        }
+    }
+    if (!fast_time(s + 11, clock_end - 11, &t) || !fast_date_days(dc, s, 10, &days)) return false;
+    int64_t v = days * US_PER_DAY + t - off;
+    if (v < TM_TS_MIN || v > TM_TS_MAX) return false;
+    *us = v;
     return true;
 }
 
