@@ -21,13 +21,25 @@
 /* ---- printing --------------------------------------------------------------------------- */
 
 char *num_put_u64(char *p, uint64_t v) {
+    /* two digits at a time from the back of a scratch buffer (an optimisation) */
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char tmp[20];
-    int k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (k) *p++ = tmp[--k];
+    char *e = tmp + sizeof tmp, *q = e;
+    while (v >= 100) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, pairs + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    while (q < e) *p++ = *q++;   /* at most 20 bytes: no call to memcpy */
     return p;
 }
 
@@ -71,6 +83,19 @@ static void join_e(const char *digits, int k, int exp10, char *t, size_t cap) {
  * k <= 15 digits D read back as v, the 15-digit rounding of v is D padded with zeros, and
  * trimming its zeros finds D. Subnormals carry fewer digits and take the full search.
  */
+/* nearbyint(x) for 0 <= x < 2^52, without the call into the C library (an optimisation): the
+ * sum with 2^52, where doubles are one apart, rounds x to an integer in the current rounding
+ * mode as nearbyint does, and taking 2^52 away again is exact. Needs arithmetic in double
+ * precision (FLT_EVAL_METHOD 0); elsewhere it is nearbyint. */
+static inline double round_small(double x) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    const double big = 4503599627370496.0;   /* 2^52 */
+    return (x + big) - big;
+#else
+    return nearbyint(x);
+#endif
+}
+
 static int shortest_digits(double v, char *digits, int *exp10) {
     /* Optimisation, not needed for correctness: by the same DBL_DIG argument, a normal v has at
      * most one decimal of at most 15 significant digits (up to trailing zeros) that reads back
@@ -82,7 +107,7 @@ static int shortest_digits(double v, char *digits, int *exp10) {
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     if (v >= DBL_MIN && v < 1e15) {
         for (int k = 0; k <= 22 && v * P10[k] < 1e15; k++) {
-            double scaled = nearbyint(v * P10[k]);
+            double scaled = round_small(v * P10[k]);   /* v * P10[k] < 1e15 < 2^52 */
             if (scaled < 1 || scaled / P10[k] != v) continue;
             char whole[20];
             int len = (int)(num_put_u64(whole, (uint64_t)scaled) - whole), n = len;
