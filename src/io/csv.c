@@ -769,7 +769,7 @@ static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_
 }
 
 /* HH:MM:SS[.f{1,6}] with valid fields; *us set. */
-static inline bool fast_time(const char *s, size_t n, int64_t *us) {
+static inline __attribute__((always_inline)) bool fast_time(const char *s, size_t n, int64_t *us) {
     if (n < 8) return false;
     int h, mi, sec;
 #if RX_LE
@@ -804,7 +804,8 @@ static inline bool fast_time(const char *s, size_t n, int64_t *us) {
 
 /* YYYY-MM-DD(T|t| )HH:MM:SS[.f{1,6}][zone] with valid fields and a result in range, zone
  * being nothing, Z, z, +HH, +HHMM or +HH:MM (or '-'): the value tm_parse_timestamp gives. */
-static inline bool fast_timestamp(DateCache *dc, const char *s, size_t n, int64_t *us) {
+static inline __attribute__((always_inline)) bool fast_timestamp(DateCache *dc, const char *s,
+                                                                 size_t n, int64_t *us) {
     int32_t days;
     int64_t t, off = 0;
     if (n < 19 || (s[10] != 'T' && s[10] != 't' && s[10] != ' ')) return false;
@@ -1234,6 +1235,8 @@ typedef struct {
     int n_chunks, threads;
     RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
     uint8_t *ck_nulls;
+    bool direct;         /* the passes read the mapping itself, not windows: a whole input
+                            read by read_input with 64 zero bytes after its end (adopt_input) */
     const CsvBlock *blk; /* not NULL: the input is one block of a file read by blocks */
     uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
 } Load;
@@ -1660,6 +1663,23 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     }
     const char *pos = c->start, *lim = c->lim, *end = L->r.end;
     bool full = false; /* the next window is a whole WINDOW even past lim */
+    if (L->direct) {
+        /* the mapping itself, a window's length at a time between progress reports */
+        Reader v = m;
+        v.pad = true;
+        Cursor cur = {0, 0};
+        Utf8Scan u;
+        utf8_init(&u, &v, pos);
+        while (pos < lim && rc >= 0) {
+            const char *slice = (size_t)(lim - pos) > WINDOW ? pos + WINDOW : lim;
+            while (pos < slice && (rc = scan_record(&S, &v, &cur, &u, &pos)) > 0) {
+            }
+            if (rc == 0) rc = fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
+            if (rc >= 0 && progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
+                rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+        }
+        lim = pos;  /* done: the window loop below has nothing to read */
+    }
     while (pos < lim) {
         size_t len = (size_t)(end - pos) < L->window ? (size_t)(end - pos) : L->window;
         size_t most = len;
@@ -1804,6 +1824,24 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
     m.pend = &w->pend;
     const char *pos = ch->start;
     size_t row = ch->row0, last = ch->row0 + ch->rows;
+    if (L->direct) {
+        /* the mapping itself, a window's length at a time between progress reports */
+        Reader v = m;
+        v.pad = true;
+        Cursor cur = {0, 0};
+        while (row < last) {
+            const char *slice = pos + WINDOW;
+            int rc = 1;
+            while (row < last && pos < slice &&
+                   (rc = convert_record(L, &v, &cur, &pos, row, slot, cs, esc)) > 0)
+                row++;
+            if (rc < 0) return -1;
+            if (rc == 0) return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
+            if (progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
+                return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+        }
+        return 0;
+    }
     while (row < last) {
         size_t len = (size_t)(ch->stop - pos) < L->window ? (size_t)(ch->stop - pos) : L->window;
         Reader v;
@@ -2066,6 +2104,9 @@ static int adopt_input(Load *L, char *buf, size_t len, bool first) {
     static const char empty[1] = "";
     L->r.base = buf ? buf : empty;
     L->r.end = L->r.base + len;
+    /* A whole input (read_input's fresh mapping, zero past len) with 64 bytes to spare in its
+     * last page is read in place by both passes (Load.direct); otherwise through windows. */
+    L->direct = first && !L->blk && len > 0 && used - len >= 64;
     L->r.data = L->r.base;
     if (first && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
     const char *nul = len ? memchr(buf, '\0', len) : NULL;

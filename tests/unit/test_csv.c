@@ -1035,6 +1035,64 @@ static void test_timestamps_vs_temporal(void) {
     sb_free(&text);
 }
 
+/* A file of `rows` records whose first k end in \r\n, the rest in \n: id INT, q TEXT (quoted,
+ * with "" escapes and delimiters, never a newline), f FLOAT, ts TIMESTAMP; row bad_date has a
+ * bad timestamp, row bad_count an extra field; unterminated: the file ends inside quotes. */
+static void line_end_file(StrBuf *b, int rows, int k, int bad_date, int bad_count,
+                          bool unterminated) {
+    rng_state = 77;
+    sb_puts(b, "id,q,f,ts\n");
+    for (int i = 1; i <= rows; i++) {
+        sb_printf(b, "%d,\"%s\",%u.%02u,", i, rnd_below(3) ? "a,\"\"b" : "plain", rnd_below(1000),
+                  rnd_below(100));
+        if (i == bad_date) sb_puts(b, "2026-02-30T00:00:00");
+        else sb_printf(b, "2026-03-02T%02u:%02u:%02u.%u", rnd_below(24), rnd_below(60),
+                       rnd_below(60), rnd_below(1000));
+        if (i == bad_count) sb_puts(b, ",extra");
+        sb_puts(b, i <= k ? "\r\n" : "\n");
+    }
+    if (unterminated) sb_puts(b, "9,\"open,1.5,2026-03-02T00:00:00\n");
+}
+
+/* A whole file whose last page has 64 bytes to spare is read in place, any other through
+ * windows: both give the same table, or the same error at the same line and column. */
+static void test_in_place_and_windows(void) {
+    struct { int bad_date, bad_count; bool unterminated; } cases[] = {
+        {0, 0, false}, {3000, 0, false}, {0, 5999, false}, {0, 0, true}, {6000, 2, false},
+    };
+    for (size_t c = 0; c < RX_ARRAY_LEN(cases); c++) {
+        StrBuf dumps[2];
+        for (int w = 0; w < 2; w++) {
+            StrBuf b;
+            sb_init(&b);
+            line_end_file(&b, 6000, 0, cases[c].bad_date, cases[c].bad_count, cases[c].unterminated);
+            size_t base = b.n;
+            sb_free(&b);
+            /* k line ends of two bytes: the size modulo the page is below 4000 (in place) or
+             * above 4040 (windows) */
+            size_t want = w == 0 ? 100 : 4060;
+            int k = (int)((want + 4096 - base % 4096) % 4096);
+            sb_init(&b);
+            line_end_file(&b, 6000, k, cases[c].bad_date, cases[c].bad_count, cases[c].unterminated);
+            CHECK(b.n % 4096 == want);
+            const char *path = put_file(b.p, b.n);
+            sb_init(&dumps[w]);
+            read_dump(path, NULL, SIZE_MAX, 1, false, &dumps[w]);
+            StrBuf chunked;
+            sb_init(&chunked);
+            read_dump(path, NULL, 4093, 2, true, &chunked);
+            CHECK(chunked.n == dumps[w].n && memcmp(chunked.p, dumps[w].p, chunked.n) == 0);
+            sb_free(&chunked);
+            sb_free(&b);
+        }
+        bool same = dumps[0].n == dumps[1].n && memcmp(dumps[0].p, dumps[1].p, dumps[0].n) == 0;
+        if (!same) fprintf(stderr, "case %zu:\n%.300s\n---\n%.300s\n", c, dumps[0].p, dumps[1].p);
+        CHECK(same);
+        sb_free(&dumps[0]);
+        sb_free(&dumps[1]);
+    }
+}
+
 /* Timestamps at the edges of the reader's fast path (zones, separators, range, malformed
  * tails): each reads as tm_parse_timestamp reads it, a value or an error giving its reason. */
 static void test_timestamp_edges(void) {
@@ -1120,6 +1178,7 @@ int main(void) {
     test_ints_vs_strtoll();
     test_timestamps_vs_temporal();
     test_timestamp_edges();
+    test_in_place_and_windows();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/f%d.csv", dir, i);
