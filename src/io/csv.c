@@ -2048,6 +2048,14 @@ static int read_input(Load *L, const char *path) {
     char *buf = anon_map(cap);
     if (!buf) goto nomem;
     progress_begin("B", hint, "reading %s", progress_file_name(path));
+    long first = input_read_parallel(in, buf, cap, rx_threads(), err);
+    if (first < 0) {
+        progress_end();
+        munmap(buf, cap);
+        input_close(in);
+        return -1;
+    }
+    len = (size_t)first;
     for (;;) {
         if (len == cap) {
             if (cap > SIZE_MAX / 2) goto nomem_buf;
