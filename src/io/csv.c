@@ -6,16 +6,18 @@
  * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
  * The input (input.h: a file, standard input, a pipe, gzip or zstd) is read a block at a time
- * into an anonymous mapping of the reader's own (read_input), never a mapping of the file, which
- * another program could truncate under it (SIGBUS); "the mapping" below is that copy. It holds
- * the TEXT slices that point into it, the lines that errors quote, and the header. A NUL byte
- * anywhere is an error (binary data). The rest is cut into chunks of about 4 MB
- * (CsvOptions.chunk_bytes), each starting just after a newline, which threads take in turn
- * (CsvOptions.threads, by default one per online processor, never more than there are chunks).
- * A thread reads its chunk through windows: 256 KB at a time copied with pread into its own
- * buffer (window_fill), which stays in the core's cache. A record cut by a
- * window's end is read again from the next window; one longer than a window is read from the
- * mapping. Two passes read every chunk:
+ * into an anonymous mapping of the reader's own (read_input; a large plain file in parts on
+ * threads at once, input_read_parallel), never a mapping of the file, which another program
+ * could truncate under it (SIGBUS); "the mapping" below is that copy. It holds the TEXT slices
+ * that point into it, the lines that errors quote, and the header. A NUL byte anywhere is an
+ * error (binary data). The rest is cut into chunks of about 4 MB (CsvOptions.chunk_bytes), each
+ * starting just after a newline, which threads take in turn (CsvOptions.threads, by default one
+ * per online processor, never more than there are chunks). A thread parses its chunk in the
+ * mapping itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast
+ * paths read up to 64 bytes past a field); otherwise (and always for a block of a file read by
+ * blocks) through windows: 256 KB at a time copied into its own buffer (window_fill), 64 zero
+ * bytes after. A record cut by a window's end is read again from the next window; one longer
+ * than a window is read from the mapping. Two passes read every chunk:
  *
  *   1. csv_open: each chunk on its own validates its UTF-8, splits records and fields, checks
  *      every record has the header's field count, counts rows and escaped bytes, notes which
@@ -54,10 +56,9 @@
  * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
  * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
  *
- * Memory: the passes read through windows, so the file's pages enter the process only where
- * TEXT values are read afterwards (through their slices); a load holds the column data and a
- * window per thread. Column arrays of several megabytes ask for transparent huge pages, which
- * cuts their page faults 512-fold.
+ * Memory: a load holds the input, the column data and (reading through windows) a window per
+ * thread. Column arrays of several megabytes ask for transparent huge pages, which cuts their
+ * page faults 512-fold.
  *
  * Decisions where RFC 4180 leaves room:
  *   - Records end at \n or \r\n; a lone \r inside an unquoted field is data. A final record
@@ -82,13 +83,15 @@
  * Speed (optimisations, not needed for correctness): fields are found 64 bytes at a time (SSE2
  * where there is one) as a bit mask of delimiters and newlines, walked with count-trailing-
  * zeros; quoted fields take memchr; UTF-8 is checked 64 bytes at a time while ASCII, just
- * ahead of the scan. Integers read eight digits at a time (fewer too, from a window, whose
- * buffer may be read past a field); plain decimals, decimals with a small exponent, and ISO
- * dates and timestamps in their common forms take inline fast paths that decide only values
- * they are sure of (a float only when one IEEE multiplication or division of exact operands
- * gives it, so correctly rounded) and hand everything else to number.c and temporal.c, so both
- * paths agree. Line numbers are never tracked while scanning: an error computes its line by
- * counting newlines up to its offset, and only for the error reported (Pending).
+ * ahead of the scan. Integers read eight digits at a time (fewer too, where the bytes after a
+ * field may be read: a window, or the mapping read in place); plain decimals, decimals with a
+ * small exponent, and ISO dates and timestamps in their common forms (a timestamp with or
+ * without a zone: Z, +HH, +HHMM, +HH:MM; 'T', 't' or ' ' before the clock) take inline fast
+ * paths that decide only values they are sure of (a float only when one IEEE multiplication or
+ * division of exact operands gives it, so correctly rounded) and hand everything else to
+ * number.c and temporal.c, so both paths agree. Line numbers are never tracked while scanning:
+ * an error computes its line by counting newlines up to its offset, and only for the error
+ * reported (Pending).
  *
  * Longer than the ~1,200 lines a file should hold: the reader is being rewritten; splitting it
  * (chunking and threads, field parsing, type inference) belongs to that rewrite.

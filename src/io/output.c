@@ -6,7 +6,10 @@
  * temporal.c (ISO-8601), in the forms docs/design.md ("Table output") fixes.
  *
  * Every writer appends to one StrBuf and hands it to the sink whenever it holds 64 KiB, always
- * at the end of a line, so that a large result never sits whole in memory. The table format
+ * at the end of a line, so that a large result never sits whole in memory. CSV and TSV format
+ * rows straight into the buffer (format_rows), and a result of PAR_MIN_ROWS rows or more in
+ * blocks of about 1 MB on threads, handed to the sink in order (format_parallel); the bytes are
+ * those of value_text and put_csv_field/put_tsv_field one value at a time. The table format
  * needs its column widths first: it formats every value once to measure it (into a stack
  * buffer, TEXT is measured in place) and again to write it.
  *
