@@ -406,28 +406,10 @@ static inline char *put_timestamp(char *p, int64_t us, DayCache *dc) {
     return p;
 }
 
-/* num_format_int's text of v at p, without the NUL: two digits at a time. */
+/* num_format_int's text of v at p, without the NUL. */
 static inline char *put_int(char *p, int64_t v) {
-    uint64_t u = (uint64_t)v;
-    if (v < 0) {
-        *p++ = '-';
-        u = (uint64_t)0 - u;
-    }
-    char tmp[20];
-    char *e = tmp + sizeof tmp, *q = e;
-    while (u >= 100) {
-        q -= 2;
-        put2d(q, (unsigned)(u % 100));
-        u /= 100;
-    }
-    if (u >= 10) {
-        q -= 2;
-        put2d(q, (unsigned)u);
-    } else {
-        *--q = (char)('0' + u);
-    }
-    while (q < e) *p++ = *q++;   /* at most 20 bytes: no call to memcpy */
-    return p;
+    if (v < 0) *p++ = '-';
+    return num_put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
 /* The bytes put_csv_field writes for s at most: every byte a doubled quote, and two quotes. */
