@@ -479,7 +479,10 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
             const Column *c = t->cols[j];
             if (j) *p++ = sep;
             if (is_null_at(c, i)) {
-                if (tsv) *p++ = '\\', *p++ = 'N';
+                if (tsv) {
+                    *p++ = '\\';
+                    *p++ = 'N';
+                }
                 continue;
             }
             switch (c->type) {
@@ -643,12 +646,12 @@ static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
     }
     /* A first stretch of rows on this thread, which also measures a row's bytes for sizing
      * the blocks of the rest when they go to several threads. */
-    size_t i = 0, first = t->n_rows < 1024 ? t->n_rows : 1024;
+    size_t first = t->n_rows < 1024 ? t->n_rows : 1024;
     size_t before = o->b.n;
     format_rows(&o->b, t, tsv, 0, first, dc);
     size_t row_bytes = first ? (o->b.n - before) / first + 1 : 1;
     maybe_flush(o);
-    i = first;
+    size_t i = first;
     int threads = rx_threads();
     if (threads > 64) threads = 64;
     if (!o->failed && threads > 1 && t->n_rows - i >= PAR_MIN_ROWS) {
