@@ -6,16 +6,18 @@
  * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
  * The input (input.h: a file, standard input, a pipe, gzip or zstd) is read a block at a time
- * into an anonymous mapping of the reader's own (read_input), never a mapping of the file, which
- * another program could truncate under it (SIGBUS); "the mapping" below is that copy. It holds
- * the TEXT slices that point into it, the lines that errors quote, and the header. A NUL byte
- * anywhere is an error (binary data). The rest is cut into chunks of about 4 MB
- * (CsvOptions.chunk_bytes), each starting just after a newline, which threads take in turn
- * (CsvOptions.threads, by default one per online processor, never more than there are chunks).
- * A thread reads its chunk through windows: 256 KB at a time copied with pread into its own
- * buffer (window_fill), which stays in the core's cache. A record cut by a
- * window's end is read again from the next window; one longer than a window is read from the
- * mapping. Two passes read every chunk:
+ * into an anonymous mapping of the reader's own (read_input; a large plain file in parts on
+ * threads at once, input_read_parallel), never a mapping of the file, which another program
+ * could truncate under it (SIGBUS); "the mapping" below is that copy. It holds the TEXT slices
+ * that point into it, the lines that errors quote, and the header. A NUL byte anywhere is an
+ * error (binary data). The rest is cut into chunks of about 4 MB (CsvOptions.chunk_bytes), each
+ * starting just after a newline, which threads take in turn (CsvOptions.threads, by default one
+ * per online processor, never more than there are chunks). A thread parses its chunk in the
+ * mapping itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast
+ * paths read up to 64 bytes past a field); otherwise (and always for a block of a file read by
+ * blocks) through windows: 256 KB at a time copied into its own buffer (window_fill), 64 zero
+ * bytes after. A record cut by a window's end is read again from the next window; one longer
+ * than a window is read from the mapping. Two passes read every chunk:
  *
  *   1. csv_open: each chunk on its own validates its UTF-8, splits records and fields, checks
  *      every record has the header's field count, counts rows and escaped bytes, notes which
@@ -54,10 +56,9 @@
  * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
  * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
  *
- * Memory: the passes read through windows, so the file's pages enter the process only where
- * TEXT values are read afterwards (through their slices); a load holds the column data and a
- * window per thread. Column arrays of several megabytes ask for transparent huge pages, which
- * cuts their page faults 512-fold.
+ * Memory: a load holds the input, the column data and (reading through windows) a window per
+ * thread. Column arrays of several megabytes ask for transparent huge pages, which cuts their
+ * page faults 512-fold.
  *
  * Decisions where RFC 4180 leaves room:
  *   - Records end at \n or \r\n; a lone \r inside an unquoted field is data. A final record
@@ -82,13 +83,15 @@
  * Speed (optimisations, not needed for correctness): fields are found 64 bytes at a time (SSE2
  * where there is one) as a bit mask of delimiters and newlines, walked with count-trailing-
  * zeros; quoted fields take memchr; UTF-8 is checked 64 bytes at a time while ASCII, just
- * ahead of the scan. Integers read eight digits at a time (fewer too, from a window, whose
- * buffer may be read past a field); plain decimals, decimals with a small exponent, and ISO
- * dates and timestamps in their common forms take inline fast paths that decide only values
- * they are sure of (a float only when one IEEE multiplication or division of exact operands
- * gives it, so correctly rounded) and hand everything else to number.c and temporal.c, so both
- * paths agree. Line numbers are never tracked while scanning: an error computes its line by
- * counting newlines up to its offset, and only for the error reported (Pending).
+ * ahead of the scan. Integers read eight digits at a time (fewer too, where the bytes after a
+ * field may be read: a window, or the mapping read in place); plain decimals, decimals with a
+ * small exponent, and ISO dates and timestamps in their common forms (a timestamp with or
+ * without a zone: Z, +HH, +HHMM, +HH:MM; 'T', 't' or ' ' before the clock) take inline fast
+ * paths that decide only values they are sure of (a float only when one IEEE multiplication or
+ * division of exact operands gives it, so correctly rounded) and hand everything else to
+ * number.c and temporal.c, so both paths agree. Line numbers are never tracked while scanning:
+ * an error computes its line by counting newlines up to its offset, and only for the error
+ * reported (Pending).
  *
  * Longer than the ~1,200 lines a file should hold: the reader is being rewritten; splitting it
  * (chunking and threads, field parsing, type inference) belongs to that rewrite.
@@ -769,7 +772,7 @@ static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_
 }
 
 /* HH:MM:SS[.f{1,6}] with valid fields; *us set. */
-static inline bool fast_time(const char *s, size_t n, int64_t *us) {
+static inline __attribute__((always_inline)) bool fast_time(const char *s, size_t n, int64_t *us) {
     if (n < 8) return false;
     int h, mi, sec;
 #if RX_LE
@@ -802,14 +805,44 @@ static inline bool fast_time(const char *s, size_t n, int64_t *us) {
     return true;
 }
 
-/* YYYY-MM-DDTHH:MM:SS[.f{1,6}]Z with valid fields. */
-static inline bool fast_timestamp(DateCache *dc, const char *s, size_t n, int64_t *us) {
+/* YYYY-MM-DD(T|t| )HH:MM:SS[.f{1,6}][zone] with valid fields and a result in range, zone
+ * being nothing, Z, z, +HH, +HHMM or +HH:MM (or '-'): the value tm_parse_timestamp gives. */
+static inline __attribute__((always_inline)) bool fast_timestamp(DateCache *dc, const char *s,
+                                                                 size_t n, int64_t *us) {
     int32_t days;
-    int64_t t;
-    if (n < 20 || s[10] != 'T' || s[n - 1] != 'Z' || !fast_time(s + 11, n - 12, &t) ||
-        !fast_date_days(dc, s, 10, &days))
+    int64_t t, off = 0;
+    if (n < 19 || (s[10] != 'T' && s[10] != 't' && s[10] != ' ')) return false;
+    size_t clock_end = n;
+    char z = s[n - 1];
+    if (z == 'Z' || z == 'z') {
+        clock_end = n - 1;
+    } else if (!is_digit(z)) {
         return false;
-    *us = days * US_PER_DAY + t;
+    } else if (n >= 22) {
+        /* a sign three, five or six bytes from the end starts a zone: the clock has none */
+        size_t k = 0;
+        if (s[n - 6] == '+' || s[n - 6] == '-') k = 6;
+        else if (s[n - 5] == '+' || s[n - 5] == '-') k = 5;
+        else if (s[n - 3] == '+' || s[n - 3] == '-') k = 3;
+        if (k) {
+            const char *q = s + n - k;
+            if (!is_digit(q[1]) || !is_digit(q[2])) return false;
+            int h = dig2(q + 1), m = 0;
+            if (k == 6 && q[3] != ':') return false;
+            if (k > 3) {
+                if (!is_digit(q[k - 2]) || !is_digit(q[k - 1])) return false;
+                m = dig2(q + k - 2);
+            }
+            if (h > 23 || m > 59) return false;
+            off = h * US_PER_HOUR + m * US_PER_MIN;
+            if (q[0] == '-') off = -off;
+            clock_end = n - k;
+        }
+    }
+    if (!fast_time(s + 11, clock_end - 11, &t) || !fast_date_days(dc, s, 10, &days)) return false;
+    int64_t v = days * US_PER_DAY + t - off;
+    if (v < TM_TS_MIN || v > TM_TS_MAX) return false;
+    *us = v;
     return true;
 }
 
@@ -1205,6 +1238,8 @@ typedef struct {
     int n_chunks, threads;
     RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
     uint8_t *ck_nulls;
+    bool direct;         /* the passes read the mapping itself, not windows: a whole input
+                            read by read_input with 64 zero bytes after its end (adopt_input) */
     const CsvBlock *blk; /* not NULL: the input is one block of a file read by blocks */
     uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
     bool in_block;       /* the input is one block of a file read by blocks: its reader's
@@ -1633,6 +1668,23 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     }
     const char *pos = c->start, *lim = c->lim, *end = L->r.end;
     bool full = false; /* the next window is a whole WINDOW even past lim */
+    if (L->direct) {
+        /* the mapping itself, a window's length at a time between progress reports */
+        Reader v = m;
+        v.pad = true;
+        Cursor cur = {0, 0};
+        Utf8Scan u;
+        utf8_init(&u, &v, pos);
+        while (pos < lim && rc >= 0) {
+            const char *slice = (size_t)(lim - pos) > WINDOW ? pos + WINDOW : lim;
+            while (pos < slice && (rc = scan_record(&S, &v, &cur, &u, &pos)) > 0) {
+            }
+            if (rc == 0) rc = fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
+            if (rc >= 0 && progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
+                rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+        }
+        lim = pos;  /* done: the window loop below has nothing to read */
+    }
     while (pos < lim) {
         size_t len = (size_t)(end - pos) < L->window ? (size_t)(end - pos) : L->window;
         size_t most = len;
@@ -1777,6 +1829,24 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
     m.pend = &w->pend;
     const char *pos = ch->start;
     size_t row = ch->row0, last = ch->row0 + ch->rows;
+    if (L->direct) {
+        /* the mapping itself, a window's length at a time between progress reports */
+        Reader v = m;
+        v.pad = true;
+        Cursor cur = {0, 0};
+        while (row < last) {
+            const char *slice = pos + WINDOW;
+            int rc = 1;
+            while (row < last && pos < slice &&
+                   (rc = convert_record(L, &v, &cur, &pos, row, slot, cs, esc)) > 0)
+                row++;
+            if (rc < 0) return -1;
+            if (rc == 0) return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
+            if (progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
+                return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
+        }
+        return 0;
+    }
     while (row < last) {
         size_t len = (size_t)(ch->stop - pos) < L->window ? (size_t)(ch->stop - pos) : L->window;
         Reader v;
@@ -1983,6 +2053,14 @@ static int read_input(Load *L, const char *path) {
     char *buf = anon_map(cap);
     if (!buf) goto nomem;
     progress_begin("B", hint, "reading %s", progress_file_name(path));
+    long first = input_read_parallel(in, buf, cap, rx_threads(), err);
+    if (first < 0) {
+        progress_end();
+        munmap(buf, cap);
+        input_close(in);
+        return -1;
+    }
+    len = (size_t)first;
     for (;;) {
         if (len == cap) {
             if (cap > SIZE_MAX / 2) goto nomem_buf;
@@ -2039,6 +2117,9 @@ static int adopt_input(Load *L, char *buf, size_t len, bool first) {
     static const char empty[1] = "";
     L->r.base = buf ? buf : empty;
     L->r.end = L->r.base + len;
+    /* A whole input (read_input's fresh mapping, zero past len) with 64 bytes to spare in its
+     * last page is read in place by both passes (Load.direct); otherwise through windows. */
+    L->direct = first && !L->blk && len > 0 && used - len >= 64;
     L->r.data = L->r.base;
     if (first && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) L->r.data += 3;
     const char *nul = len ? memchr(buf, '\0', len) : NULL;

@@ -9,6 +9,7 @@
 #include "io/input.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -285,6 +286,80 @@ long input_read(Input *in, char *buf, size_t cap, RxError *err) {
     long k = raw_read(in, (unsigned char *)buf, cap, err);
     if (k == 0) in->done = true;
     return k;
+}
+
+/* One part of input_read_parallel: buf[0..len) from the file at offset off. */
+typedef struct {
+    int fd;
+    char *buf;
+    size_t off, len;
+    size_t got;          /* bytes read: len, or fewer at the file's end */
+    int err;             /* errno of a failed read, 0 if none */
+} ReadPart;
+
+static void *read_part(void *arg) {
+    ReadPart *p = arg;
+    while (p->got < p->len) {
+        ssize_t k = pread(p->fd, p->buf + p->got, p->len - p->got, (off_t)(p->off + p->got));
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) {
+            p->err = errno;
+            break;
+        }
+        if (k == 0) break;
+        p->got += (size_t)k;
+    }
+    return NULL;
+}
+
+long input_read_parallel(Input *in, char *buf, size_t cap, int threads, RxError *err) {
+    enum { MIN_PART = 8 << 20, MAX_PARTS = 16 };
+    if (in->codec != INPUT_PLAIN || !in->regular || in->is_stdin || in->done ||
+        in->head_pos != 0 || in->raw_read != in->head_len || in->size < 2 * (size_t)MIN_PART ||
+        cap < in->size || threads < 2)
+        return 0;
+    size_t h = in->head_len, rest = in->size - h;
+    memcpy(buf, in->head, h);
+    int n = threads < MAX_PARTS ? threads : MAX_PARTS;
+    if ((size_t)n > rest / MIN_PART) n = (int)(rest / MIN_PART);
+    ReadPart part[MAX_PARTS];
+    pthread_t th[MAX_PARTS];
+    bool started[MAX_PARTS] = {false};
+    for (int i = 0; i < n; i++) {
+        size_t a = rest / (size_t)n * (size_t)i, b = i + 1 < n ? rest / (size_t)n * (size_t)(i + 1) : rest;
+        part[i] = (ReadPart){in->fd, buf + h + a, h + a, b - a, 0, 0};
+        /* part 0 on this thread, after the others have started */
+        if (i > 0) started[i] = pthread_create(&th[i], NULL, read_part, &part[i]) == 0;
+    }
+    read_part(&part[0]);
+    for (int i = 1; i < n; i++) {
+        if (started[i]) pthread_join(th[i], NULL);
+        else read_part(&part[i]);
+    }
+    /* the bytes up to the first part that came back short are the file's (it shrank there) */
+    size_t got = h;
+    for (int i = 0; i < n; i++) {
+        if (part[i].err) {
+            in_error(in, err, "cannot read '%s': %s", strerror(part[i].err));
+            return -1;
+        }
+        got += part[i].got;
+        if (part[i].got < part[i].len) break;
+    }
+    in->head_pos = h;
+    in->raw_read = got;
+    /* raw_read goes on after these bytes: more if the file grew, its end otherwise (and the
+     * error of a file that shrank) */
+    if (lseek(in->fd, (off_t)got, SEEK_SET) < 0) {
+        in_error(in, err, "cannot read '%s': %s", strerror(errno));
+        return -1;
+    }
+    if (got < in->size) {
+        long k = raw_read(in, (unsigned char *)buf + got, 1, err);
+        if (k <= 0) return -1;   /* the shrink error, or a read error */
+        got += (size_t)k;        /* grew back meanwhile: the caller reads on */
+    }
+    return (long)got;
 }
 
 size_t input_size_hint(const Input *in) { return in->codec == INPUT_PLAIN ? in->size : 0; }

@@ -31,6 +31,15 @@ int input_open(const char *path, Input **out, RxError *err);
  * cap anywhere. */
 long input_read(Input *in, char *buf, size_t cap, RxError *err);
 
+/* Reads an uncompressed regular file (not standard input) that nothing has been read from yet,
+ * of at least 16 MB, into buf[0..cap) with up to `threads` threads reading parts of it at once
+ * (an optimisation: the pages of a fresh buffer fault in on several cores): returns the bytes
+ * read, its size when opened, after which input_read goes on (the rest of a file that grew,
+ * else its end). 0 when the input is not such a file or cap is smaller (nothing read: the
+ * caller reads with input_read); -1 with err when it cannot be read or shrank meanwhile
+ * (the error input_read gives). */
+long input_read_parallel(Input *in, char *buf, size_t cap, int threads, RxError *err);
+
 /* The expected size of the data: the size of an uncompressed regular file, 0 when unknown (a
  * stream, or compressed). A hint for the reader's first buffer, not a promise. */
 size_t input_size_hint(const Input *in);

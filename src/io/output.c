@@ -6,7 +6,10 @@
  * temporal.c (ISO-8601), in the forms docs/design.md ("Table output") fixes.
  *
  * Every writer appends to one StrBuf and hands it to the sink whenever it holds 64 KiB, always
- * at the end of a line, so that a large result never sits whole in memory. The table format
+ * at the end of a line, so that a large result never sits whole in memory. CSV and TSV format
+ * rows straight into the buffer (format_rows), and a result of PAR_MIN_ROWS rows or more in
+ * blocks of about 1 MB on threads, handed to the sink in order (format_parallel); the bytes are
+ * those of value_text and put_csv_field/put_tsv_field one value at a time. The table format
  * needs its column widths first: it formats every value once to measure it (into a stack
  * buffer, TEXT is measured in place) and again to write it.
  *
@@ -37,6 +40,7 @@
 #include "io/io.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,10 +343,292 @@ static void put_tsv_field(StrBuf *b, RxStr s) {
     sb_append(b, run, (size_t)(e - run));
 }
 
+/* Room for one formatted non-TEXT value: what value_text writes, and the writers below. */
+#define CELL_MAX VAL_BUF
+
+/* What the delimited writers keep per column while formatting rows: the last date a TIMESTAMP
+ * or DATE column printed, so that rows of one day (the common case in time series) copy its
+ * text instead of converting the day count again. */
+typedef struct {
+    int64_t day;           /* the day whose text date holds; valid when len > 0 */
+    size_t len;
+    char date[TM_BUF];
+} DayCache;
+
+/* The text of `days` as tm_format_date writes it, through the cache. */
+static inline const char *cached_date(DayCache *dc, int64_t days, size_t *len) {
+    if (dc->len == 0 || dc->day != days) {
+        dc->day = days;
+        dc->len = tm_format_date((int32_t)days, dc->date);
+    }
+    *len = dc->len;
+    return dc->date;
+}
+
+static inline char *put2d(char *p, unsigned v) {
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    memcpy(p, pairs + 2 * v, 2);
+    return p + 2;
+}
+
+/* tm_format_timestamp's text of us at p (CELL_MAX bytes there), byte for byte: the date (of
+ * any year) through dc, then HH:MM:SS, '.' and the microseconds without trailing zeros when
+ * there are any, and 'Z'. Returns the end; writes no NUL. */
+static inline char *put_timestamp(char *p, int64_t us, DayCache *dc) {
+    int64_t days = us / US_PER_DAY, tod = us % US_PER_DAY;
+    if (tod < 0) {
+        tod += US_PER_DAY;
+        days--;
+    }
+    size_t dl;
+    const char *d = cached_date(dc, days, &dl);
+    if (dl == 10) memcpy(p, d, 10);   /* years 0..9999: a copy of fixed size, inlined */
+    else memcpy(p, d, dl);
+    p += dl;
+    *p++ = 'T';
+    uint32_t secs = (uint32_t)(tod / US_PER_SEC), frac = (uint32_t)(tod % US_PER_SEC);
+    p = put2d(p, secs / 3600);
+    *p++ = ':';
+    p = put2d(p, secs / 60 % 60);
+    *p++ = ':';
+    p = put2d(p, secs % 60);
+    if (frac) {
+        *p++ = '.';
+        p = put2d(p, frac / 10000);
+        p = put2d(p, frac / 100 % 100);
+        p = put2d(p, frac % 100);
+        while (p[-1] == '0') p--;   /* frac > 0: a non-zero digit stops it */
+    }
+    *p++ = 'Z';
+    return p;
+}
+
+/* num_format_int's text of v at p, without the NUL. */
+static inline char *put_int(char *p, int64_t v) {
+    if (v < 0) *p++ = '-';
+    return num_put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+}
+
+/* The bytes put_csv_field writes for s at most: every byte a doubled quote, and two quotes. */
+static inline size_t csv_field_max(RxStr s) { return 2 * s.len + 2; }
+
+/* put_csv_field's text of s at p (csv_field_max(s) bytes there); returns the end. */
+static char *put_csv_text(char *p, RxStr s) {
+    bool quote = s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
+                 (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0);
+    for (size_t i = 0; i < s.len && !quote; i++) {
+        char c = s.ptr[i];
+        quote = c == ',' || c == '"' || c == '\n' || c == '\r';
+    }
+    if (!quote) {
+        if (s.len <= 16) {
+            for (size_t i = 0; i < s.len; i++) p[i] = s.ptr[i];  /* short: no call */
+        } else {
+            memcpy(p, s.ptr, s.len);
+        }
+        return p + s.len;
+    }
+    *p++ = '"';
+    for (size_t i = 0; i < s.len; i++) {
+        *p++ = s.ptr[i];
+        if (s.ptr[i] == '"') *p++ = '"';
+    }
+    *p++ = '"';
+    return p;
+}
+
+/* put_tsv_field's text of s at p (2 * s.len bytes there); returns the end. */
+static char *put_tsv_text(char *p, RxStr s) {
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i], rep;
+        if (c == '\t') rep = 't';
+        else if (c == '\n') rep = 'n';
+        else if (c == '\r') rep = 'r';
+        else if (c == '\\') rep = '\\';
+        else {
+            *p++ = c;
+            continue;
+        }
+        *p++ = '\\';
+        *p++ = rep;
+    }
+    return p;
+}
+
+/* Appends rows [from, to) of t (at least one column) to b as CSV or TSV lines, exactly as
+ * put_csv_field, put_tsv_field and value_text print each value. dc: one DayCache per
+ * column, the caller's. On out of memory b->oom is set and the rest is dropped. */
+static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t to,
+                        DayCache *dc) {
+    const int nc = t->n_cols;
+    const char sep = tsv ? '\t' : ',';
+    for (size_t i = from; i < to && !b->oom; i++) {
+        /* room for the row: CELL_MAX a value, the TEXT values' worst case, the separators */
+        size_t need = (size_t)nc * (CELL_MAX + 2) + 1;
+        for (int j = 0; j < nc; j++) {
+            const Column *c = t->cols[j];
+            if (c->type == TY_TEXT && !is_null_at(c, i)) need += csv_field_max(col_str(c)[i]);
+        }
+        sb_reserve(b, need);
+        if (b->oom) return;
+        char *p = b->p + b->n;
+        for (int j = 0; j < nc; j++) {
+            const Column *c = t->cols[j];
+            if (j) *p++ = sep;
+            if (is_null_at(c, i)) {
+                if (tsv) {
+                    *p++ = '\\';
+                    *p++ = 'N';
+                }
+                continue;
+            }
+            switch (c->type) {
+            case TY_TEXT: {
+                RxStr s = col_str(c)[i];
+                p = tsv ? put_tsv_text(p, s) : put_csv_text(p, s);
+                break;
+            }
+            case TY_INT: p = put_int(p, col_i64(c)[i]); break;
+            case TY_FLOAT: p += num_format_double(col_f64(c)[i], p); break;
+            case TY_TIMESTAMP: p = put_timestamp(p, col_i64(c)[i], &dc[j]); break;
+            case TY_DATE: {
+                size_t dl;
+                const char *d = cached_date(&dc[j], col_i32(c)[i], &dl);
+                memcpy(p, d, dl);
+                p += dl;
+                break;
+            }
+            default: {
+                /* TIME, DURATION, BOOL: as value_text prints them (ASCII, nothing to escape) */
+                char buf[VAL_BUF];
+                RxStr s = value_text(c, i, buf);
+                memcpy(p, s.ptr, s.len);
+                p += s.len;
+                break;
+            }
+            }
+        }
+        *p++ = '\n';
+        b->n = (size_t)(p - b->p);
+        b->p[b->n] = '\0';
+    }
+}
+
+/* A result this many rows or more is formatted on several threads (format_parallel). */
+enum { PAR_MIN_ROWS = 1 << 16, PAR_BLOCK_BYTES = 1 << 20, PAR_SLOTS_PER_THREAD = 2 };
+
+/* Rows cut into blocks that threads format into buffers of their own (slots) while this
+ * thread hands the finished ones to the sink in order. */
+typedef struct {
+    const Table *t;
+    bool tsv;
+    size_t from, rows_per_block, n_blocks;
+    int n_slots;
+    StrBuf *buf;             /* n_slots: block k is formatted into buf[k % n_slots] */
+    size_t *ready;           /* n_slots: 1 + the block the slot holds, finished; 0 none */
+    size_t next;             /* the next block to format */
+    size_t written;          /* blocks handed to the sink */
+    bool stop;               /* the sink failed: format nothing more */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} ParWrite;
+
+static void *par_worker(void *arg) {
+    ParWrite *w = arg;
+    DayCache *dc = calloc((size_t)w->t->n_cols, sizeof *dc);
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        size_t k = w->next;
+        if (w->stop || k >= w->n_blocks) break;
+        w->next++;
+        /* the slot is free once the block n_slots before this one is written */
+        while (!w->stop && k >= w->written + (size_t)w->n_slots) pthread_cond_wait(&w->cv, &w->mu);
+        if (w->stop) break;
+        pthread_mutex_unlock(&w->mu);
+        StrBuf *b = &w->buf[k % (size_t)w->n_slots];
+        b->n = 0;
+        size_t from = w->from + k * w->rows_per_block, to = from + w->rows_per_block;
+        if (to > w->t->n_rows) to = w->t->n_rows;
+        if (dc) format_rows(b, w->t, w->tsv, from, to, dc);
+        else b->oom = true;
+        pthread_mutex_lock(&w->mu);
+        w->ready[k % (size_t)w->n_slots] = k + 1;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    free(dc);
+    return NULL;
+}
+
+/* Formats rows [from, n_rows) of t on up to `threads` threads and writes them to o's sink in
+ * order: the bytes are those of one thread formatting them all. False when the threads or
+ * their memory cannot be had (nothing written then: the caller formats the rows itself). */
+static bool format_parallel(Out *o, const Table *t, bool tsv, size_t from, size_t row_bytes,
+                            int threads) {
+    ParWrite w;
+    memset(&w, 0, sizeof w);
+    w.t = t;
+    w.tsv = tsv;
+    w.from = from;
+    w.rows_per_block = PAR_BLOCK_BYTES / (row_bytes ? row_bytes : 1);
+    if (w.rows_per_block < 1) w.rows_per_block = 1;
+    w.n_blocks = (t->n_rows - from + w.rows_per_block - 1) / w.rows_per_block;
+    w.n_slots = threads * PAR_SLOTS_PER_THREAD;
+    w.buf = calloc((size_t)w.n_slots, sizeof *w.buf);
+    w.ready = calloc((size_t)w.n_slots, sizeof *w.ready);
+    if (!w.buf || !w.ready) {
+        free(w.buf);
+        free(w.ready);
+        return false;
+    }
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.cv, NULL);
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 0; i < threads && i < 64; i++) {
+        if (pthread_create(&th[started], NULL, par_worker, &w) != 0) break;
+        started++;
+    }
+    bool ok = started > 0;
+    for (size_t k = 0; ok && k < w.n_blocks; k++) {
+        StrBuf *b = &w.buf[k % (size_t)w.n_slots];
+        pthread_mutex_lock(&w.mu);
+        while (w.ready[k % (size_t)w.n_slots] != k + 1) pthread_cond_wait(&w.cv, &w.mu);
+        pthread_mutex_unlock(&w.mu);
+        /* hand the block over through o's own buffer's path (flush), keeping its checks */
+        StrBuf keep = o->b;
+        o->b = *b;
+        flush(o);
+        *b = o->b;
+        o->b = keep;
+        pthread_mutex_lock(&w.mu);
+        w.written = k + 1;
+        if (o->failed) w.stop = true;
+        pthread_cond_broadcast(&w.cv);
+        pthread_mutex_unlock(&w.mu);
+        if (o->failed) break;
+    }
+    if (!ok) {
+        pthread_mutex_lock(&w.mu);
+        w.stop = true;
+        pthread_cond_broadcast(&w.cv);
+        pthread_mutex_unlock(&w.mu);
+    }
+    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&w.mu);
+    pthread_cond_destroy(&w.cv);
+    for (int i = 0; i < w.n_slots; i++) sb_free(&w.buf[i]);
+    free(w.buf);
+    free(w.ready);
+    return ok;
+}
+
 static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
     int nc = t->n_cols;
     char sep = tsv ? '\t' : ',';
-    char buf[VAL_BUF];
     if (nc == 0) return;
     for (int j = 0; j < nc && header; j++) {
         const char *name = t->names[j] ? t->names[j] : "";
@@ -352,22 +638,33 @@ static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
         else put_csv_field(&o->b, h);
     }
     if (header) sb_putc(&o->b, '\n');
-    for (size_t i = 0; i < t->n_rows && !o->failed; i++) {
-        for (int j = 0; j < nc; j++) {
-            const Column *c = t->cols[j];
-            if (j) sb_putc(&o->b, sep);
-            if (is_null_at(c, i)) {
-                if (tsv) sb_append(&o->b, "\\N", 2);
-                continue;
-            }
-            RxStr s = value_text(c, i, buf);
-            if (tsv) put_tsv_field(&o->b, s);
-            else if (c->type == TY_TEXT) put_csv_field(&o->b, s);
-            else sb_append(&o->b, s.ptr, s.len);
-        }
-        sb_putc(&o->b, '\n');
-        maybe_flush(o);
+    DayCache *dc = calloc((size_t)nc, sizeof *dc);
+    if (!dc) {
+        o->failed = true;
+        rx_error(o->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory writing the result");
+        return;
     }
+    /* A first stretch of rows on this thread, which also measures a row's bytes for sizing
+     * the blocks of the rest when they go to several threads. */
+    size_t first = t->n_rows < 1024 ? t->n_rows : 1024;
+    size_t before = o->b.n;
+    format_rows(&o->b, t, tsv, 0, first, dc);
+    size_t row_bytes = first ? (o->b.n - before) / first + 1 : 1;
+    maybe_flush(o);
+    size_t i = first;
+    int threads = rx_threads();
+    if (threads > 64) threads = 64;
+    if (!o->failed && threads > 1 && t->n_rows - i >= PAR_MIN_ROWS) {
+        flush(o);
+        if (!o->failed && format_parallel(o, t, tsv, i, row_bytes, threads)) i = t->n_rows;
+    }
+    while (i < t->n_rows && !o->failed) {
+        size_t to = i + 256 < t->n_rows ? i + 256 : t->n_rows;
+        format_rows(&o->b, t, tsv, i, to, dc);
+        maybe_flush(o);
+        i = to;
+    }
+    free(dc);
 }
 
 /* ---- json ----------------------------------------------------------------------------------- */

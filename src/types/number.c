@@ -21,14 +21,29 @@
 /* ---- printing --------------------------------------------------------------------------- */
 
 char *num_put_u64(char *p, uint64_t v) {
-    char tmp[20];
-    int k = 0;
-    do {
-        tmp[k++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (k) *p++ = tmp[--k];
-    return p;
+    /* The digit count first, then two digits at a time from the last (an optimisation). */
+    static const uint64_t P10[20] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                     100000000, 1000000000, UINT64_C(10000000000),
+                                     UINT64_C(100000000000), UINT64_C(1000000000000),
+                                     UINT64_C(10000000000000), UINT64_C(100000000000000),
+                                     UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+                                     UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+                                     UINT64_C(10000000000000000000)};
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    int n = 1;
+    while (n < 20 && v >= P10[n]) n++;
+    char *end = p + n, *q = end;
+    while (v >= 100) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+    if (v >= 10) memcpy(q - 2, pairs + 2 * v, 2);
+    else q[-1] = (char)('0' + v);
+    return end;
 }
 
 size_t num_format_int(int64_t v, char *buf) {
@@ -71,6 +86,37 @@ static void join_e(const char *digits, int k, int exp10, char *t, size_t cap) {
  * k <= 15 digits D read back as v, the 15-digit rounding of v is D padded with zeros, and
  * trimming its zeros finds D. Subnormals carry fewer digits and take the full search.
  */
+/* memcpy of n <= 24 bytes without a call (an optimisation for the digit strings below): fixed
+ * sizes, overlapping where n is not one, never outside [0, n). */
+static inline void copy_small(char *dst, const char *src, size_t n) {
+    if (n >= 8) {
+        memcpy(dst, src, 8);
+        if (n > 16) memcpy(dst + 8, src + 8, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(dst, src, 4);
+        memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n >= 2) {
+        memcpy(dst, src, 2);
+        memcpy(dst + n - 2, src + n - 2, 2);
+    } else if (n == 1) {
+        dst[0] = src[0];
+    }
+}
+
+/* nearbyint(x) for 0 <= x < 2^52, without the call into the C library (an optimisation): the
+ * sum with 2^52, where doubles are one apart, rounds x to an integer in the current rounding
+ * mode as nearbyint does, and taking 2^52 away again is exact. Needs arithmetic in double
+ * precision (FLT_EVAL_METHOD 0); elsewhere it is nearbyint. */
+static inline double round_small(double x) {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    const double big = 4503599627370496.0;   /* 2^52 */
+    return (x + big) - big;
+#else
+    return nearbyint(x);
+#endif
+}
+
 static int shortest_digits(double v, char *digits, int *exp10) {
     /* Optimisation, not needed for correctness: by the same DBL_DIG argument, a normal v has at
      * most one decimal of at most 15 significant digits (up to trailing zeros) that reads back
@@ -82,12 +128,17 @@ static int shortest_digits(double v, char *digits, int *exp10) {
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     if (v >= DBL_MIN && v < 1e15) {
         for (int k = 0; k <= 22 && v * P10[k] < 1e15; k++) {
-            double scaled = nearbyint(v * P10[k]);
-            if (scaled < 1 || scaled / P10[k] != v) continue;
+            double x = v * P10[k], scaled = round_small(x);   /* x < 1e15 < 2^52 */
+            /* Optimisation: a division that must fail is skipped. If scaled / 10^k rounds to
+             * v, then |scaled - 10^k v| <= 10^k ulp(v) / 2 <= x 2^-53 (about) and x is within
+             * ulp(x) / 2 <= x 2^-53 of 10^k v, so |x - scaled| <= x 2^-52 (about); the test
+             * allows four times that. x - scaled is exact (Sterbenz: scaled >= 1 lies within
+             * a factor of two of x), and so is the scaling by a power of two. */
+            if (scaled < 1 || fabs(x - scaled) > x * 0x1p-50 || scaled / P10[k] != v) continue;
             char whole[20];
             int len = (int)(num_put_u64(whole, (uint64_t)scaled) - whole), n = len;
             while (n > 1 && whole[n - 1] == '0') n--;
-            memcpy(digits, whole, (size_t)n);
+            copy_small(digits, whole, (size_t)n);
             *exp10 = len - 1 - k;
             return n;
         }
@@ -153,26 +204,26 @@ size_t num_format_double(double v, char *buf) {
     int k = shortest_digits(v, d, &exp10);
     int n = exp10 + 1;
     if (k <= n && n <= 21) {
-        memcpy(p, d, (size_t)k);
+        copy_small(p, d, (size_t)k);
         p += k;
         for (int i = k; i < n; i++) *p++ = '0';
     } else if (0 < n && n <= 21) {
-        memcpy(p, d, (size_t)n);
+        copy_small(p, d, (size_t)n);
         p += n;
         *p++ = '.';
-        memcpy(p, d + n, (size_t)(k - n));
+        copy_small(p, d + n, (size_t)(k - n));
         p += k - n;
     } else if (-6 < n && n <= 0) {
         *p++ = '0';
         *p++ = '.';
         for (int i = 0; i < -n; i++) *p++ = '0';
-        memcpy(p, d, (size_t)k);
+        copy_small(p, d, (size_t)k);
         p += k;
     } else {
         *p++ = d[0];
         if (k > 1) {
             *p++ = '.';
-            memcpy(p, d + 1, (size_t)(k - 1));
+            copy_small(p, d + 1, (size_t)(k - 1));
             p += k - 1;
         }
         *p++ = 'e';

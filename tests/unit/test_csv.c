@@ -997,12 +997,18 @@ static void test_ints_vs_strtoll(void) {
 static void gen_ts(StrBuf *b, size_t i) {
     uint64_t r = rnd();
     int y = 1 + (int)(r % 9999), mo = 1 + (int)((r >> 14) % 12), d = 1 + (int)((r >> 18) % 28);
-    sb_printf(b, "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, (int)((r >> 23) % 24),
+    sb_printf(b, "%04d-%02d-%02d%c%02d:%02d:%02d", y, mo, d, "TTt "[(r >> 60) % 4], (int)((r >> 23) % 24),
               (int)((r >> 28) % 60), (int)((r >> 34) % 60));
     int frac = (int)((r >> 40) % 8); /* 0: none; 7: an offset instead of Z */
     static const unsigned p10[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
     if (frac > 0 && frac < 7) sb_printf(b, ".%0*u", frac, (unsigned)((r >> 43) % p10[frac]));
-    sb_puts(b, frac == 7 ? "+05:30" : (i % 5 == 0 ? "z" : "Z"));
+    /* every zone form: none, Z, z, +HH:MM, +HHMM, +HH and '-' (in range at both ends of the
+     * calendar: the offsets are never large enough to leave year 1..9999 there) */
+    static const char *const zones[] = {"Z", "z", "", "+05:30", "-0800", "+01", "-23:59",
+                                        "+23:59", "-00", "+0000"};
+    const char *z = frac == 7 ? "+05:30" : zones[i % RX_ARRAY_LEN(zones)];
+    if ((y == 1 && mo == 1 && z[0] == '+') || (y == 9999 && mo == 12 && z[0] == '-')) z = "Z";
+    sb_puts(b, z);
 }
 
 static void test_timestamps_vs_temporal(void) {
@@ -1029,6 +1035,124 @@ static void test_timestamps_vs_temporal(void) {
     sb_free(&text);
 }
 
+/* A file of `rows` records whose first k end in \r\n, the rest in \n: id INT, q TEXT (quoted,
+ * with "" escapes and delimiters, never a newline), f FLOAT, ts TIMESTAMP; row bad_date has a
+ * bad timestamp, row bad_count an extra field; unterminated: the file ends inside quotes. */
+static void line_end_file(StrBuf *b, int rows, int k, int bad_date, int bad_count,
+                          bool unterminated) {
+    rng_state = 77;
+    sb_puts(b, "id,q,f,ts\n");
+    for (int i = 1; i <= rows; i++) {
+        sb_printf(b, "%d,\"%s\",%u.%02u,", i, rnd_below(3) ? "a,\"\"b" : "plain", rnd_below(1000),
+                  rnd_below(100));
+        if (i == bad_date) sb_puts(b, "2026-02-30T00:00:00");
+        else sb_printf(b, "2026-03-02T%02u:%02u:%02u.%u", rnd_below(24), rnd_below(60),
+                       rnd_below(60), rnd_below(1000));
+        if (i == bad_count) sb_puts(b, ",extra");
+        sb_puts(b, i <= k ? "\r\n" : "\n");
+    }
+    if (unterminated) sb_puts(b, "9,\"open,1.5,2026-03-02T00:00:00\n");
+}
+
+/* A whole file whose last page has 64 bytes to spare is read in place, any other through
+ * windows: both give the same table, or the same error at the same line and column. */
+static void test_in_place_and_windows(void) {
+    struct { int bad_date, bad_count; bool unterminated; } cases[] = {
+        {0, 0, false}, {3000, 0, false}, {0, 5999, false}, {0, 0, true}, {6000, 2, false},
+    };
+    for (size_t c = 0; c < RX_ARRAY_LEN(cases); c++) {
+        StrBuf dumps[2];
+        for (int w = 0; w < 2; w++) {
+            StrBuf b;
+            sb_init(&b);
+            line_end_file(&b, 6000, 0, cases[c].bad_date, cases[c].bad_count, cases[c].unterminated);
+            size_t base = b.n;
+            sb_free(&b);
+            /* k line ends of two bytes: the size modulo the page is below 4000 (in place) or
+             * above 4040 (windows) */
+            size_t want = w == 0 ? 100 : 4060;
+            int k = (int)((want + 4096 - base % 4096) % 4096);
+            sb_init(&b);
+            line_end_file(&b, 6000, k, cases[c].bad_date, cases[c].bad_count, cases[c].unterminated);
+            CHECK(b.n % 4096 == want);
+            const char *path = put_file(b.p, b.n);
+            sb_init(&dumps[w]);
+            read_dump(path, NULL, SIZE_MAX, 1, false, &dumps[w]);
+            StrBuf chunked;
+            sb_init(&chunked);
+            read_dump(path, NULL, 4093, 2, true, &chunked);
+            CHECK(chunked.n == dumps[w].n && memcmp(chunked.p, dumps[w].p, chunked.n) == 0);
+            sb_free(&chunked);
+            sb_free(&b);
+        }
+        bool same = dumps[0].n == dumps[1].n && memcmp(dumps[0].p, dumps[1].p, dumps[0].n) == 0;
+        if (!same) fprintf(stderr, "case %zu:\n%.300s\n---\n%.300s\n", c, dumps[0].p, dumps[1].p);
+        CHECK(same);
+        sb_free(&dumps[0]);
+        sb_free(&dumps[1]);
+    }
+}
+
+/* Timestamps at the edges of the reader's fast path (zones, separators, range, malformed
+ * tails): each reads as tm_parse_timestamp reads it, a value or an error giving its reason. */
+static void test_timestamp_edges(void) {
+    static const char *const cells[] = {
+        "2026-03-02T14:28:40", "2026-03-02 14:28:40.5", "2026-03-02t14:28:40.123456",
+        "2026-03-02T14:28:40.123456+05:30", "2026-03-02T14:28:40-0800", "2026-03-02T14:28:40+01",
+        "2026-03-02T14:28:40.1-00:00", "0001-01-01T00:00:00-00:01", "0001-01-01T00:00:00+00:01",
+        "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "9999-12-31T23:59:59.999999-01",
+        "9999-12-31T23:59:59+01", "2026-03-02T14:28:40+24:00", "2026-03-02T14:28:40+05:60",
+        "2026-03-02T14:28:40+5:30", "2026-03-02T14:28:40+05:3", "2026-03-02T14:28:40+0530x",
+        "2026-03-02T14:28:40.+05", "2026-03-02T14:28:40.1234567", "2026-03-02T14:28:40.123456789Z",
+        "2026-03-02T14:28:40.1234567+01", "2026-03-02T24:00:00", "2026-03-02T23:60:00",
+        "2026-03-02T23:59:60", "2026-02-29T00:00:00", "2024-02-29T00:00:00+01:00",
+        "2026-03-02X14:28:40", "2026-03-02T14:28", "2026-03-02T14:28+01:00", "2026-03-02T1:28:40",
+        "2026-03-02T14:28:40++1:00", "2026-03-02T14:28:40-+01", "2026-03-02T14:28:40ZZ",
+        "2026-03-02T14:28:40 +01:00", "2026-03-02T14:28:40.+0100", "2026-03-02T14:28:40.1234+0",
+    };
+    static const char *const names[] = {"x"};
+    static const RxType type = TY_TIMESTAMP;
+    CsvOptions o;
+    csv_options_default(&o);
+    o.n_schema = 1;
+    o.schema_names = names;
+    o.schema_types = &type;
+    for (size_t i = 0; i < RX_ARRAY_LEN(cells); i++) {
+        char text[128];
+        /* three rows: the second and third use the reader's cached date */
+        snprintf(text, sizeof text, "x\n%s\n%s\n%s\n", cells[i], cells[i], cells[i]);
+        int64_t want = 0;
+        const char *why = NULL;
+        int rc = tm_parse_timestamp(cells[i], strlen(cells[i]), &want, &why);
+        RxError e;
+        Table *t = load_opt(text, 0, &o, &e);
+        if (rc == 0) {
+            bool ok = t && t->n_rows == 3 && col_i64(t->cols[0])[0] == want &&
+                      col_i64(t->cols[0])[2] == want;
+            if (!ok) fprintf(stderr, "timestamp '%s': %s\n", cells[i], t ? "other value" : e.msg);
+            CHECK(ok);
+        } else {
+            uint32_t line, col;
+            err_pos(&e, &line, &col);
+            char want_msg[160];
+            snprintf(want_msg, sizeof want_msg, "invalid TIMESTAMP '%s'", cells[i]);
+            bool ok = !t && strstr(e.msg, want_msg) && line == 2 && col == 1;
+            if (!ok) fprintf(stderr, "timestamp '%s': want an error (%s): %s\n", cells[i], why,
+                             t ? "read" : e.msg);
+            CHECK(ok);
+        }
+        table_free(t);
+        /* detected: the same value; an error when it has a timestamp's shape only; TEXT
+         * when not even that */
+        t = load(text, &e);
+        bool shaped = tm_shape_timestamp(cells[i], strlen(cells[i]));
+        if (rc == 0) CHECK(t && t->cols[0]->type == TY_TIMESTAMP && col_i64(t->cols[0])[1] == want);
+        else if (shaped) CHECK(!t && strstr(e.msg, "invalid TIMESTAMP"));
+        else CHECK(t && t->cols[0]->type == TY_TEXT);
+        table_free(t);
+    }
+}
+
 int main(void) {
     snprintf(dir, sizeof dir, "/tmp/rx_csv_XXXXXX");
     if (!mkdtemp(dir)) {
@@ -1053,6 +1177,8 @@ int main(void) {
     test_floats_vs_strtod();
     test_ints_vs_strtoll();
     test_timestamps_vs_temporal();
+    test_timestamp_edges();
+    test_in_place_and_windows();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/f%d.csv", dir, i);

@@ -197,6 +197,57 @@ static void test_shrinks(void) {
     free(text);
 }
 
+/* A plain file of 20 MB read in parts on threads: its bytes, then input_read goes on after
+ * them (nothing, or what was appended since it was opened); one truncated after it was opened
+ * is the same error as input_read's; other inputs are left to input_read (0). */
+static void test_parallel(void) {
+    const size_t n = 20 << 20;
+    char *text = sample(n);
+    char *buf = malloc(n + 4096);
+    RxError e;
+    for (int threads = 2; threads <= 5; threads += 3) {
+        for (int change = 0; change < 3; change++) {   /* none, appended, truncated */
+            const char *path = put("par.csv", text, n);
+            Input *in;
+            memset(&e, 0, sizeof e);
+            CHECK(input_open(path, &in, &e) == 0);
+            if (change == 1) {
+                FILE *f = fopen(path, "ab");
+                fputs("more,rows\n", f);
+                fclose(f);
+            }
+            if (change == 2) CHECK(truncate(path, 12345678) == 0);
+            memset(buf, 0, n);
+            long k = input_read_parallel(in, buf, n + 4096, threads, &e);
+            if (change == 2) {
+                CHECK(k == -1 && e.code == RX_EIO && strstr(e.msg, "par.csv") &&
+                      strstr(e.msg, "shrank") && strstr(e.msg, "ended after 12345678 of"));
+            } else {
+                CHECK(k == (long)n && memcmp(buf, text, n) == 0);
+                size_t len = (size_t)k;
+                while ((k = input_read(in, buf + len, n + 4096 - len, &e)) > 0) len += (size_t)k;
+                CHECK(k == 0);
+                CHECK(len == n + (change == 1 ? 10 : 0));
+                if (change == 1) CHECK(memcmp(buf + n, "more,rows\n", 10) == 0);
+            }
+            input_close(in);
+        }
+    }
+    /* not for it: one thread, a buffer too small, a small file, compressed data */
+    Input *in;
+    const char *path = put("par.csv", text, n);
+    CHECK(input_open(path, &in, &e) == 0);
+    CHECK(input_read_parallel(in, buf, n + 4096, 1, &e) == 0);
+    CHECK(input_read_parallel(in, buf, n - 1, 2, &e) == 0);
+    input_close(in);
+    path = put("small.csv", text, 1 << 20);
+    CHECK(input_open(path, &in, &e) == 0);
+    CHECK(input_read_parallel(in, buf, n, 2, &e) == 0);
+    input_close(in);
+    free(buf);
+    free(text);
+}
+
 static void test_stdin_taken(void) {
     Input *in;
     RxError e;
@@ -218,6 +269,7 @@ int main(void) {
     test_zstd();
     test_other_formats();
     test_shrinks();
+    test_parallel();
     test_stdin_taken();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
