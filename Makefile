@@ -18,7 +18,7 @@ endif
 PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -Iinclude -Isrc -I$(PG_INC) -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lm -lpthread
+LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lsnappy -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))

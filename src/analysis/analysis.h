@@ -143,6 +143,7 @@ struct LPlan {
 /* ---- catalog -------------------------------------------------------------------------------- */
 
 struct CsvFile;
+struct PqFile;
 struct DbConn;
 
 typedef struct RelDef RelDef;
@@ -152,6 +153,7 @@ struct RelDef {
     const RxSource *src;
     Table *table;        /* inline tables (owned here) and CSV files (owned by csv) */
     struct CsvFile *csv; /* a CSV source: columns are converted when a query first uses them */
+    struct PqFile *pq;   /* a Parquet source: columns are decoded when a query first uses them */
     struct DbConn *conn; /* ST_CONNECT: the open connection */
     RelDef *db;          /* a database table (name "Conn.table"): its connection's definition */
     const char *db_table;/* ... and the table's own name */
@@ -185,7 +187,8 @@ int sema_define_script(Catalog *c, const Script *s, RxError *err);
 LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxError *err);
 
 /* Internal to the analysis stage (catalog.c, used by sema.c): registers one definition
- * (building an inline table's columns), and loads a CSV definition's table on first use. */
+ * (building an inline table's columns), and loads a CSV or Parquet definition's table on first
+ * use (a Parquet file's footer only: its columns are placeholders until catalog_load_columns). */
 int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err);
 /* The definition of table `table` of connection `conn_name` (created on first use: its schema
@@ -194,7 +197,7 @@ RelDef *catalog_db_table(Catalog *c, const RelDef *conn, const char *table, RxSp
                          const RxSource *src, RxError *err);
 /* Frees what a definition owns (its table or CSV file). */
 void catalog_release_def(RelDef *d);
-/* Converts the columns of a CSV source that want marks (NULL: all) and are not loaded yet;
+/* Converts the columns of a CSV or Parquet source that want marks (NULL: all) and are not loaded yet;
  * adds the time to c->load_s. No-op for other definitions. */
 int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err);
 

@@ -16,6 +16,7 @@
 
 #include "connect/connect.h"
 #include "io/io.h"
+#include "io/parquet.h"
 #include "types/number.h"
 
 void catalog_init(Catalog *c, Arena *a) {
@@ -27,6 +28,7 @@ static int add_def(Catalog *c, RelDef *d, RxError *err);
 
 void catalog_release_def(RelDef *d) {
     if (d->csv) csv_close(d->csv);
+    else if (d->pq) pq_close(d->pq);
     else table_free(d->table);
     if (d->conn) db_close(d->conn);
     if (d->db_schema) {
@@ -35,6 +37,7 @@ void catalog_release_def(RelDef *d) {
     }
     free(d->db_loaded);
     d->csv = NULL;
+    d->pq = NULL;
     d->table = NULL;
     d->conn = NULL;
     d->db_schema = NULL;
@@ -441,8 +444,35 @@ static const char *resolve_path(Catalog *c, const char *path) {
     return arena_printf(c->arena, "%s/%s", c->base_dir, path);
 }
 
+/* parquet('path'): the footer now, the columns on first use (catalog_load_columns). */
+static int load_parquet(Catalog *c, RelDef *d, RxError *err) {
+    const Stmt *st = d->stmt;
+    if (st->n_options > 0)
+        return rx_error(err, RX_ENAME, d->src, st->options[0].name_span,
+                        "unknown parquet option '%s' (parquet('file') takes no options)", st->options[0].name);
+    const char *path = resolve_path(c, st->path);
+    PqFile *f = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = pq_open(path, 0, &f, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (rc < 0) {
+        /* every error of the file is about the file: point at its path in the script */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        RxErrCode code = err->code;
+        rx_error_clear(err);
+        return rx_error(err, code, d->src, st->path_span, "%s", msg);
+    }
+    d->pq = f;
+    d->table = pq_table_mut(f);
+    return 0;
+}
+
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
     if (d->table) return 0;
+    if (d->stmt->kind == ST_PARQUET) return load_parquet(c, d, err);
     CsvOptions opt;
     RxSpan types_at = rx_span(0, 0);
     if (csv_options(c, d, &opt, &types_at, err) < 0) return -1;
@@ -485,10 +515,10 @@ int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *er
         c->load_s += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
         return rc;
     }
-    if (!d->csv) return 0;
+    if (!d->csv && !d->pq) return 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = csv_load(d->csv, want, err);
+    int rc = d->pq ? pq_load(d->pq, want, err) : csv_load(d->csv, want, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     return rc;

@@ -555,7 +555,8 @@ static void walk_lines(const PNode *p, PlanLineFn fn, void *ud, StrBuf *prefix, 
     label->n = 0;
     plan_label(p, label);
     if (p->kind == PN_SCAN && p->needed && p->n_needed < p->lp->schema.n && p->lp->source &&
-        (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->db))
+        (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->pq ||
+         ((const RelDef *)p->lp->source)->db))
         sb_printf(label, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
     if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
         p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)
