@@ -620,7 +620,9 @@ typedef struct {
     void *dict;               /* the chunk's dictionary, converted */
     size_t dict_cap, n_dict;
     bool have_dict;
-    StrHeap *dict_heap;       /* the bytes its TEXT values point into (a reference) */
+    StrHeap *dict_heap;       /* the bytes its TEXT values point into (a reference); NULL: the file */
+    bool uses_file;           /* TEXT values point into the file's heap (never retained by a
+                               * task: reference counts are not atomic, the merge retains it) */
 } Task;
 
 static const char empty_text[1] = "";
@@ -660,6 +662,10 @@ static void *grow(Task *t, void **p, size_t *cap, size_t bytes) {
 }
 
 static int keep_heap(Task *t, StrHeap *h) {
+    if (!h || h == t->f->fh) {
+        t->uses_file = true;
+        return 0;
+    }
     for (size_t i = 0; i < t->n_heaps; i++)
         if (t->heaps[i] == h) return 0;
     if (t->n_heaps == t->cap_heaps) {
@@ -1229,8 +1235,7 @@ static int dict_page(Task *t, const PageHdr *h, const uint8_t *payload) {
     }
     t->n_dict = n;
     t->have_dict = true;
-    t->dict_heap = heap ? heap : t->f->fh;
-    if (!heap) heap_retain(t->f->fh);
+    t->dict_heap = heap;
     return 0;
 }
 
@@ -1360,7 +1365,7 @@ static int data_page(Task *t, const PageHdr *h, const uint8_t *payload, size_t a
         if (decode_values(t, h->enc, buf, end, nn, &own) < 0) goto done;
         int crc = convert(t, t->ph, nn, dest);
         if (crc == 0 && pc->type == TY_TEXT && nn > 0 && pc->kind == K_TEXT)
-            crc = keep_heap(t, own ? own : heap ? heap : f->fh);
+            crc = keep_heap(t, own ? own : heap);
         heap_release(own);
         if (crc < 0) goto done;
     }
@@ -1517,6 +1522,8 @@ int pq_load(PqFile *f, const uint8_t *want, RxError *err) {
     }
     for (size_t i = 0; i < n; i++) {
         Task *t = &tasks[i];
+        if (rc == 0 && t->uses_file && col_add_heap(t->c, f->fh) < 0)
+            rc = rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
         for (size_t k = 0; k < t->n_heaps; k++) {
             if (rc == 0 && col_add_heap(t->c, t->heaps[k]) < 0)
                 rc = rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
