@@ -416,10 +416,6 @@ static int parse_footer(PqFile *f, RxError *err) {
             read_schema_el(&r, &root);
             if (r.bad) break;
             if (ne - 1 > PQ_MAX_COLS) return unsupported(err, f->name, "files of more than %d columns", PQ_MAX_COLS);
-            if (root.num_children != (int)(ne - 1)) {
-                /* a group among the leaves: the root does not own every element */
-                return unsupported(err, f->name, "nested types (groups, LIST, MAP)");
-            }
             f->n_cols = (int)(ne - 1);
             f->cols = calloc((size_t)(f->n_cols ? f->n_cols : 1), sizeof *f->cols);
             if (!f->cols) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -434,12 +430,14 @@ static int parse_footer(PqFile *f, RxError *err) {
                 pc->name[e.name_n] = 0;
                 if (strlen(pc->name) != e.name_n) return corrupt(err, f->name, "a column name with a NUL byte");
                 if ((e.has_children && e.num_children > 0) || !e.has_ptype)
-                    return unsupported(err, f->name, "nested types (group '%s')", pc->name);
+                    return unsupported(err, f->name, "nested types (column '%s' is a group: a LIST, MAP or struct)", pc->name);
                 if (e.repetition == 2)
                     return unsupported(err, f->name, "repeated fields (column '%s')", pc->name);
                 pc->optional = e.repetition == 1;
                 if (map_type(f, &e, pc, err) < 0) return -1;
             }
+            if (!r.bad && root.num_children != f->n_cols)
+                return corrupt(err, f->name, "the schema's root has %d children, the schema %d columns", root.num_children, f->n_cols);
         } else if (id == 3) {
             num_rows = tr_int(&r, ty);
         } else if (id == 4 && ty == TT_LIST) {

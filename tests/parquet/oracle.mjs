@@ -3,6 +3,9 @@
 //   node oracle.mjs gen DIR            writes the test files into DIR (DuckDB and Polars, every
 //                                      type, encoding, compression and null pattern Relix reads)
 //                                      and lists their names, one a line
+//   node oracle.mjs unsupported DIR    writes files Relix must refuse, naming the feature:
+//                                      list.parquet, struct.parquet, map.parquet (nested),
+//                                      encrypted.parquet, lz4.parquet, interval.parquet
 //   node oracle.mjs check FILE JSONL   compares what DuckDB reads from FILE with Relix's reading
 //                                      of it (relix -f jsonl), cell by cell
 //   node oracle.mjs polars FILE JSONL  the same with Polars as the reader
@@ -251,10 +254,26 @@ function checkPolars(file, jsonl) {
   compare(file, cols, want, relixRows(jsonl));
 }
 
+async function unsupported(dir) {
+  const con = await duck();
+  const q = (name, sel, opts = '') =>
+    con.run(`COPY (SELECT ${sel} FROM range(5) t(i)) TO '${join(dir, name)}' (FORMAT parquet${opts})`);
+  await q('list.parquet', 'i, [i, i + 1] AS l');
+  await q('struct.parquet', "i, {'a': i, 'b': 'x'} AS s");
+  await q('map.parquet', "i, MAP {'k': i} AS m");
+  await q('lz4.parquet', 'i', ', COMPRESSION lz4');
+  await q('interval.parquet', 'i, INTERVAL (i) DAY AS iv');
+  // a test file, not a secret: the key is here, and the writer's weak crypto module will do
+  await con.run("SET force_mbedtls_unsafe = 'true'");
+  await con.run("PRAGMA add_parquet_key('k1', '0123456789112345')");
+  await q('encrypted.parquet', 'i', ", ENCRYPTION_CONFIG {footer_key: 'k1'}");
+}
+
 if (mode === 'gen') await gen(a1);
+else if (mode === 'unsupported') await unsupported(a1);
 else if (mode === 'check') await checkDuck(a1, a2);
 else if (mode === 'polars') checkPolars(a1, a2);
 else {
-  console.error('usage: node oracle.mjs gen DIR | check FILE JSONL | polars FILE JSONL');
+  console.error('usage: node oracle.mjs gen DIR | unsupported DIR | check FILE JSONL | polars FILE JSONL');
   process.exit(2);
 }
