@@ -615,6 +615,8 @@ typedef struct {
     size_t dv_cap;
     int64_t *dl;              /* delta decoding's values */
     size_t dl_cap;
+    char *zb;                 /* a decompressed page that nothing points into afterwards */
+    size_t zb_cap;
     void *dict;               /* the chunk's dictionary, converted */
     size_t dict_cap, n_dict;
     bool have_dict;
@@ -1077,47 +1079,54 @@ static void read_page_header(TReader *r, PageHdr *h) {
     }
 }
 
-/* The n bytes at src of a page compressed with codec, as usize bytes: *out, and *heap the new
- * buffer holding them (NULL when the page is not compressed: *out is src). */
-static int decompress(Task *t, int codec, const uint8_t *src, size_t n, size_t usize, const uint8_t **out,
-                      StrHeap **heap) {
+/* The n bytes at src of a page compressed with codec, as usize bytes: *out. With keep, *heap
+ * is a new heap holding them that TEXT values may point into; without, they are in the task's
+ * scratch (valid until the next page) and *heap is NULL. An uncompressed page is src itself. */
+static int decompress(Task *t, int codec, const uint8_t *src, size_t n, size_t usize, bool keep,
+                      const uint8_t **out, StrHeap **heap) {
     *heap = NULL;
     if (codec == PQ_CODEC_NONE) {
         if (n != usize) return BAD("an uncompressed page of %zu bytes says %zu", n, usize);
         *out = src;
         return 0;
     }
-    StrHeap *h = heap_new(usize ? usize : 1);
-    if (!h) return task_fail(t, RX_ENOMEM, "out of memory");
+    StrHeap *h = NULL;
+    char *dst;
+    if (keep) {
+        if (!(h = heap_new(usize ? usize : 1))) return task_fail(t, RX_ENOMEM, "out of memory");
+        dst = h->data;
+    } else {
+        if (!grow(t, (void **)&t->zb, &t->zb_cap, usize ? usize : 1)) return -1;
+        dst = t->zb;
+    }
     bool ok = false;
     if (codec == PQ_CODEC_SNAPPY) {
         size_t ulen;
         ok = snappy_uncompressed_length((const char *)src, n, &ulen) == SNAPPY_OK && ulen == usize &&
-             snappy_uncompress((const char *)src, n, h->data, &ulen) == SNAPPY_OK && ulen == usize;
+             snappy_uncompress((const char *)src, n, dst, &ulen) == SNAPPY_OK && ulen == usize;
     } else if (codec == PQ_CODEC_ZSTD) {
-        size_t r = ZSTD_decompress(h->data, usize, src, n);
+        size_t r = ZSTD_decompress(dst, usize, src, n);
         ok = !ZSTD_isError(r) && r == usize;
     } else if (codec == PQ_CODEC_GZIP) {
         z_stream z;
         memset(&z, 0, sizeof z);
-        if (inflateInit2(&z, 15 + 32) == Z_OK) {
+        if (n <= UINT32_MAX && usize <= UINT32_MAX && inflateInit2(&z, 15 + 32) == Z_OK) {
             z.next_in = (Bytef *)src;
             z.avail_in = (uInt)n;
-            z.next_out = (Bytef *)h->data;
+            z.next_out = (Bytef *)dst;
             z.avail_out = (uInt)usize;
             int r = inflate(&z, Z_FINISH);
             ok = r == Z_STREAM_END && z.total_out == usize;
             inflateEnd(&z);
         }
-        if (n > UINT32_MAX || usize > UINT32_MAX) ok = false;
     }
     if (!ok) {
         heap_release(h);
         return BAD("a %s page does not decompress to its %zu bytes",
                    codec == PQ_CODEC_SNAPPY ? "Snappy" : codec == PQ_CODEC_ZSTD ? "Zstandard" : "gzip", usize);
     }
-    h->len = usize;
-    *out = (const uint8_t *)h->data;
+    if (h) h->len = usize;
+    *out = (const uint8_t *)dst;
     *heap = h;
     return 0;
 }
@@ -1219,7 +1228,8 @@ static int dict_page(Task *t, const PageHdr *h, const uint8_t *payload) {
     if (h->enc != ENC_PLAIN && h->enc != ENC_PLAIN_DICT) return BAD("a dictionary page in encoding %d", h->enc);
     const uint8_t *buf;
     StrHeap *heap;
-    if (decompress(t, ch->codec, payload, (size_t)h->csize, (size_t)h->usize, &buf, &heap) < 0) return -1;
+    if (decompress(t, ch->codec, payload, (size_t)h->csize, (size_t)h->usize, pc->kind == K_TEXT, &buf, &heap) < 0)
+        return -1;
     if (h->nv < 0 || (uint64_t)h->nv > (uint64_t)h->usize * 8) {
         heap_release(heap);
         return BAD("a dictionary of %lld values in %lld bytes", (long long)h->nv, (long long)h->usize);
@@ -1267,9 +1277,11 @@ static int data_page(Task *t, const PageHdr *h, const uint8_t *payload, size_t a
     size_t nv = (size_t)h->nv;
     const uint8_t *buf, *end;
     StrHeap *heap = NULL;
+    /* TEXT values of PLAIN and DELTA_LENGTH_BYTE_ARRAY pages point into the page */
+    bool keep = pc->kind == K_TEXT && (h->enc == ENC_PLAIN || h->enc == ENC_DELTA_LENGTH);
     const uint8_t *lvl = NULL, *lvl_end = NULL;
     if (h->type == PG_DATA) {
-        if (decompress(t, ch->codec, payload, (size_t)h->csize, (size_t)h->usize, &buf, &heap) < 0) return -1;
+        if (decompress(t, ch->codec, payload, (size_t)h->csize, (size_t)h->usize, keep, &buf, &heap) < 0) return -1;
         end = buf + h->usize;
         if (pc->optional) {
             if (h->def_enc != ENC_RLE) {
@@ -1291,7 +1303,7 @@ static int data_page(Task *t, const PageHdr *h, const uint8_t *payload, size_t a
         lvl_end = lvl + h->def_len;
         size_t skip = (size_t)(h->def_len + h->rep_len);
         int codec = h->compressed ? ch->codec : PQ_CODEC_NONE;
-        if (decompress(t, codec, payload + skip, (size_t)h->csize - skip, (size_t)h->usize - skip, &buf, &heap) < 0)
+        if (decompress(t, codec, payload + skip, (size_t)h->csize - skip, (size_t)h->usize - skip, keep, &buf, &heap) < 0)
             return -1;
         end = buf + (h->usize - (int64_t)skip);
         if (!pc->optional) lvl = NULL;
@@ -1360,8 +1372,18 @@ static int data_page(Task *t, const PageHdr *h, const uint8_t *payload, size_t a
         }
         if (pc->type == TY_TEXT && nn > 0 && keep_heap(t, t->dict_heap) < 0) goto done;
     } else {
-        if (decode_values(t, h->enc, buf, end, nn, &own) < 0) goto done;
-        int crc = convert(t, t->ph, nn, dest);
+        /* PLAIN values whose physical and Relix widths agree decode straight into place and
+         * are converted (checked) there */
+        bool direct = h->enc == ENC_PLAIN && phys_width(pc->ptype) == w && pc->kind != K_UUID &&
+                      pc->kind != K_DEC_BIN && pc->kind != K_FLOAT16 && pc->kind != K_TS_INT96;
+        int crc;
+        if (direct) {
+            crc = plain_decode(t, pc->ptype, pc->type_len, buf, end, dest, nn);
+            if (crc == 0) crc = convert(t, dest, nn, dest);
+        } else {
+            crc = decode_values(t, h->enc, buf, end, nn, &own);
+            if (crc == 0) crc = convert(t, t->ph, nn, dest);
+        }
         if (crc == 0 && pc->type == TY_TEXT && nn > 0 && pc->kind == K_TEXT)
             crc = keep_heap(t, own ? own : heap);
         heap_release(own);
@@ -1411,9 +1433,10 @@ static void task_free_scratch(Task *t) {
     rx_free(t->dv);
     rx_free(t->dl);
     rx_free(t->dict);
+    rx_free(t->zb);
     heap_release(t->dict_heap);
-    t->lv = NULL, t->ph = t->dv = t->dict = NULL, t->dl = NULL, t->dict_heap = NULL;
-    t->lv_cap = t->ph_cap = t->dv_cap = t->dl_cap = t->dict_cap = 0;
+    t->lv = NULL, t->ph = t->dv = t->dict = NULL, t->dl = NULL, t->dict_heap = NULL, t->zb = NULL;
+    t->lv_cap = t->ph_cap = t->dv_cap = t->dl_cap = t->dict_cap = t->zb_cap = 0;
 }
 
 typedef struct {
