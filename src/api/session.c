@@ -261,7 +261,7 @@ static void locate(RxError *err, const RxSource *src, RxSpan span) {
 static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxError *err) {
     RxSession *s = ud;
     if (!scan->source) return 0;
-    int rc = catalog_load_columns(&s->cat, scan->source, needed, err);
+    int rc = catalog_load_scan(&s->cat, scan, needed, err);
     if (rc < 0) locate(err, scan->src, scan->span);
     return rc;
 }
@@ -533,7 +533,8 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     s->popt.load_columns = load_columns;
     s->popt.load_ud = s;
     bool streamed = false;
-    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) {
+    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0 &&
+        (lp = catalog_skip_row_groups(&s->cat, qa, lp, &s->err)) != NULL) {
         if (s->stream > 0 || (s->stream == 0 && any_streamed(&s->cat))) {
             /* planned without loading any column: a plan that streams reads its files itself */
             PlanOptions po = s->popt;

@@ -66,6 +66,10 @@ int pq_stats(const PqFile *f, int g, int j, Value *min, Value *max, int64_t *nul
 /* Restricts pq_load to the row groups marked in keep (NULL: all): the table then has only
  * their rows. Only before the first pq_load; -1 otherwise. */
 int pq_keep_row_groups(PqFile *f, const uint8_t *keep);
+/* How many row groups f reads (all, or those pq_keep_row_groups kept); whether it keeps
+ * exactly those marked in keep. */
+int pq_row_groups_kept(const PqFile *f);
+bool pq_keeps(const PqFile *f, const uint8_t *keep);
 
 /* ---- writer --------------------------------------------------------------------------------- */
 

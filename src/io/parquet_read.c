@@ -583,6 +583,18 @@ void pq_close(PqFile *f) {
 int pq_row_groups(const PqFile *f) { return f->n_groups; }
 size_t pq_row_group_rows(const PqFile *f, int g) { return (size_t)f->groups[g].rows; }
 
+int pq_row_groups_kept(const PqFile *f) {
+    int n = 0;
+    for (int g = 0; g < f->n_groups; g++) n += !f->keep || f->keep[g];
+    return n;
+}
+
+bool pq_keeps(const PqFile *f, const uint8_t *keep) {
+    for (int g = 0; g < f->n_groups; g++)
+        if ((!f->keep || f->keep[g]) != (keep[g] != 0)) return false;
+    return true;
+}
+
 int pq_keep_row_groups(PqFile *f, const uint8_t *keep) {
     if (f->loaded_any) return -1;
     free(f->keep);
