@@ -664,8 +664,12 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
     int count = 0, index = 0;
-    for (size_t i = 0; i < sc.n; i++)
+    for (size_t i = 0; i < sc.n; i++) {
         if (sc.stmts[i]->kind == ST_QUERY && !sc.stmts[i]->into_path) count++;
+        /* a bad into parquet(...) option is an error before anything runs */
+        PqWriteOptions po;
+        if (sc.stmts[i]->into_parquet && parquet_into_options(s, &sc, sc.stmts[i], &po) < 0) return fail_script(s);
+    }
     for (size_t i = 0; i < sc.n; i++) {
         const Stmt *st = sc.stmts[i];
         if (st->kind != ST_QUERY) continue;

@@ -44,7 +44,7 @@ done
 "$RELIX" -e "P := parquet('good.parquet', delimiter => ';'); query { P };"; echo "exit $?"
 "$RELIX" -e "P := parquet('good.parquet'); query { P } into parquet('o1.parquet', compression => 'lz4');"; echo "exit $?"
 "$RELIX" -e "P := parquet('good.parquet'); query { P } into parquet('o2.parquet', row_group_size => 0);"; echo "exit $?"
-"$RELIX" -e "P := parquet('good.parquet'); query { P } into parquet('o3.parquet', level => 3);"; echo "exit $?"
+"$RELIX" -e "P := parquet('good.parquet'); query { P }; query { P } into parquet('o3.parquet', level => 3);"; echo "exit $?"  # before anything runs
 "$RELIX" -e "P := parquet('good.parquet'); query { π id, DURATION 'P1D' → dur (P) } into parquet('o4.parquet');"; echo "exit $?"
 "$RELIX" -e "P := parquet('good.parquet'); query { P } into json('o5.json');"; echo "exit $?"
 ls o*.parquet 2>/dev/null || echo "no output file was left"
