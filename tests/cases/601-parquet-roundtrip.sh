@@ -1,5 +1,5 @@
 # Parquet files Relix writes (query { ... } into parquet(...), every codec, small row groups,
-# every Relix type but DURATION, NULLs, dictionary and plain text) read back by DuckDB and by
+# every Relix type but DURATION, NULLs, dictionary and plain text; also a run that streams) read back by DuckDB and by
 # Polars give the values Relix wrote, cell for cell, and read back by Relix give the same
 # result as the query that wrote them.
 root=$PWD
@@ -33,9 +33,11 @@ query { T } into parquet('none.parquet', compression => 'none', row_group_size =
 query { σ id < 0 (T) } into parquet('empty.parquet');
 RX
 "$RELIX" w.rx; echo "exit $?"
+# run chunk by chunk, the file written a chunk at a time
+"$RELIX" --stream -e "T := csv('in.csv', types => 's TEXT'); query { σ id >= 0 (T) } into parquet('streamed.parquet', row_group_size => 700);"; echo "exit $?"
 "$RELIX" -f jsonl -e "T := csv('in.csv', types => 's TEXT'); query { T };" > want.jsonl
 "$RELIX" -f jsonl -e "T := csv('in.csv', types => 's TEXT'); query { σ id < 0 (T) };" > empty.jsonl
-for f in zstd snappy gzip none empty; do
+for f in zstd snappy gzip none streamed empty; do
     w=want.jsonl
     [ "$f" = empty ] && w=empty.jsonl
     "$RELIX" -f jsonl -e "P := parquet('$f.parquet'); query { P };" > "$f.jsonl"
