@@ -426,6 +426,7 @@ static bool min_max(const Column *c, size_t r0, size_t r1, size_t *mn, size_t *m
 static int write_chunk(PqWriter *w, const Table *t, int j, size_t r0, size_t r1, TWriter *tw, uint64_t *group_u,
                        uint64_t *group_c, RxError *err) {
     const Column *c = t->cols[j];
+    bool all_null = c->type == TY_NULL;   /* a column of bare NULLs: written as TEXT (w->types) */
     uint64_t start = w->off, usize = 0, csize = 0, dict_off = 0;
     StrBuf body, zbuf;
     sb_init(&body);
@@ -457,12 +458,17 @@ static int write_chunk(PqWriter *w, const Table *t, int j, size_t r0, size_t r1,
         body.n = 0;
         StrBuf lv;
         sb_init(&lv);
-        def_levels(c, p0, p1, &lv);
+        if (all_null) {
+            put_uvarint(&lv, (uint64_t)(p1 - p0) << 1);
+            sb_putc(&lv, 0);
+        } else {
+            def_levels(c, p0, p1, &lv);
+        }
         put_le(&body, lv.n, 4);
         sb_append(&body, lv.p ? lv.p : "", lv.n);
         sb_free(&lv);
         if (use_dict) dict_indices(c, &d, r0, p0, p1, &body);
-        else plain_values(c, p0, p1, &body);
+        else if (!all_null) plain_values(c, p0, p1, &body);
         rc = body.oom ? oom(err) : write_page(w, PG_DATA, &body, p1 - p0, use_dict ? ENC_RLE_DICT : ENC_PLAIN, &zbuf,
                                               &usize, &csize, err);
     }
@@ -477,11 +483,11 @@ static int write_chunk(PqWriter *w, const Table *t, int j, size_t r0, size_t r1,
     }
     /* the ColumnChunk */
     size_t nulls = 0;
-    for (size_t i = r0; i < r1; i++) nulls += col_is_null(c, i);
+    for (size_t i = r0; i < r1; i++) nulls += all_null || col_is_null(c, i);
     tw_struct(tw, 0);
     tw_i64(tw, 2, (int64_t)start);
     tw_struct(tw, 3);
-    tw_i32(tw, 1, phys_type(c->type));
+    tw_i32(tw, 1, phys_type(w->types[j]));
     if (use_dict) {
         tw_list(tw, 2, TT_I32, 3);
         tw_list_i32(tw, ENC_PLAIN);
@@ -503,7 +509,7 @@ static int write_chunk(PqWriter *w, const Table *t, int j, size_t r0, size_t r1,
     tw_struct(tw, 12);
     tw_i64(tw, 3, (int64_t)nulls);
     size_t mn = r0, mx = r0;
-    if (min_max(c, r0, r1, &mn, &mx)) {
+    if (!all_null && min_max(c, r0, r1, &mn, &mx)) {
         StrBuf sv;
         sb_init(&sv);
         stat_bytes(c, mx, &sv);
