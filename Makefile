@@ -20,7 +20,7 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 # Position-independent, and only include/relix.h's functions visible outside the shared
 # library (hidden symbols still link statically).
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lm -lpthread
+LDLIBS  += -lsqlite3 -lpq -lz -lzstd -lsnappy -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))

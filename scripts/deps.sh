@@ -13,10 +13,12 @@ want_pkg() { have_pkg "$1" || need+=("$1"); }
 case "${1:-build}" in
   build)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev; want_pkg libedit-dev
-    want_pkg zlib1g-dev; want_pkg libzstd-dev ;;
+    want_pkg zlib1g-dev; want_pkg libzstd-dev; want_pkg libsnappy-dev ;;
   test)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
-    want_pkg zlib1g-dev; want_pkg libzstd-dev; want_cmd gzip gzip; want_cmd zstd zstd
+    want_pkg zlib1g-dev; want_pkg libzstd-dev; want_pkg libsnappy-dev; want_cmd gzip gzip; want_cmd zstd zstd
+    # the Parquet oracle tests (tests/parquet) run DuckDB and Polars under Node
+    want_cmd node nodejs; want_cmd npm npm
     want_cmd python3 python3; want_cmd sqlite3 sqlite3
     # 579-python: the Python module over librelix.so, against pandas
     want_pkg python3-numpy; want_pkg python3-pandas

@@ -38,6 +38,7 @@ if printf '%s\n' "$undefined" | grep -q ' sqlite3_'; then libs="$libs -lsqlite3"
 if printf '%s\n' "$undefined" | grep -q ' PQ[a-z]'; then libs="$libs -lpq"; fi
 if printf '%s\n' "$undefined" | grep -q ' inflate'; then libs="$libs -lz"; fi
 if printf '%s\n' "$undefined" | grep -q ' ZSTD_'; then libs="$libs -lzstd"; fi
+if printf '%s\n' "$undefined" | grep -q ' snappy_'; then libs="$libs -lsnappy"; fi
 cat > "$prefix/lib/pkgconfig/relix.pc" <<EOF
 prefix=$prefix
 exec_prefix=\${prefix}

@@ -49,7 +49,7 @@ RESULT_KINDS = ("output", "error", "written")
 # each of which some example must use. Keywords are matched without regard to case.
 OPERATORS = [
     # statements and sources
-    ":=", "query", "csv", "connect", "into", "=>",
+    ":=", "query", "csv", "parquet", "connect", "into", "=>",
     # relational operators
     "σ", "sigma", "π", "pi", "ρ", "rho", "δ", "delta", "τ", "tau", "γ", "gamma",
     "TOP", "PER", "BY", "ASC", "DESC", "NULLS", "FIRST", "LAST",
@@ -306,6 +306,13 @@ for _opt in ("delimiter", "header", "null", "schema"):
 def _(ex):
     toks = ex["toks"]
     return any(toks[i][1] == "}" and word_at(toks, i + 1, "INTO") and word_at(toks, i + 2, "CSV")
+               for i in range(len(toks) - 2))
+
+
+@feature("query { ... } into parquet('...')")
+def _(ex):
+    toks = ex["toks"]
+    return any(toks[i][1] == "}" and word_at(toks, i + 1, "INTO") and word_at(toks, i + 2, "PARQUET")
                for i in range(len(toks) - 2))
 
 

@@ -143,6 +143,7 @@ struct LPlan {
 /* ---- catalog -------------------------------------------------------------------------------- */
 
 struct CsvFile;
+struct PqFile;
 struct DbConn;
 
 typedef struct RelDef RelDef;
@@ -152,6 +153,10 @@ struct RelDef {
     const RxSource *src;
     Table *table;        /* inline tables (owned here) and CSV files (owned by csv) */
     struct CsvFile *csv; /* a CSV source: columns are converted when a query first uses them */
+    struct PqFile *pq;   /* a Parquet source: columns are decoded when a query first uses them */
+    struct PqFile **pq_parts; /* ... and the same file restricted to some row groups, for scans
+                               * under a σ that its statistics rule out elsewhere */
+    int n_pq_parts;
     struct DbConn *conn; /* ST_CONNECT: the open connection */
     RelDef *db;          /* a database table (name "Conn.table"): its connection's definition */
     const char *db_table;/* ... and the table's own name */
@@ -185,7 +190,8 @@ int sema_define_script(Catalog *c, const Script *s, RxError *err);
 LPlan *sema_query(Catalog *c, Arena *a, const Script *sc, const Stmt *st, RxError *err);
 
 /* Internal to the analysis stage (catalog.c, used by sema.c): registers one definition
- * (building an inline table's columns), and loads a CSV definition's table on first use. */
+ * (building an inline table's columns), and loads a CSV or Parquet definition's table on first
+ * use (a Parquet file's footer only: its columns are placeholders until catalog_load_columns). */
 int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err);
 /* Registers table t (the catalog takes it over, freed on failure too) under name, as an inline
  * table is: a host program's columns (rx_register_columns). RX_ENAME when name is taken. */
@@ -197,9 +203,18 @@ RelDef *catalog_db_table(Catalog *c, const RelDef *conn, const char *table, RxSp
                          const RxSource *src, RxError *err);
 /* Frees what a definition owns (its table or CSV file). */
 void catalog_release_def(RelDef *d);
-/* Converts the columns of a CSV source that want marks (NULL: all) and are not loaded yet;
+/* Converts the columns of a CSV or Parquet source that want marks (NULL: all) and are not loaded yet;
  * adds the time to c->load_s. No-op for other definitions. */
 int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *err);
+
+/* Row-group skipping: returns plan p with every scan of a Parquet source that sits directly
+ * under a σ replaced (in copies of the nodes above it, in arena a; shared nodes are never
+ * changed) by a scan of only the row groups whose min/max statistics do not prove a conjunct
+ * `column op constant` (=, <, <=, >, >=) of the condition false. p itself when nothing is
+ * skipped; NULL with err when the file cannot be opened again. */
+LPlan *catalog_skip_row_groups(Catalog *c, Arena *a, LPlan *p, RxError *err);
+/* catalog_load_columns for the source of a scan, which may read some row groups only. */
+int catalog_load_scan(Catalog *c, const LPlan *scan, const uint8_t *want, RxError *err);
 
 /* Human text of a schema column for messages: "Q.name" or "name". */
 const char *sema_col_label(Arena *a, const ColInfo *ci);

@@ -16,6 +16,7 @@
 
 #include "connect/connect.h"
 #include "io/io.h"
+#include "io/parquet.h"
 #include "types/number.h"
 
 void catalog_init(Catalog *c, Arena *a) {
@@ -27,7 +28,12 @@ static int add_def(Catalog *c, RelDef *d, RxError *err);
 
 void catalog_release_def(RelDef *d) {
     if (d->csv) csv_close(d->csv);
+    else if (d->pq) pq_close(d->pq);
     else table_free(d->table);
+    for (int i = 0; i < d->n_pq_parts; i++) pq_close(d->pq_parts[i]);
+    free(d->pq_parts);
+    d->pq_parts = NULL;
+    d->n_pq_parts = 0;
     if (d->conn) db_close(d->conn);
     if (d->db_schema) {
         db_schema_free(d->db_schema);
@@ -35,6 +41,7 @@ void catalog_release_def(RelDef *d) {
     }
     free(d->db_loaded);
     d->csv = NULL;
+    d->pq = NULL;
     d->table = NULL;
     d->conn = NULL;
     d->db_schema = NULL;
@@ -441,8 +448,45 @@ static const char *resolve_path(Catalog *c, const char *path) {
     return arena_printf(c->arena, "%s/%s", c->base_dir, path);
 }
 
+/* parquet('path'): the footer now, the columns on first use (catalog_load_columns). */
+static int load_parquet(Catalog *c, RelDef *d, RxError *err) {
+    const Stmt *st = d->stmt;
+    if (st->n_options > 0)
+        return rx_error(err, RX_ENAME, d->src, st->options[0].name_span,
+                        "unknown parquet option '%s' (parquet('file') takes no options)", st->options[0].name);
+    const char *path = resolve_path(c, st->path);
+    PqFile *f = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = pq_open(path, 0, &f, err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (rc < 0) {
+        /* every error of the file is about the file: point at its path in the script */
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        RxErrCode code = err->code;
+        rx_error_clear(err);
+        return rx_error(err, code, d->src, st->path_span, "%s", msg);
+    }
+    d->pq = f;
+    d->table = pq_table_mut(f);
+    return 0;
+}
+
+/* Moves an error without a position to the span (a file's errors point at its path). */
+static void locate_error(RxError *err, const RxSource *src, RxSpan span) {
+    if (err->src) return;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    RxErrCode code = err->code;
+    rx_error_clear(err);
+    rx_error(err, code, src, span, "%s", msg);
+}
+
 int catalog_load_csv(Catalog *c, RelDef *d, RxError *err) {
     if (d->table) return 0;
+    if (d->stmt->kind == ST_PARQUET) return load_parquet(c, d, err);
     CsvOptions opt;
     RxSpan types_at = rx_span(0, 0);
     if (csv_options(c, d, &opt, &types_at, err) < 0) return -1;
@@ -485,13 +529,154 @@ int catalog_load_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *er
         c->load_s += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
         return rc;
     }
-    if (!d->csv) return 0;
+    if (!d->csv && !d->pq) return 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = csv_load(d->csv, want, err);
+    int rc = d->pq ? pq_load(d->pq, want, err) : csv_load(d->csv, want, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     return rc;
+}
+
+/* ---- Parquet row groups ---------------------------------------------------------------------- */
+
+/* The order of a and b (-1, 0, 1), or 2 when they do not compare (other types, NaN). */
+static int stat_cmp(const Value *a, const Value *b) {
+    if (a->type == b->type) {
+        switch (a->type) {
+        case TY_INT: case TY_TIMESTAMP: case TY_TIME: return (a->v.i > b->v.i) - (a->v.i < b->v.i);
+        case TY_DATE: return (a->v.date > b->v.date) - (a->v.date < b->v.date);
+        case TY_BOOL: return (a->v.b > b->v.b) - (a->v.b < b->v.b);
+        case TY_TEXT: {
+            int c = rx_str_cmp(&a->v.s, &b->v.s);
+            return (c > 0) - (c < 0);
+        }
+        case TY_FLOAT: break;
+        default: return 2;
+        }
+    }
+    if (!type_is_numeric(a->type) || !type_is_numeric(b->type)) return 2;
+    if (a->type == TY_INT && b->type == TY_INT) return 2;
+    double x = a->type == TY_INT ? (double)a->v.i : a->v.f, y = b->type == TY_INT ? (double)b->v.i : b->v.f;
+    if (x != x || y != y) return 2;
+    /* an INT beyond 2^53 rounds: equal as doubles is not proof */
+    if ((a->type == TY_INT || b->type == TY_INT) && x == y) return 2;
+    return (x > y) - (x < y);
+}
+
+/* Whether condition e is false (or NULL) for every row of row group g of f, by its statistics. */
+static bool group_ruled_out(const PqFile *f, int g, const Expr *e) {
+    if (e->kind != EX_BINARY || e->n_args != 2) return false;
+    if (e->op == OP_AND) return group_ruled_out(f, g, e->args[0]) || group_ruled_out(f, g, e->args[1]);
+    AstOp op = e->op;
+    const Expr *col = e->args[0], *k = e->args[1];
+    if (col->kind == EX_CONST && k->kind == EX_COL) {
+        const Expr *t = col;
+        col = k, k = t;
+        op = op == OP_LT ? OP_GT : op == OP_LE ? OP_GE : op == OP_GT ? OP_LT : op == OP_GE ? OP_LE : op;
+    }
+    if (col->kind != EX_COL || k->kind != EX_CONST || k->value.null) return false;
+    if (op != OP_EQ && op != OP_LT && op != OP_LE && op != OP_GT && op != OP_GE) return false;
+    if (col->col < 0 || col->col >= pq_table(f)->n_cols) return false;
+    Value mn, mx;
+    int64_t nulls;
+    if (pq_stats(f, g, col->col, &mn, &mx, &nulls) < 0)
+        return nulls >= 0 && (size_t)nulls == pq_row_group_rows(f, g);   /* every row NULL */
+    int lo = stat_cmp(&mn, &k->value), hi = stat_cmp(&mx, &k->value);
+    if (lo == 2 || hi == 2) return false;
+    /* NaN is left out of Parquet's min and max but is above every number in Relix's order:
+     * a FLOAT column's max proves nothing about > and >= */
+    if (mx.type == TY_FLOAT && (op == OP_GT || op == OP_GE)) return false;
+    switch (op) {
+    case OP_EQ: return lo > 0 || hi < 0;
+    case OP_LT: return lo >= 0;
+    case OP_LE: return lo > 0;
+    case OP_GT: return hi <= 0;
+    case OP_GE: return hi < 0;
+    default: return false;
+    }
+}
+
+/* The scan of the row groups of d's file that cond does not rule out: a copy of scan over a
+ * table of those (opened once per set of row groups), or scan itself. */
+static LPlan *skip_scan(Catalog *c, Arena *a, LPlan *scan, const Expr *cond, RxError *err) {
+    RelDef *d = scan->source;
+    int ng = pq_row_groups(d->pq);
+    uint8_t *keep = arena_alloc(a, (size_t)(ng ? ng : 1));
+    if (!keep) {
+        rx_error(err, RX_ENOMEM, NULL, scan->span, "out of memory");
+        return NULL;
+    }
+    int kept = 0;
+    for (int g = 0; g < ng; g++) kept += keep[g] = !group_ruled_out(d->pq, g, cond);
+    if (kept == ng) return scan;
+    PqFile *part = NULL;
+    for (int i = 0; i < d->n_pq_parts && !part; i++)
+        if (pq_keeps(d->pq_parts[i], keep)) part = d->pq_parts[i];
+    if (!part) {
+        PqFile **v = realloc(d->pq_parts, ((size_t)d->n_pq_parts + 1) * sizeof *v);
+        if (!v) {
+            rx_error(err, RX_ENOMEM, NULL, scan->span, "out of memory");
+            return NULL;
+        }
+        d->pq_parts = v;
+        if (pq_open(resolve_path(c, d->stmt->path), 0, &part, err) < 0 || pq_keep_row_groups(part, keep) < 0) {
+            if (part) pq_close(part);
+            if (!err->code) rx_error(err, RX_ENOMEM, NULL, scan->span, "out of memory");
+            locate_error(err, d->src, d->stmt->path_span);
+            return NULL;
+        }
+        d->pq_parts[d->n_pq_parts++] = part;
+    }
+    LPlan *ns = arena_alloc(a, sizeof *ns);
+    if (!ns) {
+        rx_error(err, RX_ENOMEM, NULL, scan->span, "out of memory");
+        return NULL;
+    }
+    *ns = *scan;
+    ns->table = pq_table_mut(part);
+    return ns;
+}
+
+LPlan *catalog_skip_row_groups(Catalog *c, Arena *a, LPlan *p, RxError *err) {
+    if (!p) return p;
+    LPlan *in[2] = {p->in[0], p->in[1]};
+    for (int i = 0; i < 2; i++) {
+        if (!in[i]) continue;
+        const RelDef *d = in[i]->source;
+        if (p->kind == LP_SELECT && i == 0 && in[i]->kind == LP_SCAN && d && d->pq && in[i]->table == d->table && p->pred)
+            in[i] = skip_scan(c, a, in[i], p->pred, err);
+        else
+            in[i] = catalog_skip_row_groups(c, a, in[i], err);
+        if (!in[i]) return NULL;
+    }
+    if (in[0] == p->in[0] && in[1] == p->in[1]) return p;
+    LPlan *r = arena_alloc(a, sizeof *r);
+    if (!r) {
+        rx_error(err, RX_ENOMEM, NULL, p->span, "out of memory");
+        return NULL;
+    }
+    *r = *p;
+    r->in[0] = in[0];
+    r->in[1] = in[1];
+    return r;
+}
+
+int catalog_load_scan(Catalog *c, const LPlan *scan, const uint8_t *want, RxError *err) {
+    RelDef *d = scan->source;
+    if (!d) return 0;
+    if (d->pq && scan->table != d->table) {
+        for (int i = 0; i < d->n_pq_parts; i++)
+            if (pq_table(d->pq_parts[i]) == scan->table) {
+                struct timespec t0, t1;
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                int rc = pq_load(d->pq_parts[i], want, err);
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                c->load_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+                return rc;
+            }
+    }
+    return catalog_load_columns(c, d, want, err);
 }
 
 /* ---- registration --------------------------------------------------------------------------- */

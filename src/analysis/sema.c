@@ -946,7 +946,8 @@ static LPlan *sema_relname(Sema *s, const AstNode *n) {
             p->schema.cols[i].base = p->schema.cols[i].name;
         }
     } else {
-        if (d->stmt->kind == ST_CSV && !d->table && catalog_load_csv(s->cat, d, s->err) < 0)
+        if ((d->stmt->kind == ST_CSV || d->stmt->kind == ST_PARQUET) && !d->table &&
+            catalog_load_csv(s->cat, d, s->err) < 0)
             return NULL;
         p = new_plan(s, LP_SCAN, n->name_span);
         if (!p) return NULL;

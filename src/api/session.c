@@ -27,6 +27,7 @@
 #include "exec/stream.h"
 #include "api/session_report.h"
 #include "io/io.h"
+#include "io/parquet.h"
 #include "plan/plan.h"
 #include "rewrite/rewrite.h"
 #include "syntax/syntax.h"
@@ -279,7 +280,7 @@ static void locate(RxError *err, const RxSource *src, RxSpan span) {
 static int load_columns(void *ud, const LPlan *scan, const uint8_t *needed, RxError *err) {
     RxSession *s = ud;
     if (!scan->source) return 0;
-    int rc = catalog_load_columns(&s->cat, scan->source, needed, err);
+    int rc = catalog_load_scan(&s->cat, scan, needed, err);
     if (rc < 0) locate(err, scan->src, scan->span);
     return rc;
 }
@@ -320,17 +321,49 @@ static RxOutFile *open_into(RxSession *s, const Script *sc, const Stmt *st) {
     return f;
 }
 
-/* Writes a result as CSV (RFC 4180, the --format csv writer) to a temporary for the
- * statement's file (taken from the script's folder when relative), which joins the pending
- * files; -1 with the error at the `into`, the temporary removed. */
+/* The options of `into parquet('file', compression => 'zstd', row_group_size => N)` into *o;
+ * -1 with the error at the offending option. */
+static int parquet_into_options(RxSession *s, const Script *sc, const Stmt *st, PqWriteOptions *o) {
+    pq_write_options_default(o);
+    for (int i = 0; i < st->n_into_options; i++) {
+        const CsvOption *op = &st->into_options[i];
+        const AstNode *v = op->value;
+        if (strcmp(op->name, "compression") == 0) {
+            if (v->kind != AST_STRING || pq_codec_from_name(v->str, &o->codec) < 0)
+                return rx_error(&s->err, RX_EVALUE, sc->src, v->span,
+                                "compression must be 'zstd', 'snappy', 'gzip' or 'none'");
+        } else if (strcmp(op->name, "row_group_size") == 0) {
+            if (v->kind != AST_INT || v->ival < 1 || v->ival > (int64_t)RX_MAX_ROWS)
+                return rx_error(&s->err, RX_EVALUE, sc->src, v->span,
+                                "row_group_size must be a whole number of rows from 1 to %u", RX_MAX_ROWS);
+            o->row_group_rows = (size_t)v->ival;
+        } else {
+            return rx_error(&s->err, RX_ENAME, sc->src, op->name_span,
+                            "unknown parquet option '%s' (options: compression, row_group_size)", op->name);
+        }
+    }
+    return 0;
+}
+
+/* Writes a result as CSV (RFC 4180, the --format csv writer) or Parquet (into parquet(...)) to
+ * a temporary for the statement's file (taken from the script's folder when relative), which
+ * joins the pending files; -1 with the error at the `into`, the temporary removed. */
 static int write_csv_file(RxSession *s, const Script *sc, const Stmt *st, const Table *t) {
+    PqWriteOptions po;
+    if (st->into_parquet && parquet_into_options(s, sc, st, &po) < 0) return -1;
     RxOutFile *f = open_into(s, sc, st);
     if (!f) return -1;
     RxError werr;
     rx_error_clear(&werr);
     IntoSink w = {f, &s->interrupt};
     RxSink sink = {write_into, &w};
-    if (out_write(t, OUT_CSV, &sink, &werr) < 0) {
+    int wrc = st->into_parquet ? pq_write(t, &po, &sink, &werr) : out_write(t, OUT_CSV, &sink, &werr);
+    if (wrc < 0 && st->into_parquet && werr.code != RX_EIO && !s->interrupt) {
+        /* not the file's fault (a DURATION column): the message as it is, at the `into` */
+        rx_outfile_abort(f);
+        return rx_error(&s->err, werr.code, sc->src, st->into_span, "%s", werr.msg);
+    }
+    if (wrc < 0) {
         if (s->interrupt || werr.code == RX_ENOMEM) {
             rx_outfile_abort(f);
             if (werr.code == RX_ENOMEM) return rx_error(&s->err, RX_ENOMEM, sc->src, st->into_span, "%s", werr.msg);
@@ -381,11 +414,27 @@ static void timing_memory(RxSession *s, const Script *sc, const Stmt *st, const 
 typedef struct {
     IntoSink w;
     bool header_done;
+    const PqWriteOptions *pq;   /* into parquet(...): its options; the writer opens on the first chunk */
+    PqWriter *pw;
+    RxSink pq_sink;
 } StreamInto;
 
 static int write_chunk(void *ud, const Table *chunk, RxError *err) {
     StreamInto *si = ud;
     RxSink sink = {write_into, &si->w};
+    if (si->pq) {
+        if (!si->pw) {
+            RxType *types = malloc(((size_t)chunk->n_cols + 1) * sizeof *types);
+            if (!types) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            for (int j = 0; j < chunk->n_cols; j++) types[j] = chunk->cols[j]->type;
+            si->pq_sink = sink;
+            si->pw = pq_writer_open(&si->pq_sink, chunk->n_cols, chunk->names, types, si->pq, err);
+            free(types);
+            if (!si->pw) return -1;
+        }
+        si->header_done = true;
+        return pq_writer_add(si->pw, chunk, err);
+    }
     OutOptions o = {0, NULL, 0, si->header_done};
     si->header_done = true;
     return out_write_opts(chunk, OUT_CSV, &o, &sink, err);
@@ -399,15 +448,19 @@ static int stream_into(RxSession *s, const Script *sc, const Stmt *st, ExecCtx *
                        Table **t) {
     *t = NULL;
     if (p->kind == PN_GROUP) return stream_run(x, p, NULL, NULL, t, &s->err);
+    PqWriteOptions po;
+    if (st->into_parquet && parquet_into_options(s, sc, st, &po) < 0) return -1;
     RxOutFile *f = open_into(s, sc, st);
     if (!f) return -1;
-    StreamInto si = {{f, &s->interrupt}, false};
+    StreamInto si = {{f, &s->interrupt}, false, st->into_parquet ? &po : NULL, NULL, {0}};
     Table *rest = NULL;
     int rc = stream_run(x, p, write_chunk, &si, &rest, &s->err);
     if (rc == 0 && !si.header_done) {
         /* no row: the header alone, from the empty table of the result's schema */
         rc = rest ? write_chunk(&si, rest, &s->err) : rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     }
+    if (rc == 0 && si.pw) rc = pq_writer_finish(si.pw, &s->err);
+    pq_writer_free(si.pw);
     table_free(rest);
     if (rc < 0) {
         rx_outfile_abort(f);
@@ -499,7 +552,8 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
     s->popt.load_columns = load_columns;
     s->popt.load_ud = s;
     bool streamed = false;
-    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0) {
+    if (lp && rw_apply(qa, &lp, &s->ropt, &log, &s->err) == 0 &&
+        (lp = catalog_skip_row_groups(&s->cat, qa, lp, &s->err)) != NULL) {
         if (s->stream > 0 || (s->stream == 0 && any_streamed(&s->cat))) {
             /* planned without loading any column: a plan that streams reads its files itself */
             PlanOptions po = s->popt;
@@ -629,8 +683,12 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     s->timing.load_s += s->cat.load_s - load0;
     s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
     int count = 0, index = 0;
-    for (size_t i = 0; i < sc.n; i++)
+    for (size_t i = 0; i < sc.n; i++) {
         if (sc.stmts[i]->kind == ST_QUERY && !sc.stmts[i]->into_path) count++;
+        /* a bad into parquet(...) option is an error before anything runs */
+        PqWriteOptions po;
+        if (sc.stmts[i]->into_parquet && parquet_into_options(s, &sc, sc.stmts[i], &po) < 0) return fail_script(s);
+    }
     for (size_t i = 0; i < sc.n; i++) {
         const Stmt *st = sc.stmts[i];
         if (st->kind != ST_QUERY) continue;

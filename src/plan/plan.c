@@ -18,6 +18,7 @@
 
 #include "base/hmap.h"
 #include "connect/connect.h"
+#include "io/parquet.h"
 #include "rewrite/rewrite.h"
 #include "types/compare.h"
 #include "types/temporal.h"
@@ -558,8 +559,16 @@ static void walk_lines(const PNode *p, PlanLineFn fn, void *ud, StrBuf *prefix, 
     label->n = 0;
     plan_label(p, label);
     if (p->kind == PN_SCAN && p->needed && p->n_needed < p->lp->schema.n && p->lp->source &&
-        (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->db))
+        (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->pq ||
+         ((const RelDef *)p->lp->source)->db))
         sb_printf(label, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
+    if (p->kind == PN_SCAN && p->lp->source && ((const RelDef *)p->lp->source)->pq) {
+        const RelDef *d = p->lp->source;
+        for (int i = 0; i < d->n_pq_parts; i++)
+            if (pq_table(d->pq_parts[i]) == p->lp->table)
+                sb_printf(label, " (reads %d of %d row groups)", pq_row_groups_kept(d->pq_parts[i]),
+                          pq_row_groups(d->pq_parts[i]));
+    }
     if (p->needed && p->n_needed < p->lp->schema.n && p->kind != PN_SCAN && p->kind != PN_RENAME &&
         p->kind != PN_PROJECT && p->kind != PN_GROUP && p->kind != PN_SETOP && p->kind != PN_DISTINCT)
         sb_printf(label, " (%d of %d columns used)", p->n_needed, p->lp->schema.n);

@@ -1636,22 +1636,38 @@ static int parse_table_body(Parser *p, const Token *t, Stmt *st) {
 
 /* ---- statements ----------------------------------------------------------------------------- */
 
-/* csv_source = 'csv' '(' STRING { ',' name '=>' expr } ')' */
-static int parse_csv(Parser *p, Stmt *st) {
-    advance(p); /* csv */
+/* file_source = ( 'csv' | 'parquet' ) '(' STRING { ',' name '=>' expr } ')'
+ * The same form follows `into`: with into set, the path and options go to the statement's
+ * into_path and into_options, and the kind is not changed. */
+static int parse_file_source(Parser *p, Stmt *st, bool into) {
+    bool parquet = at_word(p, "parquet");
+    advance(p); /* csv or parquet */
     const Token *open = peek(p);
-    if (expect(p, TK_LPAREN, "after csv") < 0) return -1;
+    if (expect(p, TK_LPAREN, parquet ? "after parquet" : "after csv") < 0) return -1;
     const Token *path = peek(p);
-    if (path->kind != TK_STRING) return expected(p, "a file path in quotes, csv('file.csv')");
+    if (path->kind != TK_STRING)
+        return expected(p, into ? (parquet ? "a file path in quotes, into parquet('out.parquet')"
+                                           : "a file path in quotes, into csv('out.csv')")
+                                : (parquet ? "a file path in quotes, parquet('file.parquet')"
+                                           : "a file path in quotes, csv('file.csv')"));
     advance(p);
     size_t n;
-    st->path = unescape_quoted(p, path, &n);
-    st->path_span = path->span;
+    const char *text = unescape_quoted(p, path, &n);
+    if (into) {
+        st->into_path = text;
+        st->into_span = path->span;
+        st->into_parquet = parquet;
+    } else {
+        st->path = text;
+        st->path_span = path->span;
+    }
     PtrVec opts = {0};
     while (peek_kind(p) == TK_COMMA) {
         advance(p);
         const Token *on = peek(p);
-        if (!is_name(on)) return expected(p, "an option name (delimiter, header, null, schema, types)");
+        if (!is_name(on))
+            return expected(p, parquet ? (into ? "an option name (compression, row_group_size)" : "an option name")
+                                       : "an option name (delimiter, header, null, schema, types)");
         advance(p);
         if (expect(p, TK_FATARROW, "after the option name") < 0) return -1;
         AstNode *v = parse_expr(p);
@@ -1664,10 +1680,17 @@ static int parse_csv(Parser *p, Stmt *st) {
         ptrvec_push(p->a, &opts, o);
     }
     if (expect_close(p, TK_RPAREN, open) < 0) return -1;
-    st->n_options = (int)opts.n;
-    st->options = arena_alloc(p->a, (opts.n ? opts.n : 1) * sizeof *st->options);
-    for (size_t i = 0; i < opts.n; i++) st->options[i] = *(CsvOption *)opts.items[i];
-    st->kind = ST_CSV;
+    CsvOption *o = arena_alloc(p->a, (opts.n ? opts.n : 1) * sizeof *o);
+    if (!o) return rx_error(p->err, RX_ENOMEM, NULL, open->span, "out of memory");
+    for (size_t i = 0; i < opts.n; i++) o[i] = *(CsvOption *)opts.items[i];
+    if (into) {
+        st->n_into_options = (int)opts.n;
+        st->into_options = o;
+    } else {
+        st->n_options = (int)opts.n;
+        st->options = o;
+        st->kind = parquet ? ST_PARQUET : ST_CSV;
+    }
     return 0;
 }
 
@@ -1684,7 +1707,7 @@ static int parse_quoted_arg(Parser *p, const char *what, const char **text, RxSp
     return expect_close(p, TK_RPAREN, open);
 }
 
-/* statement = name ':=' ( TABLE | '{' rel '}' | csv_source ) ';'
+/* statement = name ':=' ( TABLE | '{' rel '}' | file_source ) ';'
  *           | 'query' '{' rel '}' ';' */
 static Stmt *parse_statement(Parser *p) {
     const Token *t = peek(p);
@@ -1700,16 +1723,20 @@ static Stmt *parse_statement(Parser *p) {
         st->expr = parse_rel(p);
         if (!st->expr) return NULL;
         if (expect_close(p, TK_RBRACE, open) < 0) return NULL;
-        /* into = 'into' 'csv' '(' STRING ')' */
+        /* into = 'into' ( 'csv' '(' STRING ')' | 'parquet' '(' STRING { ',' name '=>' expr } ')' ) */
         if (at_word(p, "into")) {
             advance(p);
-            if (!at_word(p, "csv") || peek_at(p, 1)->kind != TK_LPAREN) {
-                expected(p, "csv('file.csv') after into");
+            bool pq = at_word(p, "parquet");
+            if ((!at_word(p, "csv") && !pq) || peek_at(p, 1)->kind != TK_LPAREN) {
+                expected(p, "csv('file.csv') or parquet('file.parquet') after into");
                 return NULL;
             }
-            if (parse_quoted_arg(p, "a file path in quotes, into csv('out.csv')", &st->into_path,
-                                 &st->into_span) < 0)
+            if (pq) {
+                if (parse_file_source(p, st, true) < 0) return NULL;
+            } else if (parse_quoted_arg(p, "a file path in quotes, into csv('out.csv')", &st->into_path,
+                                        &st->into_span) < 0) {
                 return NULL;
+            }
         }
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_ASSIGN) {
         advance(p);
@@ -1727,8 +1754,8 @@ static Stmt *parse_statement(Parser *p) {
             st->expr = parse_rel(p);
             if (!st->expr) return NULL;
             if (expect_close(p, TK_RBRACE, v) < 0) return NULL;
-        } else if (word_is(p, v, "csv") && peek_at(p, 1)->kind == TK_LPAREN) {
-            if (parse_csv(p, st) < 0) return NULL;
+        } else if ((word_is(p, v, "csv") || word_is(p, v, "parquet")) && peek_at(p, 1)->kind == TK_LPAREN) {
+            if (parse_file_source(p, st, false) < 0) return NULL;
         } else if (word_is(p, v, "connect") && peek_at(p, 1)->kind == TK_LPAREN) {
             /* connect = 'connect' '(' STRING ')' */
             if (parse_quoted_arg(p, "a connection URI in quotes, connect('sqlite:file.db')",
@@ -1736,7 +1763,7 @@ static Stmt *parse_statement(Parser *p) {
                 return NULL;
             st->kind = ST_CONNECT;
         } else {
-            expected(p, "an inline table '[ ... ]', a view '{ ... }', csv('file') or connect('uri') after ':='");
+            expected(p, "an inline table '[ ... ]', a view '{ ... }', csv('file'), parquet('file') or connect('uri') after ':='");
             return NULL;
         }
     } else if (is_name(t) && peek_at(p, 1)->kind == TK_EQ) {

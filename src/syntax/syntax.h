@@ -139,7 +139,7 @@ typedef struct {
     bool null_word;       /* written as NULL */
 } Cell;
 
-typedef enum { ST_TABLE, ST_VIEW, ST_CSV, ST_QUERY, ST_CONNECT } StmtKind;
+typedef enum { ST_TABLE, ST_VIEW, ST_CSV, ST_QUERY, ST_CONNECT, ST_PARQUET } StmtKind;
 
 typedef struct {
     const char *name;
@@ -160,10 +160,15 @@ typedef struct {
     size_t n_rows;
     Cell *cells;               /* n_rows * n_cols, row-major */
     RxSpan *row_spans;
-    /* query { ... } into csv('path'): the result goes to that file */
+    /* query { ... } into csv('path') or into parquet('path', option => value, ...): the result
+     * goes to that file */
     const char *into_path;
     RxSpan into_span;
-    /* csv('path', option => value, ...); connect('uri') keeps the URI in path */
+    bool into_parquet;
+    CsvOption *into_options;
+    int n_into_options;
+    /* csv('path', option => value, ...) and parquet('path', ...); connect('uri') keeps the URI
+     * in path */
     const char *path;
     RxSpan path_span;
     CsvOption *options;

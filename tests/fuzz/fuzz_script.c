@@ -10,8 +10,9 @@
  * difference between the two runs when both succeed: rewrites, the hash join and the join
  * algorithms must not change any result (row order included: docs/design.md defines it).
  *
- * Scripts must not touch the filesystem: an input that mentions csv in any case (the only
- * statement that opens a file is `name := csv('path', ...)`) is skipped before rx_exec.
+ * Scripts must not touch the filesystem: an input that mentions csv or parquet in any case
+ * (the statements that open a file are `name := csv('path', ...)`, `name := parquet('path')`
+ * and their `into` forms) is skipped before rx_exec.
  * tests/fuzz/fuzz_lexer_parser.c covers the syntax of those statements.
  */
 #include <math.h>
@@ -92,10 +93,15 @@ static int on_result(void *ud, const RxResult *r) {
     return 0;
 }
 
-/* True when the text contains "csv" in any case. */
+/* True when the text contains "csv" or "parquet" in any case. */
 static int mentions_csv(const uint8_t *p, size_t n) {
     for (size_t i = 0; i + 3 <= n; i++)
         if ((p[i] | 0x20) == 'c' && (p[i + 1] | 0x20) == 's' && (p[i + 2] | 0x20) == 'v') return 1;
+    for (size_t i = 0; i + 7 <= n; i++) {
+        size_t k = 0;
+        while (k < 7 && (p[i + k] | 0x20) == "parquet"[k]) k++;
+        if (k == 7) return 1;
+    }
     return 0;
 }
 
