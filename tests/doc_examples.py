@@ -61,7 +61,7 @@ OPERATORS = [
     "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY",
     "EQUALS",
     # AS-OF join
-    "ASOF", "INNER", "WITHIN", "TIES",
+    "ASOF", "INNER", "WITHIN", "TIES", "NEAREST",
     # scalar expressions
     "∨", "or", "∧", "and", "¬", "not", "IS", "NULL", "IN", "BETWEEN",
     "=", "==", "≠", "!=", "<>", "<", "≤", "<=", ">", "≥", ">=",
@@ -188,8 +188,9 @@ def asof_conditions(toks):
         if not word_at(toks, i, "ASOF"):
             continue
         j = i + 1
-        inner = word_at(toks, j, "INNER")
-        if inner:
+        inner = False
+        while word_at(toks, j, "INNER", "NEAREST"):
+            inner = inner or word_at(toks, j, "INNER")
             j += 1
         depth, ops = 0, []
         while j < len(toks) and not word_at(toks, j, "WITHIN", "TIES"):

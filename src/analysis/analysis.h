@@ -111,6 +111,7 @@ struct LPlan {
     AsofDir dir;
     bool inner;
     bool ties_first;
+    bool nearest;        /* NEAREST: dir says which side wins equal distances (asof.h) */
     bool has_within;
     RxDuration within;
     int n_keys;

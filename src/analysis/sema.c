@@ -1096,6 +1096,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
     p->in[1] = r;
     p->inner = n->inner;
     p->ties_first = n->ties == 1;
+    p->nearest = n->nearest;
     PtrVec conj = {0};
     if (flatten_and(s, n->cond, &conj) < 0) return NULL;
     p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));

@@ -15,6 +15,9 @@
  * rejected (a distance equal to the bound is kept); the bound is in the keys' own unit.
  * Rows whose validity bit is clear (NULL key or NULL match value) never match; a left row that
  * is invalid gets ROW_NONE.
+ * NEAREST (opt->nearest): the backward and the forward candidate, each found as above (ties and
+ * WITHIN applied to each), and the one at the smaller distance kept; at equal distances the
+ * side dir names wins.
  */
 #ifndef RX_ASOF_H
 #define RX_ASOF_H
@@ -37,6 +40,10 @@ typedef struct {
     int64_t within;            /* >= 0, in the keys' unit */
     uint32_t n_parts;          /* when part is set */
     AsofAlgo algo;
+    /* NEAREST: the nearer of the backward and the forward candidate. dir then says which side
+     * wins equal distances (BACKWARD*: the earlier, FORWARD*: the later) and whether an equal
+     * value may match (the non-strict directions; it counts on the winning side). */
+    bool nearest;
 } AsofOptions;
 
 /* What the kernel did, for EXPLAIN and --timing. */

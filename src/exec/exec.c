@@ -603,7 +603,7 @@ int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, 
     AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = kp.r};
     AsofOptions opt = {.dir = lp->dir, .ties_first = lp->ties_first,
                        .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
-                       .algo = p->asof_algo};
+                       .algo = p->asof_algo, .nearest = lp->nearest};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
     AsofStats st = {0};
     double t0 = now_s();

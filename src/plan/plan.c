@@ -534,7 +534,12 @@ void plan_label(const PNode *p, StrBuf *out) {
                   lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
         break;
     case PN_ASOF: {
-        sb_printf(out, "AsOfJoin %s", asof_dir_name(lp->dir));
+        if (lp->nearest)
+            sb_printf(out, "AsOfJoin nearest (equal distances: %s%s)",
+                      lp->dir == ASOF_BACKWARD || lp->dir == ASOF_BACKWARD_STRICT ? "earlier" : "later",
+                      lp->dir == ASOF_BACKWARD_STRICT || lp->dir == ASOF_FORWARD_STRICT ? ", no exact match" : "");
+        else
+            sb_printf(out, "AsOfJoin %s", asof_dir_name(lp->dir));
         if (lp->inner) sb_puts(out, "/inner");
         if (lp->has_within) {
             char buf[TM_BUF];

@@ -180,7 +180,7 @@ static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == T
 /* Words that continue a relational expression after an operand, so never an alias. */
 static const char *const rel_binop_words[] = {
     "IJOIN", "ASOF", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
-    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
+    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER", "NEAREST",
     "ASC", "DESC", "NULLS", "PER", "BY",
 };
 /* Whether t is one of rel_binop_words. */
@@ -1225,14 +1225,21 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
-/* asof = 'ASOF' [ 'INNER' ] expr [ 'WITHIN' add ] [ 'TIES' '(' ( 'FIRST' | 'LAST' ) ')' ] rel_unary */
+/* asof = 'ASOF' { 'INNER' | 'NEAREST' } expr [ 'WITHIN' add ]
+ *        [ 'TIES' '(' ( 'FIRST' | 'LAST' ) ')' ] rel_unary */
 static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     AstNode *n = node(p, AST_ASOF, kw->span);
     if (!n) return NULL;
     n->a = left;
-    if (at_word(p, "INNER") && peek_at(p, 1)->kind != TK_DOT) {
+    for (;;) {
+        bool *flag = at_word(p, "INNER") ? &n->inner : at_word(p, "NEAREST") ? &n->nearest : NULL;
+        if (!flag || peek_at(p, 1)->kind == TK_DOT) break;
+        if (*flag) {
+            syntax_error(p, peek(p), "%s is already given for this ASOF", flag == &n->inner ? "INNER" : "NEAREST");
+            return NULL;
+        }
         advance(p);
-        n->inner = true;
+        *flag = true;
     }
     n->cond = parse_expr(p);
     if (!n->cond) return NULL;

@@ -118,6 +118,7 @@ struct AstNode {
     AstNode *within;      /* ASOF WITHIN bound */
     int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST */
     bool inner;           /* ASOF INNER */
+    bool nearest;         /* ASOF NEAREST */
     IjRelation relation;  /* IJOIN */
     RxSpan relation_span;
     int join_kind;        /* AST_JOIN: JoinKind */

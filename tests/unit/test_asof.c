@@ -6,7 +6,8 @@
  * to 50 partitions, small value ranges for frequent ties, full-range and extreme int64 values,
  * invalid rows on both sides, random and pre-sorted orders), each run in all four directions,
  * both tie rules and a random WITHIN bound, through every algorithm, compared row by row with
- * an oracle that scans every right row for every left row. AsofStats' sortedness is compared
+ * an oracle that scans every right row for every left row; NEAREST likewise against an oracle
+ * of its own (the smallest distance over every right row, its tie rules). AsofStats' sortedness is compared
  * with an independent check of the inputs. A few large inputs exercise the two-thread paths
  * and the out-of-cache radix sorts, checked on sampled rows and across algorithms.
  */
@@ -72,6 +73,38 @@ static uint32_t oracle_one(const Side *l, const Side *r, size_t i, AsofDir dir, 
         __int128 d = (__int128)v - (__int128)bx;
         if (d < 0) d = -d;
         if (d > (__int128)within) best = NONE;
+    }
+    return best;
+}
+
+/* The NEAREST oracle, independent of the two one-sided scans: among every right row of the
+ * partition (an equal value only when dir is not strict) within the bound, the smallest
+ * distance; equal distances go to the side dir names (backward: the smaller value); among rows
+ * of that value, the first or last in input order. */
+static uint32_t oracle_nearest(const Side *l, const Side *r, size_t i, AsofDir dir, bool ties_first,
+                               bool has_within, int64_t within) {
+    if (!is_valid(l, i)) return NONE;
+    bool prefer_back = dir == ASOF_BACKWARD || dir == ASOF_BACKWARD_STRICT;
+    bool exact = dir == ASOF_BACKWARD || dir == ASOF_FORWARD;
+    __int128 v = l->val[i];
+    uint32_t best = NONE;
+    __int128 bd = 0, bx = 0;
+    for (size_t j = 0; j < r->n; j++) {
+        if (!is_valid(r, j) || part_of(r, j) != part_of(l, i)) continue;
+        __int128 x = r->val[j];
+        if (x == v && !exact) continue;
+        __int128 d = x > v ? x - v : v - x;
+        if (has_within && d > (__int128)within) continue;
+        bool take;
+        if (best == NONE || d < bd) take = true;
+        else if (d > bd) take = false;
+        else if (x != bx) take = prefer_back ? x < bx : x > bx;
+        else take = !ties_first;
+        if (take) {
+            best = (uint32_t)j;
+            bd = d;
+            bx = x;
+        }
     }
     return best;
 }
@@ -218,7 +251,8 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
     uint32_t *want = malloc((l->n + 1) * sizeof *want);
     uint32_t *got = malloc((l->n + 1) * sizeof *got);
     for (size_t i = 0; i < l->n; i++)
-        want[i] = oracle_one(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within);
+        want[i] = opt.nearest ? oracle_nearest(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within)
+                              : oracle_one(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within);
     AsofSide kl = as_kernel(l), kr = as_kernel(r);
     n_cases++;
     for (size_t a = 0; a < RX_ARRAY_LEN(ALGOS); a++) {
@@ -235,8 +269,9 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
             if (got[i] != want[i]) bad = i;
         CHECK(bad == l->n);
         if (bad != l->n)
-            fprintf(stderr, "  %s: algo %s dir %d ties_first %d within %s%lld n %zu m %zu parts %u:"
+            fprintf(stderr, "  %s: algo %s dir %d%s ties_first %d within %s%lld n %zu m %zu parts %u:"
                     " row %zu got %u want %u\n", what, asof_algo_name(opt.algo), (int)opt.dir,
+                    opt.nearest ? " nearest" : "",
                     opt.ties_first, opt.has_within ? "" : "off/", (long long)opt.within, l->n,
                     r->n, l->part ? opt.n_parts : 0, bad, got[bad], want[bad]);
         if (opt.algo != ASOF_ALGO_NESTED_LOOP) {
@@ -260,7 +295,7 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
 static void run_fixed(const int64_t *lv, size_t n, const int64_t *rv, size_t m, AsofDir dir,
                       bool ties_first, bool has_within, int64_t within, const uint32_t *expect) {
     Side l = {n, (int64_t *)lv, NULL, NULL}, r = {m, (int64_t *)rv, NULL, NULL};
-    AsofOptions opt = {dir, ties_first, has_within, within, 1, ASOF_ALGO_AUTO};
+    AsofOptions opt = {dir, ties_first, has_within, within, 1, ASOF_ALGO_AUTO, false};
     for (size_t a = 0; a < RX_ARRAY_LEN(ALGOS); a++) {
         uint32_t got[16];
         RxError err;
@@ -344,12 +379,14 @@ static void test_random(int n_sets) {
         if (mode_r == 1 || mode_r == 2) CHECK(rs);
         char what[64];
         snprintf(what, sizeof what, "set %d", set);
-        for (int d = 0; d < 4; d++)
-            for (int tf = 0; tf < 2; tf++) {
-                AsofOptions opt = {(AsofDir)d, tf != 0, rnd_below(2) != 0, 0, n_parts, ASOF_ALGO_AUTO};
-                if (opt.has_within) opt.within = gen_within(dist);
-                check_case(&l, &r, opt, ls, rs, what);
-            }
+        for (int near = 0; near < 2; near++)
+            for (int d = 0; d < 4; d++)
+                for (int tf = 0; tf < 2; tf++) {
+                    AsofOptions opt = {(AsofDir)d, tf != 0, rnd_below(2) != 0, 0, n_parts, ASOF_ALGO_AUTO,
+                                       near != 0};
+                    if (opt.has_within) opt.within = gen_within(dist);
+                    check_case(&l, &r, opt, ls, rs, what);
+                }
         free_side(&l);
         free_side(&r);
     }
@@ -384,7 +421,7 @@ static void test_large(void) {
                 if ((d + tf + (int)c) % 2) continue;   /* half of the combinations per input */
                 bool hw = (d + (int)c) % 3 == 1;
                 AsofOptions opt = {(AsofDir)d, tf != 0, hw, hw ? gen_within(C[c].dist) : 0, np,
-                                   ASOF_ALGO_AUTO};
+                                   ASOF_ALGO_AUTO, (d + (int)c) % 4 < 2};
                 RxError err;
                 rx_error_clear(&err);
                 AsofStats st;
@@ -392,8 +429,10 @@ static void test_large(void) {
                 CHECK(st.left_sorted == ls && st.right_sorted == rs);
                 for (int s = 0; s < 6; s++) {
                     size_t i = rnd_below(l.n);
-                    uint32_t w = oracle_one(&l, &r, i, opt.dir, opt.ties_first, opt.has_within,
-                                            opt.within);
+                    uint32_t w = opt.nearest ? oracle_nearest(&l, &r, i, opt.dir, opt.ties_first,
+                                                              opt.has_within, opt.within)
+                                             : oracle_one(&l, &r, i, opt.dir, opt.ties_first, opt.has_within,
+                                                          opt.within);
                     CHECK(ref[i] == w);
                     if (ref[i] != w)
                         fprintf(stderr, "  large %zu dir %d tf %d: row %zu got %u want %u\n", c, d,
@@ -422,7 +461,7 @@ static void test_sorted_stats(void) {
     uint64_t valid = 0x7f & ~(UINT64_C(1) << 0);   /* row 0 (part 1, out of order) invalid */
     Side s = {7, v, p, &valid};
     AsofSide k = as_kernel(&s);
-    AsofOptions opt = {ASOF_BACKWARD, false, false, 0, 3, ASOF_ALGO_AUTO};
+    AsofOptions opt = {ASOF_BACKWARD, false, false, 0, 3, ASOF_ALGO_AUTO, false};
     uint32_t out[7];
     RxError err;
     rx_error_clear(&err);
