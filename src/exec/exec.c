@@ -498,6 +498,24 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
     }
     ls.valid = lv;
     rs.valid = rv;
+    int64_t *pe = NULL;
+    if (lp->point) {
+        /* AT: rs <= t < re is INTERSECTS with [t, t+1) on the order-preserving keys, which are
+         * integers; a point at the greatest key lies in no interval. */
+        pe = rx_malloc((l->n_rows ? l->n_rows : 1) * sizeof *pe);
+        if (!pe || (!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0)) {
+            rx_free(pe), rx_free(lv), rx_free(rv);
+            keys_free(&ks);
+            return ops_oom(err);
+        }
+        for (size_t i = 0; i < l->n_rows; i++) {
+            int64_t t = ls.s[i];
+            pe[i] = t == INT64_MAX ? t : t + 1;
+            if (t == INT64_MAX) bitmap_set(lv, i, false);
+        }
+        ls.e = pe;
+        ls.valid = lv;
+    }
     IjOptions opt = {.algo = p->ij_algo};
     KeyParts kp = {0};
     if (lp->n_keys > 0) {
@@ -535,11 +553,65 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
     int rc = ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
     x->t_join_s += now_s() - t0;
     progress_update(pairs->n, NULL);
+    rx_free(pe);
     rx_free(lv);
     rx_free(rv);
     keys_parts_free(&kp);
     keys_free(&ks);
     return rc;
+}
+
+/* IJOIN LEFT, SEMI and ANTI from the kernel's pairs (sorted by left row): every left row with
+ * its pairs or one NULL-padded row (LEFT), or the left rows with some / with no pair, once
+ * each, in left order. NULL on OOM. */
+static Table *ijoin_outer_or_semi(const PNode *p, const Table *l, const Table *r, const IjPairs *pairs,
+                                  RxError *err) {
+    int kind = p->lp->join_kind;
+    size_t nl = l->n_rows;
+    if (kind == JOIN_SEMI || kind == JOIN_ANTI) {
+        uint32_t *idx = rx_malloc((nl ? nl : 1) * sizeof *idx);
+        if (!idx) {
+            ops_oom(err);
+            return NULL;
+        }
+        size_t k = 0, j = 0;
+        for (size_t i = 0; i < nl; i++) {
+            bool any = j < pairs->n && pairs->left[j] == i;
+            while (j < pairs->n && pairs->left[j] == i) j++;
+            if (any == (kind == JOIN_SEMI)) idx[k++] = (uint32_t)i;
+        }
+        Table *t = ops_gather_join(p, l, r, idx, NULL, k, err);
+        rx_free(idx);
+        return t;
+    }
+    /* LEFT: at most pairs + left rows */
+    size_t cap = pairs->n + nl;
+    if (cap > UINT32_MAX) {
+        rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0), "the interval join's result exceeds %u rows",
+                 (unsigned)UINT32_MAX);
+        return NULL;
+    }
+    uint32_t *li = rx_malloc((cap ? cap : 1) * sizeof *li), *ri = rx_malloc((cap ? cap : 1) * sizeof *ri);
+    if (!li || !ri) {
+        rx_free(li), rx_free(ri);
+        ops_oom(err);
+        return NULL;
+    }
+    size_t k = 0, j = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (j >= pairs->n || pairs->left[j] != i) {
+            li[k] = (uint32_t)i;
+            ri[k++] = ROW_NONE;
+            continue;
+        }
+        for (; j < pairs->n && pairs->left[j] == i; j++) {
+            li[k] = (uint32_t)i;
+            ri[k++] = pairs->right[j];
+        }
+    }
+    Table *t = ops_gather_join(p, l, r, li, ri, k, err);
+    rx_free(li), rx_free(ri);
+    return t;
 }
 
 static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
@@ -550,7 +622,8 @@ static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError 
         ij_pairs_free(&pairs);
         return NULL;
     }
-    Table *t = ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
+    Table *t = p->lp->join_kind == JOIN_INNER ? ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err)
+                                                : ijoin_outer_or_semi(p, l, r, &pairs, err);
     ij_pairs_free(&pairs);
     progress_end();
     return t;

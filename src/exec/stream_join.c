@@ -373,7 +373,8 @@ bool stream_join_supported(const PNode *p) {
         return !lp->nearest && keys_ok(lp) && sj_type_ok(ls->cols[lp->lmatch].type, false) &&
                sj_type_ok(rs->cols[lp->rmatch].type, false);
     if (p->kind == PN_IJOIN && lp->kind == LP_IJOIN) {
-        if (!sj_ijoin_relation_ok(lp->relation) || !keys_ok(lp)) return false;
+        if (!sj_ijoin_relation_ok(lp->relation) || !keys_ok(lp) || lp->point || lp->join_kind != JOIN_INNER)
+            return false;
         for (int i = 0; i < 4; i++)
             if (!sj_type_ok((i < 2 ? ls : rs)->cols[lp->ends[i]].type, false)) return false;
         return true;

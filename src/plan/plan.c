@@ -349,6 +349,10 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
             p->rows /= da > db ? da : db;
         }
         p->ij_algo = opt ? opt->ijoin_algo : IJ_ALGO_AUTO;
+        if (lp->join_kind == JOIN_LEFT && p->rows < p->in[0]->rows) p->rows = p->in[0]->rows;
+        if (lp->join_kind == JOIN_SEMI && p->rows > p->in[0]->rows) p->rows = p->in[0]->rows;
+        if (lp->join_kind == JOIN_ANTI)
+            p->rows = p->in[0]->rows - (p->rows > p->in[0]->rows ? p->in[0]->rows : p->rows);
         break;
     case LP_ASOF:
         p->kind = PN_ASOF;
@@ -491,9 +495,14 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_RENAME: sb_puts(out, "Rename"); break;
     case PN_IJOIN: {
         IjOptions o = {.algo = p->ij_algo};
-        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s", ij_relation_name(lp->relation),
-                  lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
-                  ij_strategy(lp->relation, &o));
+        static const char *const kinds[] = {"", " left", "", "", " semi", "", " anti", ""};
+        if (lp->point)
+            sb_printf(out, "IntervalJoin%s AT [%d;%d,%d] (point in [start, end): %s", kinds[lp->join_kind],
+                      lp->ends[0], lp->ends[2], lp->ends[3], ij_strategy(lp->relation, &o));
+        else
+            sb_printf(out, "IntervalJoin%s %s [%d,%d;%d,%d] (%s", kinds[lp->join_kind],
+                      ij_relation_name(lp->relation), lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
+                      ij_strategy(lp->relation, &o));
         if (lp->n_keys) {
             sb_puts(out, ", one per partition of ");
             for (int k = 0; k < lp->n_keys; k++)

@@ -40,7 +40,7 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
         memset(need, 1, (size_t)n);
         break;
     case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
-        bool semi = p->kind == LP_JOIN && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
+        bool semi = p->kind != LP_ASOF && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
         bool rsemi = p->kind == LP_JOIN && p->join_kind == JOIN_RSEMI;
         if (semi || rsemi) {
             bool output_side = (side == 0) == semi;

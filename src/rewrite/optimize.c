@@ -288,8 +288,8 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
     }
     case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
         int nl = p->in[0]->schema.n;
-        int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
-        bool semi_like = p->kind == LP_JOIN && (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI);
+        int kind = p->kind != LP_ASOF ? p->join_kind : JOIN_INNER;   /* IJOIN: INNER, LEFT, SEMI, ANTI */
+        bool semi_like = p->kind != LP_ASOF && (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI);
         bool left_ok = p->kind == LP_ASOF || kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_LEFT ||
                        kind == JOIN_SEMI || kind == JOIN_ANTI;
         bool right_ok = p->kind != LP_ASOF && (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT);

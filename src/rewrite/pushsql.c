@@ -763,6 +763,7 @@ static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
  * the endpoints it does not read (docs/design.md: a NULL endpoint never matches). Endpoints compare
  * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
 static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+    if (p->point) return NULL;   /* IJOIN AT runs in the engine */
     const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
     const char *v[4];
     RxType t = c[0]->type;
@@ -818,7 +819,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
-    int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
+    int kind = p->join_kind;   /* IJOIN too: INNER, LEFT (LEFT JOIN), SEMI and ANTI ([NOT] EXISTS) */
     if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
     if (kind == JOIN_FULL && !g->d->full_join_any_condition && (p->residual || p->n_keys == 0)) return NULL;
     /* Inner joins take both blocks' FROM and WHERE as they are; an outer join keeps the

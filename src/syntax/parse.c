@@ -1173,14 +1173,27 @@ out:
     return result;
 }
 
-/* ijoin = 'IJOIN' relation '(' colref ',' colref ',' colref ',' colref ')' rel_unary */
+/* ijoin = 'IJOIN' [ 'LEFT' | 'SEMI' | 'ANTI' ]
+ *         ( relation '(' colref ',' colref ',' colref ',' colref ')'
+ *         | 'AT' '(' colref ',' colref ',' colref ')' ) rel_unary */
 static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
+    int kind = JOIN_INNER;
+    const Token *kt = peek(p);
+    if (at_word(p, "LEFT") || at_word(p, "SEMI") || at_word(p, "ANTI")) {
+        kind = at_word(p, "LEFT") ? JOIN_LEFT : at_word(p, "SEMI") ? JOIN_SEMI : JOIN_ANTI;
+        advance(p);
+    }
     const Token *rt = peek(p);
-    IjRelation rel;
-    if (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0) {
-        expected(p, "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
-                    "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
-                    "FINISHED_BY, EQUALS)");
+    IjRelation rel = IJ_INTERSECTS;
+    bool point = rt->kind == TK_IDENT && word_is(p, rt, "AT");
+    if (!point && (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0)) {
+        expected(p, kind == JOIN_INNER && kt == rt
+                        ? "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
+                          "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
+                          "FINISHED_BY, EQUALS), AT for a point in an interval, or LEFT, SEMI or ANTI"
+                        : "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
+                          "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
+                          "FINISHED_BY, EQUALS) or AT for a point in an interval");
         return NULL;
     }
     advance(p);
@@ -1189,32 +1202,42 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     n->a = left;
     n->relation = rel;
     n->relation_span = rt->span;
+    n->join_kind = kind;
+    n->point = point;
+    int n_ends = point ? 3 : 4;
     const Token *open = peek(p);
-    if (expect(p, TK_LPAREN, "before the four endpoint columns") < 0) return NULL;
-    for (int i = 0; i < 4; i++) {
+    if (expect(p, TK_LPAREN, point ? "before the three columns: the left point, the right start and end"
+                                   : "before the four endpoint columns") < 0)
+        return NULL;
+    for (int i = 0; i < n_ends; i++) {
         const Token *ct = peek(p);
+        int what = point && i > 0 ? i + 1 : i;
         if (!is_name(ct)) {
-            expected(p, i == 0 ? "left start column" : i == 1 ? "left end column"
-                      : i == 2 ? "right start column" : "right end column");
+            expected(p, point && i == 0 ? "left point column"
+                      : what == 0 ? "left start column" : what == 1 ? "left end column"
+                      : what == 2 ? "right start column" : "right end column");
             return NULL;
         }
         AstNode *c = parse_primary(p);
         if (!c) return NULL;
         if (c->kind != AST_COLREF) {
-            syntax_error(p, ct, "interval endpoints must be column names");
+            syntax_error(p, ct, point ? "the point and the interval's endpoints must be column names"
+                                      : "interval endpoints must be column names");
             return NULL;
         }
         ptrvec_push(p->a, &n->items, c);
-        if (i < 3) {
+        if (i < n_ends - 1) {
             if (peek_kind(p) != TK_COMMA) {
-                expected(p, "',' (IJOIN takes four endpoint columns: lStart, lEnd, rStart, rEnd)");
+                expected(p, point ? "',' (IJOIN AT takes three columns: lPoint, rStart, rEnd)"
+                                  : "',' (IJOIN takes four endpoint columns: lStart, lEnd, rStart, rEnd)");
                 return NULL;
             }
             advance(p);
         }
     }
     if (peek_kind(p) == TK_COMMA) {
-        syntax_error(p, peek(p), "IJOIN takes exactly four endpoint columns");
+        syntax_error(p, peek(p), point ? "IJOIN AT takes exactly three columns: lPoint, rStart, rEnd"
+                                       : "IJOIN takes exactly four endpoint columns");
         return NULL;
     }
     if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
