@@ -59,7 +59,7 @@ OPERATORS = [
     # interval join and its fourteen relations
     "IJOIN", "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS",
     "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY",
-    "EQUALS", "LEFT", "SEMI", "ANTI", "AT",
+    "EQUALS", "COVERS", "COVERED_BY", "LEFT", "SEMI", "ANTI", "AT",
     # AS-OF join
     "ASOF", "INNER", "WITHIN", "TIES", "NEAREST",
     # scalar expressions

@@ -3,7 +3,7 @@
 
 Writes a Relix script of N random cases and the output it must print (--format csv): for each
 case two inline tables with NULLs, duplicates, equal, empty and inverted intervals, and one query
-of a random form: IJOIN LEFT / SEMI / ANTI over any of the fourteen relations, IJOIN AT (inner,
+of a random form: IJOIN LEFT / SEMI / ANTI over any of the sixteen relations, IJOIN AT (inner,
 LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, with or
 without an equality key. Every expected row is computed here by scanning every pair.
 
@@ -13,7 +13,8 @@ import random
 import sys
 
 RELS = ["INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
-        "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS"]
+        "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS", "COVERS",
+        "COVERED_BY"]
 
 
 def holds(rel, ls, le, rs, re):
@@ -32,6 +33,8 @@ def holds(rel, ls, le, rs, re):
         "FINISHES": le == re and rs < ls,
         "FINISHED_BY": le == re and ls < rs,
         "EQUALS": ls == rs and le == re,
+        "COVERS": ls <= rs and re <= le,
+        "COVERED_BY": rs <= ls and le <= re,
     }[rel]
 
 

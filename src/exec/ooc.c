@@ -58,7 +58,8 @@ void ooc_set_partition_bytes(size_t bytes) { forced_partition_bytes = bytes; }
 bool ooc_join_supported(const PNode *p) {
     if (p->kind == PN_ASOF) return !p->lp->nearest;
     if (p->kind == PN_IJOIN)
-        return p->lp->relation != IJ_PRECEDES && p->lp->relation != IJ_PRECEDED_BY && !p->lp->point &&
+        return p->lp->relation != IJ_PRECEDES && p->lp->relation != IJ_PRECEDED_BY && p->lp->relation <= IJ_EQUALS &&
+               !p->lp->point &&
                p->lp->join_kind == JOIN_INNER;
     return false;
 }

@@ -353,7 +353,7 @@ int sj_share_heaps(Column *dst, const Column *src) {
 
 /* ---- entry points --------------------------------------------------------------------------- */
 
-bool sj_ijoin_relation_ok(IjRelation rel) { return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY && rel < IJ_N_RELATIONS; }
+bool sj_ijoin_relation_ok(IjRelation rel) { return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY && rel <= IJ_EQUALS; }
 
 /* The equality keys of p: at most 16, each of a type the key map holds. */
 static bool keys_ok(const LPlan *lp) {

@@ -1190,10 +1190,10 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
         expected(p, kind == JOIN_INNER && kt == rt
                         ? "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
                           "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
-                          "FINISHED_BY, EQUALS), AT for a point in an interval, or LEFT, SEMI or ANTI"
+                          "FINISHED_BY, EQUALS, COVERS, COVERED_BY), AT for a point in an interval, or LEFT, SEMI or ANTI"
                         : "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
                           "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
-                          "FINISHED_BY, EQUALS) or AT for a point in an interval");
+                          "FINISHED_BY, EQUALS, COVERS, COVERED_BY) or AT for a point in an interval");
         return NULL;
     }
     advance(p);

@@ -1,5 +1,5 @@
 # The temporal join forms against a brute-force oracle (tests/temporal_oracle.py): IJOIN LEFT,
-# SEMI and ANTI over the fourteen relations, IJOIN AT (inner, LEFT, SEMI, ANTI) and ASOF NEAREST
+# SEMI and ANTI over the sixteen relations, IJOIN AT (inner, LEFT, SEMI, ANTI) and ASOF NEAREST
 # (four comparisons, TIES, INNER, with and without a key), on random small tables with NULLs,
 # duplicates, equal, empty and inverted intervals. Each seed's cases run under every planner
 # switch; every output must equal the oracle's, byte for byte.
