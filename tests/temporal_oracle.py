@@ -4,8 +4,9 @@
 Writes a Relix script of N random cases and the output it must print (--format csv): for each
 case two inline tables with NULLs, duplicates, equal, empty and inverted intervals, and one query
 of a random form: IJOIN LEFT / SEMI / ANTI over any of the sixteen relations, IJOIN AT (inner,
-LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, with or
-without an equality key. Every expected row is computed here by scanning every pair.
+LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, and
+range joins written by hand (σ over ×, ⨝, ⟕, ⋉, ▷ with endpoint comparisons, which the optimizer
+turns into interval joins where it can), with or without an equality key. Every expected row is computed here by scanning every pair.
 
 usage: temporal_oracle.py SEED N script.rx expected.csv
 """
@@ -91,7 +92,7 @@ def main():
         nl, nr = rng.randrange(0, 9), rng.randrange(0, 9)
         keyed = rng.random() < 0.4
         nkeys = rng.choice([1, 2, 3])
-        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST"])
+        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST", "HAND", "HAND"])
         L, R = "L%d" % c, "R%d" % c
         li = gen_intervals(rng, nl, span, null_pct)
         ri = gen_intervals(rng, nr, span, null_pct)
@@ -107,7 +108,56 @@ def main():
             rx.pop(), rx.pop()
             continue
         out = []
-        if form == "NEAREST":
+        if form == "HAND":
+            # a range join written by hand: 1 to 3 comparisons between a left and a right
+            # endpoint (some of them the shapes the optimizer turns into an IJOIN), as σ over ×,
+            # ⨝, ⟕, ⋉ or ▷, with or without a key equality
+            ops = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+                   ">=": lambda a, b: a >= b}
+            shapes = [[("s", "<", "e"), ("e", ">", "s")], [("s", "<", "s"), ("e", ">", "s"), ("e", "<", "e")],
+                      [("s", ">", "s"), ("s", "<", "e"), ("e", ">", "e")], [("s", "<=", "s"), ("e", ">=", "e")],
+                      [("e", "<", "s")], [("s", ">", "e")]]
+            atoms = list(rng.choice(shapes)) if rng.random() < 0.7 else [
+                (rng.choice("se"), rng.choice(list(ops)), rng.choice("se")) for _ in range(rng.randrange(1, 4))]
+            rng.shuffle(atoms)
+            texts = []
+            for (a, op, b) in atoms:
+                if rng.random() < 0.5:
+                    texts.append("%s.%s %s %s.%s" % (L, a, op, R, b))
+                else:
+                    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+                    texts.append("%s.%s %s %s.%s" % (R, b, flip, L, a))
+            if keyed:
+                texts.insert(rng.randrange(len(texts) + 1), "%s.k = %s.k" % (L, R))
+            cond = " ∧ ".join(texts)
+            kind = rng.choice(["σ", "⨝", "⟕", "⋉", "▷"])
+            col = {"s": 2, "e": 3}
+
+            def pred(l, r):
+                if keyed and (l[1] is None or r[1] is None or l[1] != r[1]):
+                    return False
+                for (a, op, b) in atoms:
+                    x, y = l[col[a]], r[col[b]]
+                    if x is None or y is None or not ops[op](x, y):
+                        return False
+                return True
+            if kind in ("⋉", "▷"):
+                q = "π id (%s %s %s %s)" % (L, kind, cond, R)
+                out.append("id")
+                for l in lrows:
+                    if any(pred(l, r) for r in rrows) == (kind == "⋉"):
+                        out.append("%d" % l[0])
+            else:
+                q = ("π id, rid (σ %s (%s × %s))" % (cond, L, R) if kind == "σ"
+                     else "π id, rid (%s %s %s %s)" % (L, kind, cond, R))
+                out.append("id,rid")
+                for l in lrows:
+                    ms = [r for r in rrows if pred(l, r)]
+                    for r in ms:
+                        out.append("%d,%d" % (l[0], r[0]))
+                    if not ms and kind == "⟕":
+                        out.append("%d," % l[0])
+        elif form == "NEAREST":
             op = rng.choice([">=", "<=", ">", "<"])
             ties_first = rng.random() < 0.5
             inner = rng.random() < 0.3
