@@ -4,7 +4,8 @@
 Writes a Relix script of N random cases and the output it must print (--format csv): for each
 case two inline tables with NULLs, duplicates, equal, empty and inverted intervals, and one query
 of a random form: IJOIN LEFT / SEMI / ANTI over any of the sixteen relations, IJOIN AT (inner,
-LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, and
+LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, ASOF k
+[NEAREST] with TIES(FIRST|LAST|ALL) and its rank column, and
 range joins written by hand (σ over ×, ⨝, ⟕, ⋉, ▷ with endpoint comparisons, which the optimizer
 turns into interval joins where it can), with or without an equality key. Every expected row is computed here by scanning every pair.
 
@@ -92,7 +93,7 @@ def main():
         nl, nr = rng.randrange(0, 9), rng.randrange(0, 9)
         keyed = rng.random() < 0.4
         nkeys = rng.choice([1, 2, 3])
-        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST", "HAND", "HAND"])
+        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST", "HAND", "HAND", "K"])
         L, R = "L%d" % c, "R%d" % c
         li = gen_intervals(rng, nl, span, null_pct)
         ri = gen_intervals(rng, nr, span, null_pct)
@@ -108,7 +109,65 @@ def main():
             rx.pop(), rx.pop()
             continue
         out = []
-        if form == "HAND":
+        if form == "K":
+            # ASOF k [NEAREST] ... [TIES(FIRST|LAST|ALL)] with its rank column
+            op = rng.choice([">=", "<=", ">", "<"])
+            near = rng.random() < 0.5
+            k = rng.choice([1, 1, 2, 3, 5])
+            ties = rng.choice(["", "FIRST", "LAST", "ALL"])
+            inner = rng.random() < 0.3
+            cond = ("%s.k = %s.k ∧ " % (L, R) if keyed else "") + "%s.s %s %s.s" % (L, op, R)
+            words = " ".join(w for w in ["INNER" if inner else "", str(k), "NEAREST" if near else ""] if w)
+            q = "π %s.id, rid, rank (%s ASOF %s %s%s %s)" % (L, L, words, cond,
+                                                            " TIES(%s)" % ties if ties else "", R)
+            out.append("id,rid,rank")
+            prefer_back = op in (">=", ">")
+            exact = op in (">=", "<=")
+            for (i, kk, s, e) in lrows:
+                cands = []
+                if s is not None and (not keyed or kk is not None):
+                    for (j, rkk, rs, re_) in rrows:
+                        if rs is None or (keyed and rkk != kk):
+                            continue
+                        if rs < s:
+                            side = 0
+                        elif rs > s:
+                            side = 1
+                        elif not exact:
+                            continue
+                        else:
+                            side = 0 if prefer_back else 1
+                        pref = 0 if side == (0 if prefer_back else 1) else 1
+                        if not near and pref:
+                            continue
+                        cands.append((abs(rs - s), pref, j - 100, rs, j))
+                cands.sort()
+                res = []
+                groups = 0
+                a = 0
+                while a < len(cands):
+                    b = a
+                    while b < len(cands) and cands[b][3] == cands[a][3]:
+                        b += 1
+                    grp = cands[a:b]
+                    if ties == "ALL":
+                        if groups == k:
+                            break
+                        groups += 1
+                        res += [(c[4], groups) for c in grp]
+                    else:
+                        order = grp if ties == "FIRST" else grp[::-1]
+                        for c in order:
+                            if len(res) < k:
+                                res.append((c[4], len(res) + 1))
+                        if len(res) == k:
+                            break
+                    a = b
+                if not res and not inner:
+                    out.append("%d,," % i)
+                for (j, rank) in res:
+                    out.append("%d,%d,%d" % (i, j, rank))
+        elif form == "HAND":
             # a range join written by hand: 1 to 3 comparisons between a left and a right
             # endpoint (some of them the shapes the optimizer turns into an IJOIN), as σ over ×,
             # ⨝, ⟕, ⋉ or ▷, with or without a key equality

@@ -116,6 +116,8 @@ struct LPlan {
     bool inner;
     bool ties_first;
     bool nearest;        /* NEAREST: dir says which side wins equal distances (asof.h) */
+    int asof_k;          /* k nearest rows with a rank column last in the schema (0: one row) */
+    bool ties_all;       /* TIES(ALL): every row of the k nearest values (asof_k >= 1) */
     bool has_within;
     RxDuration within;
     int n_keys;

@@ -1113,6 +1113,8 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
     p->inner = n->inner;
     p->ties_first = n->ties == 1;
     p->nearest = n->nearest;
+    p->ties_all = n->ties == 3;
+    p->asof_k = n->asof_k ? (int)n->asof_k : p->ties_all ? 1 : 0;
     PtrVec conj = {0};
     if (flatten_and(s, n->cond, &conj) < 0) return NULL;
     p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
@@ -1246,6 +1248,15 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
         p->within = d;
     }
     if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) return NULL;
+    if (p->asof_k) {
+        /* k nearest: the rank column last (named rank, rank_r, ... when the name is taken) */
+        Schema joined = p->schema;
+        ColInfo *rc = alloc(s, sizeof *rc);
+        if (!rc) return NULL;
+        *rc = (ColInfo){.name = "rank", .base = NULL, .qual = NULL, .type = TY_INT};
+        Schema rank = {1, rc};
+        if (schema_join(s, &joined, &rank, &p->schema) < 0) return NULL;
+    }
     return p;
 }
 

@@ -370,7 +370,7 @@ bool stream_join_supported(const PNode *p) {
     if (!lp || !lp->in[0] || !lp->in[1]) return false;
     const Schema *ls = &lp->in[0]->schema, *rs = &lp->in[1]->schema;
     if (p->kind == PN_ASOF && lp->kind == LP_ASOF)
-        return !lp->nearest && keys_ok(lp) && sj_type_ok(ls->cols[lp->lmatch].type, false) &&
+        return !lp->nearest && !lp->asof_k && keys_ok(lp) && sj_type_ok(ls->cols[lp->lmatch].type, false) &&
                sj_type_ok(rs->cols[lp->rmatch].type, false);
     if (p->kind == PN_IJOIN && lp->kind == LP_IJOIN) {
         if (!sj_ijoin_relation_ok(lp->relation) || !keys_ok(lp) || lp->point || lp->join_kind != JOIN_INNER)

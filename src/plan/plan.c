@@ -172,6 +172,7 @@ static Column *source_column(const LPlan *lp, int i) {
             if (i < nl) lp = lp->in[0];
             else {
                 i -= nl;
+                if (i >= lp->in[1]->schema.n) return NULL;   /* ASOF k's rank */
                 lp = lp->in[1];
             }
             break;
@@ -356,7 +357,7 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
         break;
     case LP_ASOF:
         p->kind = PN_ASOF;
-        p->rows = p->in[0]->rows;
+        p->rows = p->in[0]->rows * (lp->asof_k > 1 ? lp->asof_k : 1);
         p->asof_algo = opt ? opt->asof_algo : ASOF_ALGO_AUTO;
         break;
     case LP_JOIN: {
@@ -556,6 +557,8 @@ void plan_label(const PNode *p, StrBuf *out) {
             sb_printf(out, "/within %s", buf);
         }
         if (lp->ties_first) sb_puts(out, "/ties(first)");
+        if (lp->ties_all) sb_puts(out, "/ties(all)");
+        if (lp->asof_k) sb_printf(out, " (%d nearest, ranked)", lp->asof_k);
         break;
     }
     }

@@ -431,7 +431,10 @@ typedef struct {
 
 /* The relations a conjunction of endpoint inequalities can stand for, most comparisons first:
  * each comparison as (left role, op, right role), roles 0 ls, 1 le, 2 rs, 3 re. Those with an
- * equality (MEETS, STARTS, ...) are hash joins already. Two relations with the same shape
+ * equality (MEETS, STARTS, ...) are hash joins already. A lone inequality (PRECEDES' shape) is
+ * left to the theta join: its output is a large share of the product whichever way it runs,
+ * and the nested loop stops at Ctrl-C and under the memory limit as it goes. Two relations
+ * with the same shape
  * (INTERSECTS and DURING, COVERS and COVERED_BY) are the same predicate under another naming
  * of the columns, so the first is taken. */
 static const struct {
@@ -443,8 +446,6 @@ static const struct {
     {IJ_OVERLAPPED_BY, 3, {{0, OP_GT, 2}, {0, OP_LT, 3}, {1, OP_GT, 3}}},
     {IJ_INTERSECTS, 2, {{0, OP_LT, 3}, {1, OP_GT, 2}}},
     {IJ_COVERS, 2, {{0, OP_LE, 2}, {1, OP_GE, 3}}},
-    {IJ_PRECEDES, 1, {{1, OP_LT, 2}}},
-    {IJ_PRECEDED_BY, 1, {{0, OP_GT, 3}}},
 };
 
 /* Binds the comparisons k.. of shape s to unused atoms, role by role; true when all are. */
@@ -517,10 +518,6 @@ static LPlan *ijoin_written(Opt *o, LPlan *p) {
         int role[4] = {-1, -1, -1, -1}, pick[3] = {0};
         memset(used, 0, (size_t)(all.n + 1) * sizeof *used);
         if (!shape_bind((int)s, 0, at, na, used, role, pick)) continue;
-        if (role[0] < 0) role[0] = role[1];
-        if (role[1] < 0) role[1] = role[0];
-        if (role[2] < 0) role[2] = role[3];
-        if (role[3] < 0) role[3] = role[2];
         RxType t[4] = {p->in[0]->schema.cols[role[0]].type, p->in[0]->schema.cols[role[1]].type,
                        p->in[1]->schema.cols[role[2]].type, p->in[1]->schema.cols[role[3]].type};
         bool same = ij_family(t[0]) != 0;

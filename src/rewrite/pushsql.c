@@ -885,7 +885,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     /* the nearest row is a lateral subquery; WITHIN has no portable distance
      * (spec/asof-join.md) */
-    if (!g->d->lateral || p->has_within || p->nearest) return NULL;
+    if (!g->d->lateral || p->has_within || p->nearest || p->asof_k) return NULL;
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;

@@ -1248,13 +1248,29 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
-/* asof = 'ASOF' { 'INNER' | 'NEAREST' } expr [ 'WITHIN' add ]
- *        [ 'TIES' '(' ( 'FIRST' | 'LAST' ) ')' ] rel_unary */
+/* asof = 'ASOF' { 'INNER' | 'NEAREST' | integer } expr [ 'WITHIN' add ]
+ *        [ 'TIES' '(' ( 'FIRST' | 'LAST' | 'ALL' ) ')' ] rel_unary */
 static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     AstNode *n = node(p, AST_ASOF, kw->span);
     if (!n) return NULL;
     n->a = left;
     for (;;) {
+        if (peek_kind(p) == TK_INT) {
+            const Token *kt = peek(p);
+            if (n->asof_k) {
+                syntax_error(p, kt, "the number of rows is already given for this ASOF");
+                return NULL;
+            }
+            AstNode *kn = parse_primary(p);
+            if (!kn) return NULL;
+            if (kn->kind != AST_INT || kn->ival < 1 || kn->ival > 1000000) {
+                syntax_error(p, kt, "ASOF k takes the number of nearest rows, from 1 to 1000000");
+                return NULL;
+            }
+            n->asof_k = kn->ival;
+            n->asof_k_span = kt->span;
+            continue;
+        }
         bool *flag = at_word(p, "INNER") ? &n->inner : at_word(p, "NEAREST") ? &n->nearest : NULL;
         if (!flag || peek_at(p, 1)->kind == TK_DOT) break;
         if (*flag) {
@@ -1282,7 +1298,7 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
         }
     }
     if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST"))) {
-        syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST) or TIES (LAST)");
+        syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST), TIES (LAST) or TIES (ALL)");
         return NULL;
     }
     if (at_word(p, "TIES") && peek_at(p, 1)->kind == TK_LPAREN) {
@@ -1290,8 +1306,9 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
         const Token *open = advance(p);
         if (at_word(p, "FIRST")) n->ties = 1;
         else if (at_word(p, "LAST")) n->ties = 2;
+        else if (at_word(p, "ALL")) n->ties = 3;
         else {
-            expected(p, "FIRST or LAST in TIES(...)");
+            expected(p, "FIRST, LAST or ALL in TIES(...)");
             return NULL;
         }
         advance(p);

@@ -116,9 +116,11 @@ struct AstNode {
     AstNode *a, *b;       /* operands: scalar children; SELECT a=cond b=input; joins a=left b=right */
     AstNode *cond;        /* ASOF condition */
     AstNode *within;      /* ASOF WITHIN bound */
-    int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST */
+    int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST, 3 ALL */
     bool inner;           /* ASOF INNER */
     bool nearest;         /* ASOF NEAREST */
+    int64_t asof_k;       /* ASOF k: the k nearest rows (0: not given) */
+    RxSpan asof_k_span;
     IjRelation relation;  /* IJOIN */
     bool point;           /* IJOIN AT: items are the left point, the right start and end */
     RxSpan relation_span;

@@ -1,6 +1,7 @@
 # The temporal join forms against a brute-force oracle (tests/temporal_oracle.py): IJOIN LEFT,
 # SEMI and ANTI over the sixteen relations, IJOIN AT (inner, LEFT, SEMI, ANTI) and ASOF NEAREST
-# (four comparisons, TIES, INNER, with and without a key) and range joins written by hand (σ over
+# (four comparisons, TIES, INNER, with and without a key), ASOF k [NEAREST] with TIES(FIRST, LAST,
+# ALL) and its rank column, and range joins written by hand (σ over
 # ×, ⨝, ⟕, ⋉, ▷ with endpoint comparisons: the optimizer's IJOIN-001, off under --no-optimize),
 # on random small tables with NULLs,
 # duplicates, equal, empty and inverted intervals. Each seed's cases run under every planner

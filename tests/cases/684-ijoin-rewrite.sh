@@ -1,5 +1,6 @@
 # IJOIN-001: joins written with endpoint comparisons run as interval joins; EXPLAIN names the
-# rewrite and the plan shows the IntervalJoin. Also the joins it leaves alone: two left-to-right
+# rewrite and the plan shows the IntervalJoin. Also the joins it leaves alone: a lone
+# inequality (PRECEDES' shape, a large share of the product), two left-to-right
 # comparisons of the same direction (no interval relation), an outer join whose condition keeps
 # another comparison, endpoints that do not order alike. Every query prints the same rows with
 # --no-optimize (the rewrite off).

@@ -109,6 +109,114 @@ static uint32_t oracle_nearest(const Side *l, const Side *r, size_t i, AsofDir d
     return best;
 }
 
+static AsofSide as_kernel(const Side *s);
+
+/* ---- k nearest ------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t row;
+    __int128 d;
+    int side;      /* 0 the preferred side, 1 the other */
+    int64_t x;
+} KCand;
+
+static int kcand_cmp(const void *a, const void *b) {
+    const KCand *p = a, *q = b;
+    if (p->d != q->d) return p->d < q->d ? -1 : 1;
+    if (p->side != q->side) return p->side - q->side;
+    return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* The k-nearest oracle for left row i: every admissible right row, ordered by distance, then
+ * the preferred side, then input order; then cut to k rows (the last of a value first unless
+ * ties_first) or, with ties_all, to the rows of the first k values. Writes rows and ranks, returns
+ * their count. */
+static size_t oracle_k(const Side *l, const Side *r, size_t i, const AsofKOptions *o, uint32_t *rows,
+                       uint32_t *ranks) {
+    if (!is_valid(l, i)) return 0;
+    AsofDir dir = o->base.dir;
+    bool prefer_back = dir == ASOF_BACKWARD || dir == ASOF_BACKWARD_STRICT;
+    bool exact = dir == ASOF_BACKWARD || dir == ASOF_FORWARD;
+    __int128 v = l->val[i];
+    KCand *c = malloc((r->n + 1) * sizeof *c);
+    size_t nc = 0;
+    for (size_t j = 0; j < r->n; j++) {
+        if (!is_valid(r, j) || part_of(r, j) != part_of(l, i)) continue;
+        __int128 x = r->val[j];
+        int side;   /* 0 backward, 1 forward */
+        if (x < v) side = 0;
+        else if (x > v) side = 1;
+        else if (!exact) continue;
+        else side = prefer_back ? 0 : 1;
+        if (!o->base.nearest && side != (prefer_back ? 0 : 1)) continue;
+        __int128 d = x > v ? x - v : v - x;
+        if (o->base.has_within && d > (__int128)o->base.within) continue;
+        c[nc++] = (KCand){(uint32_t)j, d, side == (prefer_back ? 0 : 1) ? 0 : 1, r->val[j]};
+    }
+    qsort(c, nc, sizeof *c, kcand_cmp);
+    size_t n = 0;
+    uint32_t groups = 0;
+    for (size_t a = 0; a < nc;) {
+        size_t b = a;
+        while (b < nc && c[b].x == c[a].x) b++;
+        if (o->ties_all) {
+            if (groups == o->k) break;
+            groups++;
+            for (size_t t = a; t < b; t++) rows[n] = c[t].row, ranks[n++] = groups;
+        } else {
+            for (size_t t = 0; t < b - a && n < o->k; t++) {
+                rows[n] = c[o->base.ties_first ? a + t : b - 1 - t].row;
+                ranks[n] = (uint32_t)n + 1;
+                n++;
+            }
+            if (n == o->k) break;
+        }
+        a = b;
+    }
+    free(c);
+    return n;
+}
+
+static int n_k_cases;
+
+static void check_k(const Side *l, const Side *r, const AsofKOptions *o, const char *what) {
+    AsofSide kl = as_kernel(l), kr = as_kernel(r);
+    AsofKOut out;
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(asof_k_join(&kl, &kr, o, &out, &err) == 0);
+    uint32_t *rows = malloc((r->n + 1) * sizeof *rows), *ranks = malloc((r->n + 1) * sizeof *ranks);
+    size_t j = 0;
+    bool ok = true;
+    for (size_t i = 0; i < l->n && ok; i++) {
+        size_t w = oracle_k(l, r, i, o, rows, ranks);
+        for (size_t t = 0; t < w && ok; t++, j++)
+            ok = j < out.n && out.left[j] == i && out.right[j] == rows[t] && out.rank[j] == ranks[t];
+        if (!ok)
+            fprintf(stderr, "  %s: k %u dir %d nearest %d ties_first %d all %d: left row %zu differs\n", what,
+                    o->k, (int)o->base.dir, o->base.nearest, o->base.ties_first, o->ties_all, i);
+    }
+    CHECK(ok && j == out.n);
+    /* k = 1 without TIES(ALL) is the one-row join */
+    if (o->k == 1 && !o->ties_all) {
+        uint32_t *m = malloc((l->n + 1) * sizeof *m);
+        AsofStats st;
+        CHECK(asof_join(&kl, &kr, &o->base, m, &st, &err) == 0);
+        size_t q = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            if (m[i] == NONE) continue;
+            CHECK(q < out.n && out.left[q] == i && out.right[q] == m[i]);
+            q++;
+        }
+        CHECK(q == out.n);
+        free(m);
+    }
+    n_k_cases++;
+    free(rows);
+    free(ranks);
+    asof_k_free(&out);
+}
+
 /* Independent sortedness: the valid rows, in order, are grouped by partition (a partition
  * never reappears after another started) and non-decreasing within each group. */
 static bool side_sorted(const Side *s, uint32_t n_parts) {
@@ -386,6 +494,8 @@ static void test_random(int n_sets) {
                                        near != 0};
                     if (opt.has_within) opt.within = gen_within(dist);
                     check_case(&l, &r, opt, ls, rs, what);
+                    AsofKOptions ko = {opt, 1 + (uint32_t)rnd_below(rnd_below(2) ? 2 : 6), rnd_below(3) == 0};
+                    check_k(&l, &r, &ko, what);
                 }
         free_side(&l);
         free_side(&r);
@@ -496,6 +606,6 @@ int main(int argc, char **argv) {
     test_sorted_stats();
     test_random(sets);
     test_large();
-    printf("asof: %d cases, %d kernel runs\n", n_cases, n_runs);
+    printf("asof: %d cases, %d kernel runs, %d k-nearest cases\n", n_cases, n_runs, n_k_cases);
     return check_report("asof");
 }
