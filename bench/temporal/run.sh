@@ -5,7 +5,8 @@
 #   bench/temporal/run.sh [N ...]      (default 1000000; TEMPORAL_DATA=/tmp/relix-temporal)
 #
 # Workloads (gen.py): NEAREST by symbol (DuckDB: two ASOF joins, backward and forward, and a
-# CASE choosing the nearer; Polars: joinAsof strategy 'nearest'), IJOIN AT of readings in windows
+# CASE choosing the nearer; Polars: joinAsof strategy 'nearest'), the 3 nearest (DuckDB: a
+# LATERAL subquery ordered by distance with LIMIT 3), IJOIN COVERS (DuckDB: the range join), IJOIN AT of readings in windows
 # (DuckDB: a range join s <= ts AND ts < e), IJOIN SEMI and ANTI of the same (DuckDB: [NOT]
 # EXISTS), IJOIN LEFT INTERSECTS of bookings and stays (DuckDB: LEFT JOIN ON s < e AND s < e),
 # and the hand-written range join of the same pairs as σ over × (which the optimizer rewrites
@@ -66,6 +67,9 @@ for n in $sizes; do
     "import pl from '$root/bench/node_modules/nodejs-polars/bin/index.js';
      const t = pl.readCSV('$data/trades_$n.csv').sort('ts'); const q = pl.readCSV('$data/quotes_$n.csv').sort('ts');
      console.log(t.joinAsof(q, { on: 'ts', by: 'sym', strategy: 'nearest' }).height);"
+  run_one "ASOF 3 NEAREST" "$T query { T ASOF 3 NEAREST T.sym = Q.sym ∧ T.ts >= Q.ts Q };" \
+    "SELECT count(*) FROM ${rd}/trades_$n.csv') t, LATERAL (SELECT q.id FROM ${rd}/quotes_$n.csv') q
+       WHERE q.sym = t.sym ORDER BY abs(q.ts - t.ts), q.ts LIMIT 3) k"
   run_one "IJOIN AT" "$W query { Rd IJOIN AT (Rd.ts, W.s, W.e) W };" \
     "SELECT count(*) FROM ${rd}/readings_$n.csv') r JOIN ${rd}/windows_$n.csv') w ON w.s <= r.ts AND r.ts < w.e"
   run_one "IJOIN SEMI AT" "$W query { Rd IJOIN SEMI AT (Rd.ts, W.s, W.e) W };" \
@@ -74,6 +78,8 @@ for n in $sizes; do
     "SELECT count(*) FROM ${rd}/readings_$n.csv') r WHERE NOT EXISTS (SELECT 1 FROM ${rd}/windows_$n.csv') w WHERE w.s <= r.ts AND r.ts < w.e)"
   run_one "IJOIN LEFT INTERSECTS" "$B query { B IJOIN LEFT INTERSECTS (B.s, B.e, S.s, S.e) S };" \
     "SELECT count(*) FROM ${rd}/bookings_$n.csv') b LEFT JOIN ${rd}/stays_$n.csv') s ON b.s < s.e AND s.s < b.e"
+  run_one "IJOIN COVERS" "$B query { B IJOIN COVERS (B.s, B.e, S.s, S.e) S };" \
+    "SELECT count(*) FROM ${rd}/bookings_$n.csv') b JOIN ${rd}/stays_$n.csv') s ON b.s <= s.s AND s.e <= b.e"
   run_one "IJOIN INTERSECTS" "$B query { B IJOIN INTERSECTS (B.s, B.e, S.s, S.e) S };" \
     "SELECT count(*) FROM ${rd}/bookings_$n.csv') b JOIN ${rd}/stays_$n.csv') s ON b.s < s.e AND s.s < b.e"
   run_one "σ over × (hand-written)" "$B query { σ B.s < S.e ∧ S.s < B.e (B × S) };" \
