@@ -55,7 +55,7 @@ for n in $sizes; do
     r=$(med rt "$2"); pr=$(cat "$data/out")
     d=$(med duck "$3")
     if [ -n "${4:-}" ]; then
-      p=$(med node --input-type=module -e "$4")
+      p=$(printf '%.3f' "$(med node --input-type=module -e "$4")")
     fi
     printf '%-28s %10.3f %10.3f %10s %8.1f %s\n' "$1 ($n)" "$r" "$d" "$p" "$(echo "$d / $r" | bc -l)" "$pr"
   }

@@ -1297,7 +1297,8 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
             return NULL;
         }
     }
-    if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST"))) {
+    if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST") ||
+                               word_is(p, peek_at(p, 1), "ALL"))) {
         syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST), TIES (LAST) or TIES (ALL)");
         return NULL;
     }

@@ -18,6 +18,7 @@ run 'query { T ASOF 0 T.ts >= Q.ts Q };'
 run 'query { T ASOF 2000000 T.ts >= Q.ts Q };'
 run 'query { T ASOF 2 NEAREST 3 T.ts >= Q.ts Q };'
 run 'query { T ASOF 2 T.ts >= Q.ts TIES(SOME) Q };'
+run 'query { T ASOF 2 T.ts >= Q.ts TIES ALL Q };'
 run 'query { T ASOF 2 NEAREST T.ts >= Q.ts Q };'
 run 'query { T ASOF T.ts <= Q.ts TIES(ALL) Q };'
 "$relix" --explain -e "$T"' query { T ASOF 3 NEAREST INNER T.sym = Q.sym ∧ T.ts < Q.ts TIES(ALL) Q };' | grep AsOfJoin
