@@ -59,9 +59,9 @@ OPERATORS = [
     # interval join and its fourteen relations
     "IJOIN", "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS",
     "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY",
-    "EQUALS",
+    "EQUALS", "COVERS", "COVERED_BY", "LEFT", "SEMI", "ANTI", "AT",
     # AS-OF join
-    "ASOF", "INNER", "WITHIN", "TIES",
+    "ASOF", "INNER", "WITHIN", "TIES", "NEAREST", "ALL",
     # scalar expressions
     "∨", "or", "∧", "and", "¬", "not", "IS", "NULL", "IN", "BETWEEN",
     "=", "==", "≠", "!=", "<>", "<", "≤", "<=", ">", "≥", ">=",
@@ -188,8 +188,9 @@ def asof_conditions(toks):
         if not word_at(toks, i, "ASOF"):
             continue
         j = i + 1
-        inner = word_at(toks, j, "INNER")
-        if inner:
+        inner = False
+        while word_at(toks, j, "INNER", "NEAREST") or (j < len(toks) and toks[j][1].isdigit()):
+            inner = inner or word_at(toks, j, "INNER")
             j += 1
         depth, ops = 0, []
         while j < len(toks) and not word_at(toks, j, "WITHIN", "TIES"):
@@ -237,6 +238,18 @@ def _(ex):
 @feature("ASOF TIES(FIRST)")
 def _(ex):
     return any(t == "FIRST" for _, _, _, t in asof_conditions(ex["toks"]))
+
+
+@feature("ASOF TIES(ALL)")
+def _(ex):
+    return any(t == "ALL" for _, _, _, t in asof_conditions(ex["toks"]))
+
+
+@feature("ASOF k (the k nearest rows)")
+def _(ex):
+    toks = ex["toks"]
+    return any(word_at(toks, i, "ASOF") and any(toks[j][1].isdigit() for j in range(i + 1, min(i + 4, len(toks))))
+               for i in range(len(toks)))
 
 
 @feature("ASOF TIES(LAST)")

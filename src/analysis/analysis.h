@@ -104,13 +104,20 @@ struct LPlan {
     int n_items;
     /* LP_VIEW: the view's name; in[0] is its body */
     const char *view_name;
-    /* LP_IJOIN */
+    /* LP_IJOIN: join_kind (below) is JOIN_INNER, JOIN_LEFT (every left row, NULL-padded),
+     * JOIN_SEMI or JOIN_ANTI (the left rows with some / with no partner: in[0]'s schema).
+     * point (IJOIN AT): the left point ends[0] (= ends[1]) lies in [rs, re): rs <= t < re;
+     * relation is then INTERSECTS, which the executor runs on [t, t+1). */
     IjRelation relation;
+    bool point;
     int ends[4];         /* ls, le in in[0]'s schema; rs, re in in[1]'s */
     /* LP_ASOF */
     AsofDir dir;
     bool inner;
     bool ties_first;
+    bool nearest;        /* NEAREST: dir says which side wins equal distances (asof.h) */
+    int asof_k;          /* k nearest rows with a rank column last in the schema (0: one row) */
+    bool ties_all;       /* TIES(ALL): every row of the k nearest values (asof_k >= 1) */
     bool has_within;
     RxDuration within;
     int n_keys;

@@ -992,7 +992,8 @@ static int order_family(RxType t) {
     }
 }
 
-/* IJOIN: four endpoint columns of one orderable family, two from each side; NULL with the error. */
+/* IJOIN: four endpoint columns of one orderable family, two from each side (AT: the left
+ * point and the right interval); LEFT, SEMI and ANTI forms; NULL with the error. */
 static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
     LPlan *l = sema_rel(s, n->a);
     if (!l) return NULL;
@@ -1003,32 +1004,47 @@ static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
     p->in[0] = l;
     p->in[1] = r;
     p->relation = n->relation;
+    p->point = n->point;
+    p->join_kind = n->join_kind;
     static const char *const what[4] = {"left start", "left end", "right start", "right end"};
     RxType types[4];
-    for (int i = 0; i < 4; i++) {
-        const AstNode *ref = n->items.items[i];
+    int n_items = n->point ? 3 : 4;
+    for (int k = 0; k < n_items; k++) {
+        const AstNode *ref = n->items.items[k];
+        int i = n->point && k > 0 ? k + 1 : k;
         bool left = i < 2;
+        const char *name = n->point && i == 0 ? "left point" : what[i];
         int c = side_column(s, ref, left ? &l->schema : &r->schema,
-                            left ? &r->schema : &l->schema, what[i], left ? "left" : "right");
+                            left ? &r->schema : &l->schema, name, left ? "left" : "right");
         if (c < 0) return NULL;
         p->ends[i] = c;
         types[i] = (left ? &l->schema : &r->schema)->cols[c].type;
         int fam = order_family(types[i]);
         if (fam == 0 || fam == 6) {
             rx_error(s->err, RX_ETYPE, s->src, ref->span,
-                     "the %s endpoint is %s; interval endpoints must be temporal, numeric or "
-                     "TEXT", what[i], type_name(types[i]));
+                     n->point ? "the %s is %s; a point and interval endpoints must be temporal, "
+                                "numeric or TEXT"
+                              : "the %s endpoint is %s; interval endpoints must be temporal, numeric or "
+                                "TEXT", name, type_name(types[i]));
             return NULL;
         }
-        if (i > 0 && fam != order_family(types[0])) {
+        if (k > 0 && fam != order_family(types[0])) {
             rx_error(s->err, RX_ETYPE, s->src, ref->span,
-                     "endpoint types cannot be compared: the left start is %s but the %s is "
-                     "%s%s", type_name(types[0]), what[i], type_name(types[i]),
-                     conversion_hint(s, types[i], types[0]));
+                     "endpoint types cannot be compared: the %s is %s but the %s is "
+                     "%s%s", n->point ? "left point" : "left start", type_name(types[0]), what[i],
+                     type_name(types[i]), conversion_hint(s, types[i], types[0]));
             return NULL;
+        }
+        if (n->point && i == 0) {
+            p->ends[1] = c;
+            types[1] = types[0];
         }
     }
-    if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) return NULL;
+    if (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI) {
+        if (schema_copy(s, &l->schema, &p->schema) < 0) return NULL;
+    } else if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) {
+        return NULL;
+    }
     return p;
 }
 
@@ -1097,6 +1113,9 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
     p->in[1] = r;
     p->inner = n->inner;
     p->ties_first = n->ties == 1;
+    p->nearest = n->nearest;
+    p->ties_all = n->ties == 3;
+    p->asof_k = n->asof_k ? (int)n->asof_k : p->ties_all ? 1 : 0;
     PtrVec conj = {0};
     if (flatten_and(s, n->cond, &conj) < 0) return NULL;
     p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
@@ -1230,6 +1249,15 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
         p->within = d;
     }
     if (schema_join(s, &l->schema, &r->schema, &p->schema) < 0) return NULL;
+    if (p->asof_k) {
+        /* k nearest: the rank column last (named rank, rank_r, ... when the name is taken) */
+        Schema joined = p->schema;
+        ColInfo *rc = alloc(s, sizeof *rc);
+        if (!rc) return NULL;
+        *rc = (ColInfo){.name = "rank", .base = NULL, .qual = NULL, .type = TY_INT};
+        Schema rank = {1, rc};
+        if (schema_join(s, &joined, &rank, &p->schema) < 0) return NULL;
+    }
     return p;
 }
 

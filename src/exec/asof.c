@@ -858,8 +858,8 @@ static void free_side(SideState *S) {
     if (S->res != S->match) xfree(S->res);
 }
 
-int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
-              AsofStats *stats, RxError *err) {
+static int asof_one(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
+                    AsofStats *stats, RxError *err) {
     AsofStats st = {false, false, opt->algo};
     if (l->n >= UINT32_MAX || r->n >= UINT32_MAX)
         return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
@@ -974,6 +974,46 @@ oom:
     free_side(L);
     free_side(R);
     return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the AS-OF join");
+}
+
+/* NEAREST: one pass per direction, then per left row the nearer candidate (asof.h). The
+ * directions: the side dir prefers takes an equal value when dir is not strict, the other side
+ * never does, so an exact match is counted once. */
+static int asof_nearest(const AsofSide *l, const AsofSide *r, const AsofOptions *opt,
+                        uint32_t *match, AsofStats *stats, RxError *err) {
+    bool prefer_back = opt->dir == ASOF_BACKWARD || opt->dir == ASOF_BACKWARD_STRICT;
+    bool exact = opt->dir == ASOF_BACKWARD || opt->dir == ASOF_FORWARD;
+    AsofOptions ob = *opt, of = *opt;
+    ob.nearest = of.nearest = false;
+    ob.dir = exact && prefer_back ? ASOF_BACKWARD : ASOF_BACKWARD_STRICT;
+    of.dir = exact && !prefer_back ? ASOF_FORWARD : ASOF_FORWARD_STRICT;
+    uint32_t *fwd = xmalloc(l->n ? l->n : 1, sizeof *fwd);
+    if (!fwd) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory in the AS-OF join");
+    AsofStats sf;
+    if (asof_one(l, r, &ob, match, stats, err) < 0 || asof_one(l, r, &of, fwd, &sf, err) < 0) {
+        xfree(fwd);
+        return -1;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        uint32_t b = match[i], f = fwd[i];
+        if (f == ROW_NONE) continue;
+        if (b == ROW_NONE) {
+            match[i] = f;
+            continue;
+        }
+        /* Both exist: b's value <= l's <= f's, so the distances are non-negative. */
+        uint64_t db = (uint64_t)l->val[i] - (uint64_t)r->val[b];
+        uint64_t df = (uint64_t)r->val[f] - (uint64_t)l->val[i];
+        if (df < db || (df == db && !prefer_back)) match[i] = f;
+    }
+    xfree(fwd);
+    return 0;
+}
+
+int asof_join(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,
+              AsofStats *stats, RxError *err) {
+    if (opt->nearest) return asof_nearest(l, r, opt, match, stats, err);
+    return asof_one(l, r, opt, match, stats, err);
 }
 
 const char *asof_algo_name(AsofAlgo a) {

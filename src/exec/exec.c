@@ -498,6 +498,24 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
     }
     ls.valid = lv;
     rs.valid = rv;
+    int64_t *pe = NULL;
+    if (lp->point) {
+        /* AT: rs <= t < re is INTERSECTS with [t, t+1) on the order-preserving keys, which are
+         * integers; a point at the greatest key lies in no interval. */
+        pe = rx_malloc((l->n_rows ? l->n_rows : 1) * sizeof *pe);
+        if (!pe || (!lv && keys_validity(NULL, 0, l->n_rows, &lv) < 0)) {
+            rx_free(pe), rx_free(lv), rx_free(rv);
+            keys_free(&ks);
+            return ops_oom(err);
+        }
+        for (size_t i = 0; i < l->n_rows; i++) {
+            int64_t t = ls.s[i];
+            pe[i] = t == INT64_MAX ? t : t + 1;
+            if (t == INT64_MAX) bitmap_set(lv, i, false);
+        }
+        ls.e = pe;
+        ls.valid = lv;
+    }
     IjOptions opt = {.algo = p->ij_algo};
     KeyParts kp = {0};
     if (lp->n_keys > 0) {
@@ -535,11 +553,65 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
     int rc = ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
     x->t_join_s += now_s() - t0;
     progress_update(pairs->n, NULL);
+    rx_free(pe);
     rx_free(lv);
     rx_free(rv);
     keys_parts_free(&kp);
     keys_free(&ks);
     return rc;
+}
+
+/* IJOIN LEFT, SEMI and ANTI from the kernel's pairs (sorted by left row): every left row with
+ * its pairs or one NULL-padded row (LEFT), or the left rows with some / with no pair, once
+ * each, in left order. NULL on OOM. */
+static Table *ijoin_outer_or_semi(const PNode *p, const Table *l, const Table *r, const IjPairs *pairs,
+                                  RxError *err) {
+    int kind = p->lp->join_kind;
+    size_t nl = l->n_rows;
+    if (kind == JOIN_SEMI || kind == JOIN_ANTI) {
+        uint32_t *idx = rx_malloc((nl ? nl : 1) * sizeof *idx);
+        if (!idx) {
+            ops_oom(err);
+            return NULL;
+        }
+        size_t k = 0, j = 0;
+        for (size_t i = 0; i < nl; i++) {
+            bool any = j < pairs->n && pairs->left[j] == i;
+            while (j < pairs->n && pairs->left[j] == i) j++;
+            if (any == (kind == JOIN_SEMI)) idx[k++] = (uint32_t)i;
+        }
+        Table *t = ops_gather_join(p, l, r, idx, NULL, k, err);
+        rx_free(idx);
+        return t;
+    }
+    /* LEFT: at most pairs + left rows */
+    size_t cap = pairs->n + nl;
+    if (cap > UINT32_MAX) {
+        rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0), "the interval join's result exceeds %u rows",
+                 (unsigned)UINT32_MAX);
+        return NULL;
+    }
+    uint32_t *li = rx_malloc((cap ? cap : 1) * sizeof *li), *ri = rx_malloc((cap ? cap : 1) * sizeof *ri);
+    if (!li || !ri) {
+        rx_free(li), rx_free(ri);
+        ops_oom(err);
+        return NULL;
+    }
+    size_t k = 0, j = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (j >= pairs->n || pairs->left[j] != i) {
+            li[k] = (uint32_t)i;
+            ri[k++] = ROW_NONE;
+            continue;
+        }
+        for (; j < pairs->n && pairs->left[j] == i; j++) {
+            li[k] = (uint32_t)i;
+            ri[k++] = pairs->right[j];
+        }
+    }
+    Table *t = ops_gather_join(p, l, r, li, ri, k, err);
+    rx_free(li), rx_free(ri);
+    return t;
 }
 
 static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
@@ -550,14 +622,16 @@ static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError 
         ij_pairs_free(&pairs);
         return NULL;
     }
-    Table *t = ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err);
+    Table *t = p->lp->join_kind == JOIN_INNER ? ops_gather_join(p, l, r, pairs.left, pairs.right, pairs.n, err)
+                                                : ijoin_outer_or_semi(p, l, r, &pairs, err);
     ij_pairs_free(&pairs);
     progress_end();
     return t;
 }
 
-int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
-                    RxError *err) {
+/* exec_asof_match, or with kout the k-nearest matches into *kout (match unused). */
+static int asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
+                      AsofKOut *kout, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r->n_rows;
     /* Partition ids from the equality keys, then order-preserving keys of the match column. */
@@ -603,12 +677,18 @@ int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, 
     AsofSide as_r = {.val = ks.keys[1], .n = nr, .valid = rv, .part = kp.r};
     AsofOptions opt = {.dir = lp->dir, .ties_first = lp->ties_first,
                        .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
-                       .algo = p->asof_algo};
+                       .algo = p->asof_algo, .nearest = lp->nearest};
     if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
     AsofStats st = {0};
     double t0 = now_s();
     progress_begin(NULL, 0, "ASOF (%zu × %zu rows)", nl, nr);
-    int rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
+    int rc;
+    if (kout) {
+        AsofKOptions ko = {.base = opt, .k = (uint32_t)lp->asof_k, .ties_all = lp->ties_all};
+        rc = asof_k_join(&as_l, &as_r, &ko, kout, err);
+    } else {
+        rc = asof_join(&as_l, &as_r, &opt, match, &st, err);
+    }
     x->t_join_s += now_s() - t0;
     if (rc < 0) goto out;
     if (x->stats) {
@@ -624,8 +704,98 @@ out:
     return ret;
 }
 
+int exec_asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
+                    RxError *err) {
+    return asof_match(x, p, l, r, match, NULL, err);
+}
+
+/* ASOF k: the k-nearest matches gathered as the join's columns (a left row without a match is
+ * padded with NULLs unless INNER), then the rank column. NULL with err. */
+static Table *run_asof_k(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    AsofKOut ko = {0};
+    Table *t = NULL, *g = NULL;
+    uint32_t *li = NULL, *ri = NULL, *rk = NULL;
+    if (asof_match(x, p, l, r, NULL, &ko, err) < 0) goto out;
+    if (x->on_join) {
+        /* the report's timeline draws each left row's nearest match (rank 1) */
+        uint32_t *m = rx_malloc((l->n_rows ? l->n_rows : 1) * sizeof *m);
+        if (m) {
+            for (size_t i = 0; i < l->n_rows; i++) m[i] = ROW_NONE;
+            for (size_t q = 0; q < ko.n; q++)
+                if (ko.rank[q] == 1 && m[ko.left[q]] == ROW_NONE) m[ko.left[q]] = ko.right[q];
+            x->on_join(x->join_ud, p, l, r, NULL, m, l->n_rows);
+            rx_free(m);
+        }
+    }
+    size_t cap = ko.n + (lp->inner ? 0 : l->n_rows), k = 0, j = 0;
+    if (cap > RX_MAX_ROWS) {
+        rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0), "the AS-OF join's result exceeds %u rows", (unsigned)RX_MAX_ROWS);
+        goto out;
+    }
+    li = rx_malloc((cap ? cap : 1) * sizeof *li);
+    ri = rx_malloc((cap ? cap : 1) * sizeof *ri);
+    rk = rx_malloc((cap ? cap : 1) * sizeof *rk);
+    if (!li || !ri || !rk) {
+        ops_oom(err);
+        goto out;
+    }
+    for (size_t i = 0; i < l->n_rows; i++) {
+        if ((j >= ko.n || ko.left[j] != i) && !lp->inner) {
+            li[k] = (uint32_t)i, ri[k] = ROW_NONE, rk[k++] = 0;
+            continue;
+        }
+        for (; j < ko.n && ko.left[j] == i; j++) li[k] = (uint32_t)i, ri[k] = ko.right[j], rk[k++] = ko.rank[j];
+    }
+    /* the join's columns through a plan node without the rank column */
+    LPlan lp2 = *lp;
+    lp2.schema.n--;
+    PNode p2 = *p;
+    p2.lp = &lp2;
+    if (!(g = ops_gather_join(&p2, l, r, li, ri, k, err))) goto out;
+    Column *rc = col_new(TY_INT, k);
+    if (!rc || !(t = table_new(lp->schema.n, k))) {
+        col_release(rc);
+        ops_oom(err);
+        goto out;
+    }
+    int64_t *rv = rc->data;
+    for (size_t i = 0; i < k; i++) {
+        rv[i] = rk[i];
+        if (!rk[i] && col_set_null(rc, i) < 0) {
+            col_release(rc);
+            table_free(t);
+            t = NULL;
+            ops_oom(err);
+            goto out;
+        }
+    }
+    for (int c = 0; c < g->n_cols; c++) {
+        col_retain(g->cols[c]);
+        if (table_set(t, c, g->cols[c], lp->schema.cols[c].name) < 0) {
+            col_release(rc);
+            table_free(t);
+            t = NULL;
+            ops_oom(err);
+            goto out;
+        }
+    }
+    if (table_set(t, lp->schema.n - 1, rc, lp->schema.cols[lp->schema.n - 1].name) < 0) {
+        table_free(t);
+        t = NULL;
+        ops_oom(err);
+    }
+out:
+    progress_end();
+    table_free(g);
+    rx_free(li), rx_free(ri), rx_free(rk);
+    asof_k_free(&ko);
+    return t;
+}
+
 static Table *run_asof(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
+    if (lp->asof_k) return run_asof_k(x, p, l, r, err);
     size_t nl = l->n_rows;
     Table *t = NULL;
     uint32_t *match = rx_malloc((nl ? nl : 1) * sizeof *match);

@@ -41,7 +41,8 @@ static bool eq_query(IjRelation rel, int64_t ls, int64_t le, int64_t *q1, int64_
     case IJ_FINISHED_BY: *q1 = le; return above(ls, lo);
     case IJ_EQUALS: *q1 = ls; *lo = *hi = le; return true;
     case IJ_INTERSECTS: case IJ_PRECEDES: case IJ_PRECEDED_BY: case IJ_OVERLAPS:
-    case IJ_OVERLAPPED_BY: case IJ_DURING: case IJ_CONTAINS: case IJ_N_RELATIONS: break;
+    case IJ_OVERLAPPED_BY: case IJ_DURING: case IJ_CONTAINS: case IJ_COVERS: case IJ_COVERED_BY:
+    case IJ_N_RELATIONS: break;
     }
     *q1 = 0;
     return false; /* not an endpoint-merge relation */

@@ -79,7 +79,7 @@ static inline size_t advance_below(const int64_t *K, size_t h, size_t n, int64_t
 static inline void dom_point(IjRelation rel, int64_t rs, int64_t re, int64_t *x, int64_t *y) {
     /* INTERSECTS, OVERLAPS, DURING: (rs, re). */
     *x = rel == IJ_OVERLAPPED_BY ? re : rs;
-    *y = rel == IJ_OVERLAPPED_BY ? ~rs : rel == IJ_CONTAINS ? ~re : re;
+    *y = rel == IJ_OVERLAPPED_BY ? ~rs : rel == IJ_CONTAINS || rel == IJ_COVERS ? ~re : re;
 }
 
 /* Left row's query x in [xlo, xhi], y >= ymin; false when it is empty. */
@@ -103,6 +103,16 @@ static inline bool dom_query(IjRelation rel, int64_t ls, int64_t le, int64_t *xl
         break;
     case IJ_CONTAINS: /* rs > ls, re < le: ~re > ~le */
         ok = above(ls, xlo) && above(~le, ymin);
+        break;
+    case IJ_COVERS: /* rs >= ls, re <= le: ~re >= ~le */
+        *xlo = ls;
+        *ymin = ~le;
+        ok = true;
+        break;
+    case IJ_COVERED_BY: /* rs <= ls, re >= le */
+        *xhi = ls;
+        *ymin = le;
+        ok = true;
         break;
     case IJ_PRECEDES: case IJ_PRECEDED_BY: case IJ_MEETS: case IJ_MET_BY: case IJ_STARTS:
     case IJ_STARTED_BY: case IJ_FINISHES: case IJ_FINISHED_BY: case IJ_EQUALS:

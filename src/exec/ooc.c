@@ -56,8 +56,11 @@ static size_t forced_partition_bytes;
 void ooc_set_partition_bytes(size_t bytes) { forced_partition_bytes = bytes; }
 
 bool ooc_join_supported(const PNode *p) {
-    if (p->kind == PN_ASOF) return true;
-    if (p->kind == PN_IJOIN) return p->lp->relation != IJ_PRECEDES && p->lp->relation != IJ_PRECEDED_BY;
+    if (p->kind == PN_ASOF) return !p->lp->nearest && !p->lp->asof_k;
+    if (p->kind == PN_IJOIN)
+        return p->lp->relation != IJ_PRECEDES && p->lp->relation != IJ_PRECEDED_BY && p->lp->relation <= IJ_EQUALS &&
+               !p->lp->point &&
+               p->lp->join_kind == JOIN_INNER;
     return false;
 }
 

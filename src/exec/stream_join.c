@@ -353,7 +353,7 @@ int sj_share_heaps(Column *dst, const Column *src) {
 
 /* ---- entry points --------------------------------------------------------------------------- */
 
-bool sj_ijoin_relation_ok(IjRelation rel) { return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY && rel < IJ_N_RELATIONS; }
+bool sj_ijoin_relation_ok(IjRelation rel) { return rel != IJ_PRECEDES && rel != IJ_PRECEDED_BY && rel <= IJ_EQUALS; }
 
 /* The equality keys of p: at most 16, each of a type the key map holds. */
 static bool keys_ok(const LPlan *lp) {
@@ -370,10 +370,11 @@ bool stream_join_supported(const PNode *p) {
     if (!lp || !lp->in[0] || !lp->in[1]) return false;
     const Schema *ls = &lp->in[0]->schema, *rs = &lp->in[1]->schema;
     if (p->kind == PN_ASOF && lp->kind == LP_ASOF)
-        return keys_ok(lp) && sj_type_ok(ls->cols[lp->lmatch].type, false) &&
+        return !lp->nearest && !lp->asof_k && keys_ok(lp) && sj_type_ok(ls->cols[lp->lmatch].type, false) &&
                sj_type_ok(rs->cols[lp->rmatch].type, false);
     if (p->kind == PN_IJOIN && lp->kind == LP_IJOIN) {
-        if (!sj_ijoin_relation_ok(lp->relation) || !keys_ok(lp)) return false;
+        if (!sj_ijoin_relation_ok(lp->relation) || !keys_ok(lp) || lp->point || lp->join_kind != JOIN_INNER)
+            return false;
         for (int i = 0; i < 4; i++)
             if (!sj_type_ok((i < 2 ? ls : rs)->cols[lp->ends[i]].type, false)) return false;
         return true;

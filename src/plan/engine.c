@@ -21,7 +21,9 @@ IjEngine ij_engine(IjRelation rel, const IjOptions *opt) {
     case IJ_OVERLAPS:
     case IJ_OVERLAPPED_BY: return ENG_RANGE;
     case IJ_DURING:
-    case IJ_CONTAINS: return ENG_DOM;
+    case IJ_CONTAINS:
+    case IJ_COVERS:
+    case IJ_COVERED_BY: return ENG_DOM;
     case IJ_N_RELATIONS: break;
     }
     return ENG_NESTED;

@@ -173,6 +173,7 @@ static Column *source_column(const LPlan *lp, int i) {
             if (i < nl) lp = lp->in[0];
             else {
                 i -= nl;
+                if (i >= lp->in[1]->schema.n) return NULL;   /* ASOF k's rank */
                 lp = lp->in[1];
             }
             break;
@@ -350,10 +351,14 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
             p->rows /= da > db ? da : db;
         }
         p->ij_algo = opt ? opt->ijoin_algo : IJ_ALGO_AUTO;
+        if (lp->join_kind == JOIN_LEFT && p->rows < p->in[0]->rows) p->rows = p->in[0]->rows;
+        if (lp->join_kind == JOIN_SEMI && p->rows > p->in[0]->rows) p->rows = p->in[0]->rows;
+        if (lp->join_kind == JOIN_ANTI)
+            p->rows = p->in[0]->rows - (p->rows > p->in[0]->rows ? p->in[0]->rows : p->rows);
         break;
     case LP_ASOF:
         p->kind = PN_ASOF;
-        p->rows = p->in[0]->rows;
+        p->rows = p->in[0]->rows * (lp->asof_k > 1 ? lp->asof_k : 1);
         p->asof_algo = opt ? opt->asof_algo : ASOF_ALGO_AUTO;
         break;
     case LP_JOIN: {
@@ -492,9 +497,14 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_RENAME: sb_puts(out, "Rename"); break;
     case PN_IJOIN: {
         IjOptions o = {.algo = p->ij_algo};
-        sb_printf(out, "IntervalJoin %s [%d,%d;%d,%d] (%s", ij_relation_name(lp->relation),
-                  lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
-                  ij_strategy(lp->relation, &o));
+        static const char *const kinds[] = {"", " left", "", "", " semi", "", " anti", ""};
+        if (lp->point)
+            sb_printf(out, "IntervalJoin%s AT [%d;%d,%d] (point in [start, end): %s", kinds[lp->join_kind],
+                      lp->ends[0], lp->ends[2], lp->ends[3], ij_strategy(lp->relation, &o));
+        else
+            sb_printf(out, "IntervalJoin%s %s [%d,%d;%d,%d] (%s", kinds[lp->join_kind],
+                      ij_relation_name(lp->relation), lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
+                      ij_strategy(lp->relation, &o));
         if (lp->n_keys) {
             sb_puts(out, ", one per partition of ");
             for (int k = 0; k < lp->n_keys; k++)
@@ -538,7 +548,12 @@ void plan_label(const PNode *p, StrBuf *out) {
                   lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
         break;
     case PN_ASOF: {
-        sb_printf(out, "AsOfJoin %s", asof_dir_name(lp->dir));
+        if (lp->nearest)
+            sb_printf(out, "AsOfJoin nearest (equal distances: %s%s)",
+                      lp->dir == ASOF_BACKWARD || lp->dir == ASOF_BACKWARD_STRICT ? "earlier" : "later",
+                      lp->dir == ASOF_BACKWARD_STRICT || lp->dir == ASOF_FORWARD_STRICT ? ", no exact match" : "");
+        else
+            sb_printf(out, "AsOfJoin %s", asof_dir_name(lp->dir));
         if (lp->inner) sb_puts(out, "/inner");
         if (lp->has_within) {
             char buf[TM_BUF];
@@ -546,6 +561,8 @@ void plan_label(const PNode *p, StrBuf *out) {
             sb_printf(out, "/within %s", buf);
         }
         if (lp->ties_first) sb_puts(out, "/ties(first)");
+        if (lp->ties_all) sb_puts(out, "/ties(all)");
+        if (lp->asof_k) sb_printf(out, " (%d nearest, ranked)", lp->asof_k);
         break;
     }
     }

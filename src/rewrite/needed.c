@@ -40,7 +40,7 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
         memset(need, 1, (size_t)n);
         break;
     case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
-        bool semi = p->kind == LP_JOIN && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
+        bool semi = p->kind != LP_ASOF && (p->join_kind == JOIN_SEMI || p->join_kind == JOIN_ANTI);
         bool rsemi = p->kind == LP_JOIN && p->join_kind == JOIN_RSEMI;
         if (semi || rsemi) {
             bool output_side = (side == 0) == semi;
@@ -49,7 +49,8 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
             for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
         } else {
             const int *ro = p->kind == LP_JOIN ? p->right_out : NULL;
-            for (int k = nl; k < p->schema.n; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
+            int end = p->kind == LP_ASOF && p->asof_k ? p->schema.n - 1 : p->schema.n;   /* not the rank */
+            for (int k = nl; k < end; k++) need[ro ? ro[k - nl] : k - nl] |= out ? out[k] : 1;
         }
         /* keys, endpoints, match columns and the residual condition */
         for (int k = 0; k < p->n_keys; k++) need[side == 0 ? p->lkeys[k] : p->rkeys[k]] = 1;

@@ -288,8 +288,8 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
     }
     case LP_JOIN: case LP_IJOIN: case LP_ASOF: {
         int nl = p->in[0]->schema.n;
-        int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
-        bool semi_like = p->kind == LP_JOIN && (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI);
+        int kind = p->kind != LP_ASOF ? p->join_kind : JOIN_INNER;   /* IJOIN: INNER, LEFT, SEMI, ANTI */
+        bool semi_like = p->kind != LP_ASOF && (kind == JOIN_SEMI || kind == JOIN_ANTI || kind == JOIN_RSEMI);
         bool left_ok = p->kind == LP_ASOF || kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_LEFT ||
                        kind == JOIN_SEMI || kind == JOIN_ANTI;
         bool right_ok = p->kind != LP_ASOF && (kind == JOIN_INNER || kind == JOIN_CROSS || kind == JOIN_RIGHT);
@@ -419,9 +419,158 @@ static LPlan *optimize(Opt *o, LPlan *p) {
     return c;
 }
 
+/* ---- interval joins written by hand (IJOIN-001) ---------------------------------------------- */
+
+/* One comparison of the join condition between a left column l and a right column r (its index
+ * in the right input), normalized to "l op r". */
+typedef struct {
+    int l, r;
+    AstOp op;
+    int conj;            /* its index among the residual's conjuncts */
+} Atom;
+
+/* The relations a conjunction of endpoint inequalities can stand for, most comparisons first:
+ * each comparison as (left role, op, right role), roles 0 ls, 1 le, 2 rs, 3 re. Those with an
+ * equality (MEETS, STARTS, ...) are hash joins already. A lone inequality (PRECEDES' shape) is
+ * left to the theta join: its output is a large share of the product whichever way it runs,
+ * and the nested loop stops at Ctrl-C and under the memory limit as it goes. Two relations
+ * with the same shape
+ * (INTERSECTS and DURING, COVERS and COVERED_BY) are the same predicate under another naming
+ * of the columns, so the first is taken. */
+static const struct {
+    IjRelation rel;
+    int n;
+    struct { int lr; AstOp op; int rr; } a[3];
+} IJ_SHAPES[] = {
+    {IJ_OVERLAPS, 3, {{0, OP_LT, 2}, {1, OP_GT, 2}, {1, OP_LT, 3}}},
+    {IJ_OVERLAPPED_BY, 3, {{0, OP_GT, 2}, {0, OP_LT, 3}, {1, OP_GT, 3}}},
+    {IJ_INTERSECTS, 2, {{0, OP_LT, 3}, {1, OP_GT, 2}}},
+    {IJ_COVERS, 2, {{0, OP_LE, 2}, {1, OP_GE, 3}}},
+};
+
+/* Binds the comparisons k.. of shape s to unused atoms, role by role; true when all are. */
+static bool shape_bind(int s, int k, const Atom *at, int na, bool *used, int role[4], int pick[3]) {
+    if (k == IJ_SHAPES[s].n) return true;
+    int lr = IJ_SHAPES[s].a[k].lr, rr = IJ_SHAPES[s].a[k].rr;
+    for (int i = 0; i < na; i++) {
+        if (used[i] || at[i].op != IJ_SHAPES[s].a[k].op) continue;
+        if ((role[lr] >= 0 && role[lr] != at[i].l) || (role[rr] >= 0 && role[rr] != at[i].r)) continue;
+        int ol = role[lr], or_ = role[rr];
+        role[lr] = at[i].l;
+        role[rr] = at[i].r;
+        used[i] = true;
+        pick[k] = i;
+        if (shape_bind(s, k + 1, at, na, used, role, pick)) return true;
+        used[i] = false;
+        role[lr] = ol;
+        role[rr] = or_;
+    }
+    return false;
+}
+
+/* The ordering family of a type for interval endpoints (sema's rule): 0 none. */
+static int ij_family(RxType t) {
+    switch (t) {
+    case TY_INT: case TY_FLOAT: return 1;
+    case TY_TEXT: return 2;
+    case TY_TIMESTAMP: case TY_DATE: return 3;
+    case TY_TIME: return 4;
+    case TY_DURATION: return 5;
+    default: return 0;
+    }
+}
+
+/* A join p (inner, left outer, semi or anti, not natural) whose residual condition holds
+ * endpoint inequalities of one of IJ_SHAPES becomes that interval join, with p's equality keys
+ * as partition keys; the inequalities it absorbs leave the condition. For an inner join what
+ * remains is a σ above; the other kinds are rewritten only when nothing remains. p itself when
+ * nothing applies. The result is the same: the interval join applies the same comparisons
+ * literally, and a NULL endpoint matches nothing as a NULL comparison does. */
+static LPlan *ijoin_written(Opt *o, LPlan *p) {
+    int kind = p->join_kind;
+    if (p->kind != LP_JOIN || !p->residual || p->right_out ||
+        (kind != JOIN_INNER && kind != JOIN_LEFT && kind != JOIN_SEMI && kind != JOIN_ANTI))
+        return p;
+    int nl = p->in[0]->schema.n;
+    Conj all = {0};
+    split(o, p->residual, &all);
+    Atom *at = nalloc(o, (size_t)(all.n + 1) * sizeof *at);
+    bool *used = nalloc(o, (size_t)(all.n + 1) * sizeof *used);
+    if (!at || !used) return p;
+    int na = 0;
+    for (int i = 0; i < all.n; i++) {
+        const Expr *e = all.items[i];
+        if (e->kind != EX_BINARY || (e->op != OP_LT && e->op != OP_LE && e->op != OP_GT && e->op != OP_GE) ||
+            e->args[0]->kind != EX_COL || e->args[1]->kind != EX_COL)
+            continue;
+        int a = e->args[0]->col, b = e->args[1]->col;
+        if ((a < nl) == (b < nl)) continue;
+        AstOp op = e->op;
+        if (a >= nl) {
+            int t = a;
+            a = b;
+            b = t;
+            op = op == OP_LT ? OP_GT : op == OP_LE ? OP_GE : op == OP_GT ? OP_LT : OP_LE;
+        }
+        at[na++] = (Atom){a, b - nl, op, i};
+    }
+    for (size_t s = 0; s < RX_ARRAY_LEN(IJ_SHAPES); s++) {
+        int role[4] = {-1, -1, -1, -1}, pick[3] = {0};
+        memset(used, 0, (size_t)(all.n + 1) * sizeof *used);
+        if (!shape_bind((int)s, 0, at, na, used, role, pick)) continue;
+        RxType t[4] = {p->in[0]->schema.cols[role[0]].type, p->in[0]->schema.cols[role[1]].type,
+                       p->in[1]->schema.cols[role[2]].type, p->in[1]->schema.cols[role[3]].type};
+        bool same = ij_family(t[0]) != 0;
+        for (int k = 1; k < 4; k++) same = same && ij_family(t[k]) == ij_family(t[0]);
+        if (!same) continue;
+        Conj rest = {0};
+        bool *gone = nalloc(o, (size_t)(all.n + 1) * sizeof *gone);
+        if (!gone) return p;
+        memset(gone, 0, (size_t)(all.n + 1) * sizeof *gone);
+        for (int k = 0; k < IJ_SHAPES[s].n; k++) gone[at[pick[k]].conj] = true;
+        for (int i = 0; i < all.n; i++)
+            if (!gone[i]) conj_push(o, &rest, all.items[i]);
+        if (rest.n && kind != JOIN_INNER) continue;
+        LPlan *c = copy_plan(o, p);
+        if (!c) return p;
+        c->kind = LP_IJOIN;
+        c->relation = IJ_SHAPES[s].rel;
+        c->point = false;
+        c->residual = NULL;
+        for (int k = 0; k < 4; k++) c->ends[k] = role[k];
+        const ColInfo *ci[4] = {&p->in[0]->schema.cols[role[0]], &p->in[0]->schema.cols[role[1]],
+                                &p->in[1]->schema.cols[role[2]], &p->in[1]->schema.cols[role[3]]};
+        const char *nm[4];
+        for (int k = 0; k < 4; k++)
+            nm[k] = ci[k]->qual ? arena_printf(o->a, "%s.%s", ci[k]->qual, ci[k]->base ? ci[k]->base : ci[k]->name)
+                                : ci[k]->name;
+        note(o, "IJOIN-001", "Range join written by hand runs as an interval join",
+             arena_printf(o->a, "IJOIN %s%s (%s, %s, %s, %s)",
+                          kind == JOIN_LEFT ? "LEFT " : kind == JOIN_SEMI ? "SEMI " : kind == JOIN_ANTI ? "ANTI " : "",
+                          ij_relation_name(c->relation), nm[0], nm[1], nm[2], nm[3]));
+        return rest.n ? select_over(o, c, rest.items, rest.n, NULL) : c;
+    }
+    return p;
+}
+
+/* Applies ijoin_written to every join of p, bottom up (changed nodes are copies). */
+static LPlan *ijoin_rewrite(Opt *o, LPlan *p) {
+    if (!p || o->rc < 0) return p;
+    LPlan *in0 = ijoin_rewrite(o, p->in[0]);
+    LPlan *in1 = ijoin_rewrite(o, p->in[1]);
+    LPlan *c = p;
+    if (in0 != p->in[0] || in1 != p->in[1]) {
+        if (!(c = copy_plan(o, p))) return p;
+        c->in[0] = in0;
+        c->in[1] = in1;
+    }
+    return c->kind == LP_JOIN ? ijoin_written(o, c) : c;
+}
+
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
     Opt o = {.a = a, .log = log, .rc = 0};
     LPlan *r = optimize(&o, p);
+    r = ijoin_rewrite(&o, r);
     if (o.rc < 0) *rc = -1;
     return r;
 }

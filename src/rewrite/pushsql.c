@@ -798,6 +798,7 @@ static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
  * the endpoints it does not read (docs/design.md: a NULL endpoint never matches). Endpoints compare
  * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
 static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+    if (p->point) return NULL;   /* IJOIN AT runs in the engine */
     const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
     const char *v[4];
     RxType t = c[0]->type;
@@ -1075,6 +1076,12 @@ fail:
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
 static PushForm ijoin_form(Gen *g, const LPlan *p) {
     const char *rel = ij_relation_name(p->relation);
+    if (p->join_kind != JOIN_INNER) {
+        /* the binned form pairs rows: a left row's padding or its EXISTS needs the plain join */
+        g->why = gfmt(g, "plain %s join (IJOIN %s: the binned form only pairs rows)", rel,
+                      p->join_kind == JOIN_LEFT ? "LEFT" : p->join_kind == JOIN_ANTI ? "ANTI" : "SEMI");
+        return PUSH_PLAIN;
+    }
     if (!binnable_relation(p->relation)) {
         g->why = gfmt(g, "plain %s join (matches across a gap: no binned form)", rel);
         return PUSH_PLAIN;
@@ -1116,7 +1123,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
-    int kind = p->kind == LP_JOIN ? p->join_kind : JOIN_INNER;
+    int kind = p->join_kind;   /* IJOIN too: INNER, LEFT (LEFT JOIN), SEMI and ANTI ([NOT] EXISTS) */
     if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
     if (kind == JOIN_FULL && !g->d->full_join_any_condition && (p->residual || p->n_keys == 0)) return NULL;
     /* Inner joins take both blocks' FROM and WHERE as they are; an outer join keeps the
@@ -1435,8 +1442,9 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
 }
 
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* WITHIN has no portable distance (spec/asof-join.md) */
-    if (p->has_within) return NULL;
+    /* WITHIN has no portable distance (spec/asof-join.md); NEAREST and k nearest stay in the
+     * engine */
+    if (p->has_within || p->nearest || p->asof_k) return NULL;
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;

@@ -51,6 +51,8 @@ typedef struct {
  *   FUSE-001    an equality between the two sides of an interval join becomes its partition key
  *   FUSE-002    a condition over both sides of a join or product becomes the join's condition
  *               (equalities as hash keys)
+ *   IJOIN-001   a join (inner, left, semi, anti) whose condition holds endpoint inequalities of
+ *               an interval relation becomes that IJOIN, its equalities partition keys
  *   PUSH-SQL-001 an interval join over two tables of one connection runs as one statement
  *   PUSH-SQL-002 an AS-OF join over two tables of one connection runs as one statement
  *               (these two apply with the optimizer off too: they are the spec's behaviour)

@@ -180,7 +180,7 @@ static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == T
 /* Words that continue a relational expression after an operand, so never an alias. */
 static const char *const rel_binop_words[] = {
     "IJOIN", "ASOF", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
-    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER",
+    "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER", "NEAREST",
     "ASC", "DESC", "NULLS", "PER", "BY",
 };
 /* Whether t is one of rel_binop_words. */
@@ -1173,14 +1173,27 @@ out:
     return result;
 }
 
-/* ijoin = 'IJOIN' relation '(' colref ',' colref ',' colref ',' colref ')' rel_unary */
+/* ijoin = 'IJOIN' [ 'LEFT' | 'SEMI' | 'ANTI' ]
+ *         ( relation '(' colref ',' colref ',' colref ',' colref ')'
+ *         | 'AT' '(' colref ',' colref ',' colref ')' ) rel_unary */
 static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
+    int kind = JOIN_INNER;
+    const Token *kt = peek(p);
+    if (at_word(p, "LEFT") || at_word(p, "SEMI") || at_word(p, "ANTI")) {
+        kind = at_word(p, "LEFT") ? JOIN_LEFT : at_word(p, "SEMI") ? JOIN_SEMI : JOIN_ANTI;
+        advance(p);
+    }
     const Token *rt = peek(p);
-    IjRelation rel;
-    if (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0) {
-        expected(p, "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
-                    "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
-                    "FINISHED_BY, EQUALS)");
+    IjRelation rel = IJ_INTERSECTS;
+    bool point = rt->kind == TK_IDENT && word_is(p, rt, "AT");
+    if (!point && (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0)) {
+        expected(p, kind == JOIN_INNER && kt == rt
+                        ? "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
+                          "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
+                          "FINISHED_BY, EQUALS, COVERS, COVERED_BY), AT for a point in an interval, or LEFT, SEMI or ANTI"
+                        : "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
+                          "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
+                          "FINISHED_BY, EQUALS, COVERS, COVERED_BY) or AT for a point in an interval");
         return NULL;
     }
     advance(p);
@@ -1189,32 +1202,42 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     n->a = left;
     n->relation = rel;
     n->relation_span = rt->span;
+    n->join_kind = kind;
+    n->point = point;
+    int n_ends = point ? 3 : 4;
     const Token *open = peek(p);
-    if (expect(p, TK_LPAREN, "before the four endpoint columns") < 0) return NULL;
-    for (int i = 0; i < 4; i++) {
+    if (expect(p, TK_LPAREN, point ? "before the three columns: the left point, the right start and end"
+                                   : "before the four endpoint columns") < 0)
+        return NULL;
+    for (int i = 0; i < n_ends; i++) {
         const Token *ct = peek(p);
+        int what = point && i > 0 ? i + 1 : i;
         if (!is_name(ct)) {
-            expected(p, i == 0 ? "left start column" : i == 1 ? "left end column"
-                      : i == 2 ? "right start column" : "right end column");
+            expected(p, point && i == 0 ? "left point column"
+                      : what == 0 ? "left start column" : what == 1 ? "left end column"
+                      : what == 2 ? "right start column" : "right end column");
             return NULL;
         }
         AstNode *c = parse_primary(p);
         if (!c) return NULL;
         if (c->kind != AST_COLREF) {
-            syntax_error(p, ct, "interval endpoints must be column names");
+            syntax_error(p, ct, point ? "the point and the interval's endpoints must be column names"
+                                      : "interval endpoints must be column names");
             return NULL;
         }
         ptrvec_push(p->a, &n->items, c);
-        if (i < 3) {
+        if (i < n_ends - 1) {
             if (peek_kind(p) != TK_COMMA) {
-                expected(p, "',' (IJOIN takes four endpoint columns: lStart, lEnd, rStart, rEnd)");
+                expected(p, point ? "',' (IJOIN AT takes three columns: lPoint, rStart, rEnd)"
+                                  : "',' (IJOIN takes four endpoint columns: lStart, lEnd, rStart, rEnd)");
                 return NULL;
             }
             advance(p);
         }
     }
     if (peek_kind(p) == TK_COMMA) {
-        syntax_error(p, peek(p), "IJOIN takes exactly four endpoint columns");
+        syntax_error(p, peek(p), point ? "IJOIN AT takes exactly three columns: lPoint, rStart, rEnd"
+                                       : "IJOIN takes exactly four endpoint columns");
         return NULL;
     }
     if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
@@ -1225,14 +1248,37 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
-/* asof = 'ASOF' [ 'INNER' ] expr [ 'WITHIN' add ] [ 'TIES' '(' ( 'FIRST' | 'LAST' ) ')' ] rel_unary */
+/* asof = 'ASOF' { 'INNER' | 'NEAREST' | integer } expr [ 'WITHIN' add ]
+ *        [ 'TIES' '(' ( 'FIRST' | 'LAST' | 'ALL' ) ')' ] rel_unary */
 static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     AstNode *n = node(p, AST_ASOF, kw->span);
     if (!n) return NULL;
     n->a = left;
-    if (at_word(p, "INNER") && peek_at(p, 1)->kind != TK_DOT) {
+    for (;;) {
+        if (peek_kind(p) == TK_INT) {
+            const Token *kt = peek(p);
+            if (n->asof_k) {
+                syntax_error(p, kt, "the number of rows is already given for this ASOF");
+                return NULL;
+            }
+            AstNode *kn = parse_primary(p);
+            if (!kn) return NULL;
+            if (kn->kind != AST_INT || kn->ival < 1 || kn->ival > 1000000) {
+                syntax_error(p, kt, "ASOF k takes the number of nearest rows, from 1 to 1000000");
+                return NULL;
+            }
+            n->asof_k = kn->ival;
+            n->asof_k_span = kt->span;
+            continue;
+        }
+        bool *flag = at_word(p, "INNER") ? &n->inner : at_word(p, "NEAREST") ? &n->nearest : NULL;
+        if (!flag || peek_at(p, 1)->kind == TK_DOT) break;
+        if (*flag) {
+            syntax_error(p, peek(p), "%s is already given for this ASOF", flag == &n->inner ? "INNER" : "NEAREST");
+            return NULL;
+        }
         advance(p);
-        n->inner = true;
+        *flag = true;
     }
     n->cond = parse_expr(p);
     if (!n->cond) return NULL;
@@ -1251,8 +1297,9 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
             return NULL;
         }
     }
-    if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST"))) {
-        syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST) or TIES (LAST)");
+    if (at_word(p, "TIES") && (word_is(p, peek_at(p, 1), "FIRST") || word_is(p, peek_at(p, 1), "LAST") ||
+                               word_is(p, peek_at(p, 1), "ALL"))) {
+        syntax_error(p, peek_at(p, 1), "'(' expected after TIES: TIES (FIRST), TIES (LAST) or TIES (ALL)");
         return NULL;
     }
     if (at_word(p, "TIES") && peek_at(p, 1)->kind == TK_LPAREN) {
@@ -1260,8 +1307,9 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
         const Token *open = advance(p);
         if (at_word(p, "FIRST")) n->ties = 1;
         else if (at_word(p, "LAST")) n->ties = 2;
+        else if (at_word(p, "ALL")) n->ties = 3;
         else {
-            expected(p, "FIRST or LAST in TIES(...)");
+            expected(p, "FIRST, LAST or ALL in TIES(...)");
             return NULL;
         }
         advance(p);

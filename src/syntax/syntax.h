@@ -68,7 +68,7 @@ typedef enum {
     AST_PROJECT,    /* π items (b); items are AST_ITEM */
     AST_RENAME,     /* ρ name (b) */
     AST_RENAME_COLS,/* ρ items (b); items are AST_ITEM {a = AST_COLREF old, name = new} */
-    AST_IJOIN,      /* a IJOIN relation (items: 4 AST_COLREF) b */
+    AST_IJOIN,      /* a IJOIN [kind] relation (items: 4 AST_COLREF; AT: 3) b */
     AST_ASOF,       /* a ASOF cond WITHIN within TIES(...) b */
     AST_JOIN,       /* a ⨝ [cond] b and the other joins: join_kind; cond NULL = natural */
     AST_SETOP,      /* a ∪ b, a ∩ b, a − b: set_op */
@@ -116,11 +116,15 @@ struct AstNode {
     AstNode *a, *b;       /* operands: scalar children; SELECT a=cond b=input; joins a=left b=right */
     AstNode *cond;        /* ASOF condition */
     AstNode *within;      /* ASOF WITHIN bound */
-    int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST */
+    int ties;             /* ASOF: 0 none given (LAST), 1 FIRST, 2 LAST, 3 ALL */
     bool inner;           /* ASOF INNER */
+    bool nearest;         /* ASOF NEAREST */
+    int64_t asof_k;       /* ASOF k: the k nearest rows (0: not given) */
+    RxSpan asof_k_span;
     IjRelation relation;  /* IJOIN */
+    bool point;           /* IJOIN AT: items are the left point, the right start and end */
     RxSpan relation_span;
-    int join_kind;        /* AST_JOIN: JoinKind */
+    int join_kind;        /* AST_JOIN: JoinKind; AST_IJOIN: JOIN_INNER, LEFT, SEMI or ANTI */
     int set_op;           /* AST_SETOP: SetOp */
     bool desc;            /* sort item: DESC */
     int nulls;            /* sort item: 0 default (NULLS LAST for ASC, FIRST for DESC), 1 FIRST, 2 LAST */

@@ -85,7 +85,7 @@ bool lang_is_function(const char *s, size_t n) {
 static const char *const relation_names[IJ_N_RELATIONS] = {
     "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS",      "MET_BY",
     "OVERLAPS",   "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING",
-    "CONTAINS",   "FINISHES", "FINISHED_BY", "EQUALS",
+    "CONTAINS",   "FINISHES", "FINISHED_BY", "EQUALS", "COVERS", "COVERED_BY",
 };
 
 const char *ij_relation_name(IjRelation r) {
@@ -124,6 +124,8 @@ IjRelation ij_converse(IjRelation r) {
     case IJ_FINISHES: return IJ_FINISHED_BY;
     case IJ_FINISHED_BY: return IJ_FINISHES;
     case IJ_EQUALS: return IJ_EQUALS;
+    case IJ_COVERS: return IJ_COVERED_BY;
+    case IJ_COVERED_BY: return IJ_COVERS;
     case IJ_N_RELATIONS: break;
     }
     return r;
@@ -145,6 +147,8 @@ bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re) {
     case IJ_FINISHES: return le == re && rs < ls;
     case IJ_FINISHED_BY: return le == re && ls < rs;
     case IJ_EQUALS: return ls == rs && le == re;
+    case IJ_COVERS: return ls <= rs && re <= le;
+    case IJ_COVERED_BY: return rs <= ls && le <= re;
     case IJ_N_RELATIONS: break;
     }
     return false;

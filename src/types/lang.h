@@ -68,6 +68,9 @@ typedef enum {
     IJ_FINISHES,
     IJ_FINISHED_BY,
     IJ_EQUALS,
+    /* Non-strict, beyond Allen's thirteen: SQL:2011's CONTAINS and its converse. */
+    IJ_COVERS,          /* ls <= rs and re <= le */
+    IJ_COVERED_BY,      /* rs <= ls and le <= re */
     IJ_N_RELATIONS
 } IjRelation;
 

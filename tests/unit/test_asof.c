@@ -6,7 +6,8 @@
  * to 50 partitions, small value ranges for frequent ties, full-range and extreme int64 values,
  * invalid rows on both sides, random and pre-sorted orders), each run in all four directions,
  * both tie rules and a random WITHIN bound, through every algorithm, compared row by row with
- * an oracle that scans every right row for every left row. AsofStats' sortedness is compared
+ * an oracle that scans every right row for every left row; NEAREST likewise against an oracle
+ * of its own (the smallest distance over every right row, its tie rules). AsofStats' sortedness is compared
  * with an independent check of the inputs. A few large inputs exercise the two-thread paths
  * and the out-of-cache radix sorts, checked on sampled rows and across algorithms.
  */
@@ -74,6 +75,146 @@ static uint32_t oracle_one(const Side *l, const Side *r, size_t i, AsofDir dir, 
         if (d > (__int128)within) best = NONE;
     }
     return best;
+}
+
+/* The NEAREST oracle, independent of the two one-sided scans: among every right row of the
+ * partition (an equal value only when dir is not strict) within the bound, the smallest
+ * distance; equal distances go to the side dir names (backward: the smaller value); among rows
+ * of that value, the first or last in input order. */
+static uint32_t oracle_nearest(const Side *l, const Side *r, size_t i, AsofDir dir, bool ties_first,
+                               bool has_within, int64_t within) {
+    if (!is_valid(l, i)) return NONE;
+    bool prefer_back = dir == ASOF_BACKWARD || dir == ASOF_BACKWARD_STRICT;
+    bool exact = dir == ASOF_BACKWARD || dir == ASOF_FORWARD;
+    __int128 v = l->val[i];
+    uint32_t best = NONE;
+    __int128 bd = 0, bx = 0;
+    for (size_t j = 0; j < r->n; j++) {
+        if (!is_valid(r, j) || part_of(r, j) != part_of(l, i)) continue;
+        __int128 x = r->val[j];
+        if (x == v && !exact) continue;
+        __int128 d = x > v ? x - v : v - x;
+        if (has_within && d > (__int128)within) continue;
+        bool take;
+        if (best == NONE || d < bd) take = true;
+        else if (d > bd) take = false;
+        else if (x != bx) take = prefer_back ? x < bx : x > bx;
+        else take = !ties_first;
+        if (take) {
+            best = (uint32_t)j;
+            bd = d;
+            bx = x;
+        }
+    }
+    return best;
+}
+
+static AsofSide as_kernel(const Side *s);
+
+/* ---- k nearest ------------------------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t row;
+    __int128 d;
+    int side;      /* 0 the preferred side, 1 the other */
+    int64_t x;
+} KCand;
+
+static int kcand_cmp(const void *a, const void *b) {
+    const KCand *p = a, *q = b;
+    if (p->d != q->d) return p->d < q->d ? -1 : 1;
+    if (p->side != q->side) return p->side - q->side;
+    return p->row < q->row ? -1 : p->row > q->row;
+}
+
+/* The k-nearest oracle for left row i: every admissible right row, ordered by distance, then
+ * the preferred side, then input order; then cut to k rows (the last of a value first unless
+ * ties_first) or, with ties_all, to the rows of the first k values. Writes rows and ranks, returns
+ * their count. */
+static size_t oracle_k(const Side *l, const Side *r, size_t i, const AsofKOptions *o, uint32_t *rows,
+                       uint32_t *ranks) {
+    if (!is_valid(l, i)) return 0;
+    AsofDir dir = o->base.dir;
+    bool prefer_back = dir == ASOF_BACKWARD || dir == ASOF_BACKWARD_STRICT;
+    bool exact = dir == ASOF_BACKWARD || dir == ASOF_FORWARD;
+    __int128 v = l->val[i];
+    KCand *c = malloc((r->n + 1) * sizeof *c);
+    size_t nc = 0;
+    for (size_t j = 0; j < r->n; j++) {
+        if (!is_valid(r, j) || part_of(r, j) != part_of(l, i)) continue;
+        __int128 x = r->val[j];
+        int side;   /* 0 backward, 1 forward */
+        if (x < v) side = 0;
+        else if (x > v) side = 1;
+        else if (!exact) continue;
+        else side = prefer_back ? 0 : 1;
+        if (!o->base.nearest && side != (prefer_back ? 0 : 1)) continue;
+        __int128 d = x > v ? x - v : v - x;
+        if (o->base.has_within && d > (__int128)o->base.within) continue;
+        c[nc++] = (KCand){(uint32_t)j, d, side == (prefer_back ? 0 : 1) ? 0 : 1, r->val[j]};
+    }
+    qsort(c, nc, sizeof *c, kcand_cmp);
+    size_t n = 0;
+    uint32_t groups = 0;
+    for (size_t a = 0; a < nc;) {
+        size_t b = a;
+        while (b < nc && c[b].x == c[a].x) b++;
+        if (o->ties_all) {
+            if (groups == o->k) break;
+            groups++;
+            for (size_t t = a; t < b; t++) rows[n] = c[t].row, ranks[n++] = groups;
+        } else {
+            for (size_t t = 0; t < b - a && n < o->k; t++) {
+                rows[n] = c[o->base.ties_first ? a + t : b - 1 - t].row;
+                ranks[n] = (uint32_t)n + 1;
+                n++;
+            }
+            if (n == o->k) break;
+        }
+        a = b;
+    }
+    free(c);
+    return n;
+}
+
+static int n_k_cases;
+
+static void check_k(const Side *l, const Side *r, const AsofKOptions *o, const char *what) {
+    AsofSide kl = as_kernel(l), kr = as_kernel(r);
+    AsofKOut out;
+    RxError err;
+    rx_error_clear(&err);
+    CHECK(asof_k_join(&kl, &kr, o, &out, &err) == 0);
+    uint32_t *rows = malloc((r->n + 1) * sizeof *rows), *ranks = malloc((r->n + 1) * sizeof *ranks);
+    size_t j = 0;
+    bool ok = true;
+    for (size_t i = 0; i < l->n && ok; i++) {
+        size_t w = oracle_k(l, r, i, o, rows, ranks);
+        for (size_t t = 0; t < w && ok; t++, j++)
+            ok = j < out.n && out.left[j] == i && out.right[j] == rows[t] && out.rank[j] == ranks[t];
+        if (!ok)
+            fprintf(stderr, "  %s: k %u dir %d nearest %d ties_first %d all %d: left row %zu differs\n", what,
+                    o->k, (int)o->base.dir, o->base.nearest, o->base.ties_first, o->ties_all, i);
+    }
+    CHECK(ok && j == out.n);
+    /* k = 1 without TIES(ALL) is the one-row join */
+    if (o->k == 1 && !o->ties_all) {
+        uint32_t *m = malloc((l->n + 1) * sizeof *m);
+        AsofStats st;
+        CHECK(asof_join(&kl, &kr, &o->base, m, &st, &err) == 0);
+        size_t q = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            if (m[i] == NONE) continue;
+            CHECK(q < out.n && out.left[q] == i && out.right[q] == m[i]);
+            q++;
+        }
+        CHECK(q == out.n);
+        free(m);
+    }
+    n_k_cases++;
+    free(rows);
+    free(ranks);
+    asof_k_free(&out);
 }
 
 /* Independent sortedness: the valid rows, in order, are grouped by partition (a partition
@@ -218,7 +359,8 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
     uint32_t *want = malloc((l->n + 1) * sizeof *want);
     uint32_t *got = malloc((l->n + 1) * sizeof *got);
     for (size_t i = 0; i < l->n; i++)
-        want[i] = oracle_one(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within);
+        want[i] = opt.nearest ? oracle_nearest(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within)
+                              : oracle_one(l, r, i, opt.dir, opt.ties_first, opt.has_within, opt.within);
     AsofSide kl = as_kernel(l), kr = as_kernel(r);
     n_cases++;
     for (size_t a = 0; a < RX_ARRAY_LEN(ALGOS); a++) {
@@ -235,8 +377,9 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
             if (got[i] != want[i]) bad = i;
         CHECK(bad == l->n);
         if (bad != l->n)
-            fprintf(stderr, "  %s: algo %s dir %d ties_first %d within %s%lld n %zu m %zu parts %u:"
+            fprintf(stderr, "  %s: algo %s dir %d%s ties_first %d within %s%lld n %zu m %zu parts %u:"
                     " row %zu got %u want %u\n", what, asof_algo_name(opt.algo), (int)opt.dir,
+                    opt.nearest ? " nearest" : "",
                     opt.ties_first, opt.has_within ? "" : "off/", (long long)opt.within, l->n,
                     r->n, l->part ? opt.n_parts : 0, bad, got[bad], want[bad]);
         if (opt.algo != ASOF_ALGO_NESTED_LOOP) {
@@ -260,7 +403,7 @@ static void check_case(const Side *l, const Side *r, AsofOptions opt, bool want_
 static void run_fixed(const int64_t *lv, size_t n, const int64_t *rv, size_t m, AsofDir dir,
                       bool ties_first, bool has_within, int64_t within, const uint32_t *expect) {
     Side l = {n, (int64_t *)lv, NULL, NULL}, r = {m, (int64_t *)rv, NULL, NULL};
-    AsofOptions opt = {dir, ties_first, has_within, within, 1, ASOF_ALGO_AUTO};
+    AsofOptions opt = {dir, ties_first, has_within, within, 1, ASOF_ALGO_AUTO, false};
     for (size_t a = 0; a < RX_ARRAY_LEN(ALGOS); a++) {
         uint32_t got[16];
         RxError err;
@@ -344,12 +487,16 @@ static void test_random(int n_sets) {
         if (mode_r == 1 || mode_r == 2) CHECK(rs);
         char what[64];
         snprintf(what, sizeof what, "set %d", set);
-        for (int d = 0; d < 4; d++)
-            for (int tf = 0; tf < 2; tf++) {
-                AsofOptions opt = {(AsofDir)d, tf != 0, rnd_below(2) != 0, 0, n_parts, ASOF_ALGO_AUTO};
-                if (opt.has_within) opt.within = gen_within(dist);
-                check_case(&l, &r, opt, ls, rs, what);
-            }
+        for (int near = 0; near < 2; near++)
+            for (int d = 0; d < 4; d++)
+                for (int tf = 0; tf < 2; tf++) {
+                    AsofOptions opt = {(AsofDir)d, tf != 0, rnd_below(2) != 0, 0, n_parts, ASOF_ALGO_AUTO,
+                                       near != 0};
+                    if (opt.has_within) opt.within = gen_within(dist);
+                    check_case(&l, &r, opt, ls, rs, what);
+                    AsofKOptions ko = {opt, 1 + (uint32_t)rnd_below(rnd_below(2) ? 2 : 6), rnd_below(3) == 0};
+                    check_k(&l, &r, &ko, what);
+                }
         free_side(&l);
         free_side(&r);
     }
@@ -384,7 +531,7 @@ static void test_large(void) {
                 if ((d + tf + (int)c) % 2) continue;   /* half of the combinations per input */
                 bool hw = (d + (int)c) % 3 == 1;
                 AsofOptions opt = {(AsofDir)d, tf != 0, hw, hw ? gen_within(C[c].dist) : 0, np,
-                                   ASOF_ALGO_AUTO};
+                                   ASOF_ALGO_AUTO, (d + (int)c) % 4 < 2};
                 RxError err;
                 rx_error_clear(&err);
                 AsofStats st;
@@ -392,8 +539,10 @@ static void test_large(void) {
                 CHECK(st.left_sorted == ls && st.right_sorted == rs);
                 for (int s = 0; s < 6; s++) {
                     size_t i = rnd_below(l.n);
-                    uint32_t w = oracle_one(&l, &r, i, opt.dir, opt.ties_first, opt.has_within,
-                                            opt.within);
+                    uint32_t w = opt.nearest ? oracle_nearest(&l, &r, i, opt.dir, opt.ties_first,
+                                                              opt.has_within, opt.within)
+                                             : oracle_one(&l, &r, i, opt.dir, opt.ties_first, opt.has_within,
+                                                          opt.within);
                     CHECK(ref[i] == w);
                     if (ref[i] != w)
                         fprintf(stderr, "  large %zu dir %d tf %d: row %zu got %u want %u\n", c, d,
@@ -422,7 +571,7 @@ static void test_sorted_stats(void) {
     uint64_t valid = 0x7f & ~(UINT64_C(1) << 0);   /* row 0 (part 1, out of order) invalid */
     Side s = {7, v, p, &valid};
     AsofSide k = as_kernel(&s);
-    AsofOptions opt = {ASOF_BACKWARD, false, false, 0, 3, ASOF_ALGO_AUTO};
+    AsofOptions opt = {ASOF_BACKWARD, false, false, 0, 3, ASOF_ALGO_AUTO, false};
     uint32_t out[7];
     RxError err;
     rx_error_clear(&err);
@@ -457,6 +606,6 @@ int main(int argc, char **argv) {
     test_sorted_stats();
     test_random(sets);
     test_large();
-    printf("asof: %d cases, %d kernel runs\n", n_cases, n_runs);
+    printf("asof: %d cases, %d kernel runs, %d k-nearest cases\n", n_cases, n_runs, n_k_cases);
     return check_report("asof");
 }

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 
 #include "exec/exec.h"
+#include "exec/ooc.h"
 #include "types/compare.h"
 
 static uint64_t rng_state = 12345;
@@ -471,7 +472,7 @@ static void ijoin_trial(Tally *tl, IjRelation rel, int nk) {
 static void test_ijoin_differential(void) {
     Tally tl = {0};
     int rels = 0;
-    for (int rel = 0; rel < IJ_N_RELATIONS; rel++) {
+    for (int rel = 0; rel <= IJ_EQUALS; rel++) {
         if (rel == IJ_PRECEDES || rel == IJ_PRECEDED_BY) continue;
         rels++;
         for (int rep = 0; rep < 150; rep++) ijoin_trial(&tl, (IjRelation)rel, (int)below(2));
@@ -616,6 +617,27 @@ static void test_supported(void) {
     CHECK(!stream_join_supported(&p));
     lp.lmatch = lp.rmatch = 1;
     CHECK(stream_join_supported(&p));
+    /* the temporal forms without a one-pass form run in memory: NEAREST, IJOIN LEFT, SEMI,
+     * ANTI and AT, COVERS and COVERED_BY (and none of them goes out of core either) */
+    lp.nearest = true;
+    CHECK(!stream_join_supported(&p) && !ooc_join_supported(&p));
+    lp.nearest = false;
+    lp.kind = LP_IJOIN;
+    p.kind = PN_IJOIN;
+    lp.relation = IJ_MEETS;
+    CHECK(stream_join_supported(&p) && ooc_join_supported(&p));
+    for (int k = JOIN_LEFT; k <= JOIN_ANTI; k++) {
+        lp.join_kind = k;
+        CHECK(!stream_join_supported(&p) && !ooc_join_supported(&p));
+    }
+    lp.join_kind = JOIN_INNER;
+    lp.point = true;
+    CHECK(!stream_join_supported(&p) && !ooc_join_supported(&p));
+    lp.point = false;
+    for (int rel = IJ_COVERS; rel <= IJ_COVERED_BY; rel++) {
+        lp.relation = (IjRelation)rel;
+        CHECK(!stream_join_supported(&p) && !ooc_join_supported(&p));
+    }
     input_free(&L);
     input_free(&R);
 }
