@@ -979,19 +979,6 @@ static int side_column(Sema *s, const AstNode *ref, const Schema *want, const Sc
     return -1;
 }
 
-/* Which family of orderable values a type belongs to, for IJOIN endpoints and ASOF keys. */
-static int order_family(RxType t) {
-    switch (t) {
-    case TY_INT: case TY_FLOAT: return 1;
-    case TY_TEXT: return 2;
-    case TY_TIMESTAMP: case TY_DATE: return 3;
-    case TY_TIME: return 4;
-    case TY_DURATION: return 5;
-    case TY_BOOL: return 6;
-    default: return 0;
-    }
-}
-
 /* IJOIN: four endpoint columns of one orderable family, two from each side (AT: the left
  * point and the right interval); LEFT, SEMI and ANTI forms; NULL with the error. */
 static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
@@ -1019,7 +1006,7 @@ static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
         if (c < 0) return NULL;
         p->ends[i] = c;
         types[i] = (left ? &l->schema : &r->schema)->cols[c].type;
-        int fam = order_family(types[i]);
+        int fam = type_order_family(types[i]);
         if (fam == 0 || fam == 6) {
             rx_error(s->err, RX_ETYPE, s->src, ref->span,
                      n->point ? "the %s is %s; a point and interval endpoints must be temporal, "
@@ -1028,7 +1015,7 @@ static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
                                 "TEXT", name, type_name(types[i]));
             return NULL;
         }
-        if (k > 0 && fam != order_family(types[0])) {
+        if (k > 0 && fam != type_order_family(types[0])) {
             rx_error(s->err, RX_ETYPE, s->src, ref->span,
                      "endpoint types cannot be compared: the %s is %s but the %s is "
                      "%s%s", n->point ? "left point" : "left start", type_name(types[0]), what[i],
@@ -1155,7 +1142,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
             op = flip(op);
         }
         RxType lt = l->schema.cols[ca].type, rt = r->schema.cols[cb].type;
-        if (order_family(lt) != order_family(rt) || order_family(lt) == 0) {
+        if (type_order_family(lt) != type_order_family(rt) || type_order_family(lt) == 0) {
             rx_error(s->err, RX_ETYPE, s->src, c->span, "cannot compare %s with %s%s",
                      type_name(lt), type_name(rt), conversion_hint(s, lt, rt));
             return NULL;
@@ -1174,7 +1161,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
                      "one (the first is at %u:%u)", line, col);
             return NULL;
         }
-        if (order_family(lt) == 6) {
+        if (type_order_family(lt) == 6) {
             rx_error(s->err, RX_ETYPE, s->src, c->span, "an ASOF match column cannot be BOOL");
             return NULL;
         }

@@ -468,18 +468,6 @@ static bool shape_bind(int s, int k, const Atom *at, int na, bool *used, int rol
     return false;
 }
 
-/* The ordering family of a type for interval endpoints (sema's rule): 0 none. */
-static int ij_family(RxType t) {
-    switch (t) {
-    case TY_INT: case TY_FLOAT: return 1;
-    case TY_TEXT: return 2;
-    case TY_TIMESTAMP: case TY_DATE: return 3;
-    case TY_TIME: return 4;
-    case TY_DURATION: return 5;
-    default: return 0;
-    }
-}
-
 /* A join p (inner, left outer, semi or anti, not natural) whose residual condition holds
  * endpoint inequalities of one of IJ_SHAPES becomes that interval join, with p's equality keys
  * as partition keys; the inequalities it absorbs leave the condition. For an inner join what
@@ -520,8 +508,8 @@ static LPlan *ijoin_written(Opt *o, LPlan *p) {
         if (!shape_bind((int)s, 0, at, na, used, role, pick)) continue;
         RxType t[4] = {p->in[0]->schema.cols[role[0]].type, p->in[0]->schema.cols[role[1]].type,
                        p->in[1]->schema.cols[role[2]].type, p->in[1]->schema.cols[role[3]].type};
-        bool same = ij_family(t[0]) != 0;
-        for (int k = 1; k < 4; k++) same = same && ij_family(t[k]) == ij_family(t[0]);
+        bool same = type_endpoint_family(t[0]) != 0;
+        for (int k = 1; k < 4; k++) same = same && type_endpoint_family(t[k]) == type_endpoint_family(t[0]);
         if (!same) continue;
         Conj rest = {0};
         bool *gone = nalloc(o, (size_t)(all.n + 1) * sizeof *gone);

@@ -77,6 +77,26 @@ int type_from_name(const char *s, size_t n, RxType *out);
 /* Bytes per element in a column of type t. */
 size_t type_width(RxType t);
 static inline bool type_is_numeric(RxType t) { return t == TY_INT || t == TY_FLOAT; }
+/* Which family of orderable values a type belongs to (0: none), the one rule for ASOF keys and
+ * match columns and IJOIN endpoints: values of one family order against each other (INT with
+ * FLOAT, TIMESTAMP with DATE); 1 numeric, 2 TEXT, 3 TIMESTAMP and DATE, 4 TIME, 5 DURATION,
+ * 6 BOOL. */
+static inline int type_order_family(RxType t) {
+    switch (t) {
+    case TY_INT: case TY_FLOAT: return 1;
+    case TY_TEXT: return 2;
+    case TY_TIMESTAMP: case TY_DATE: return 3;
+    case TY_TIME: return 4;
+    case TY_DURATION: return 5;
+    case TY_BOOL: return 6;
+    default: return 0;
+    }
+}
+/* The family of an interval endpoint: type_order_family's, BOOL excluded (0: not an endpoint). */
+static inline int type_endpoint_family(RxType t) {
+    int f = type_order_family(t);
+    return f == 6 ? 0 : f;
+}
 static inline bool type_is_temporal(RxType t) {
     return t == TY_TIMESTAMP || t == TY_DATE || t == TY_TIME || t == TY_DURATION;
 }
