@@ -1,6 +1,7 @@
 # The progress line of a streamed query, on a terminal (script(1) gives relix one): both passes
-# over a file read by blocks show their progress — "reading trades.csv N% (N MB of N MB)" while
-# the file is checked, then "streaming: AsOfJoin backward N% (...)" over both files' bytes while
+# over a file read by blocks show their progress — "reading quotes.csv N% (N MB of N MB)" while
+# the file is checked (the second file: the first may be done within the second the meter waits
+# before it draws anything), then "streaming: AsOfJoin backward N% (...)" over both files' bytes while
 # the join runs — and the line is blanked before the result. The files are sized from a short
 # measurement so that the streamed run takes about two seconds on a fast or a loaded machine.
 # Numbers are printed as N.
@@ -20,12 +21,12 @@ gen() {
 q='T := csv('"'"'trades.csv'"'"'); Q := csv('"'"'quotes.csv'"'"'); query { γ count(*) → n (T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q) };'
 gen 300000
 secs=$("$RELIX" --memory-limit 64M --timing -e "$q" 2>&1 >/dev/null | sed -n 's/^timing: load \([0-9.]*\) s.* run \([0-9.]*\) s.*/\1 \2/p' | awk '{ print ($1 < $2 ? $1 : $2) }')
-rows=$(awk -v s="$secs" 'BEGIN { n = int(300000 * 2.0 / (s > 0.001 ? s : 0.001)); print (n < 600000 ? 600000 : (n > 12000000 ? 12000000 : n)) }')
+rows=$(awk -v s="$secs" 'BEGIN { n = int(300000 * 3.0 / (s > 0.001 ? s : 0.001)); print (n < 600000 ? 600000 : (n > 12000000 ? 12000000 : n)) }')
 gen "$rows"
 script -qefc "\"$RELIX\" --memory-limit 64M -e \"$q\"" typescript > /dev/null 2>&1; echo "exit $?"
 # every line drawn, numbers as N, each distinct line once
 tr '\r' '\n' < typescript | sed 's/\x1b\[K//g' | sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[[:space:]]*$//' | grep -v '^Script ' | grep -v '^$' | awk '!seen[$0]++' > lines
-grep -c '^reading trades.csv N% (N MB of N MB) N s$' lines | awk '{ print ($1 > 0 ? "reading trades.csv: shown" : "reading trades.csv: not shown") }'
+grep -c '^reading quotes.csv N% (N MB of N MB) N s$' lines | awk '{ print ($1 > 0 ? "reading quotes.csv: shown" : "reading quotes.csv: not shown") }'
 grep -c '^streaming: AsOfJoin backward N% (N MB of N MB) N s$' lines | awk '{ print ($1 > 0 ? "streaming: shown" : "streaming: not shown") }'
 # the result: the count, on a line of its own after the progress line was blanked
 n=$(tr '\r' '\n' < typescript | sed 's/\x1b\[K//g' | grep -a -E '^[[:space:]]*[0-9]+[[:space:]]*$' | tail -n 1 | tr -d ' ')

@@ -13,7 +13,16 @@ fi
 b="$root/bench"
 if [ ! -d "$b/node_modules/@duckdb/node-api" ] || [ ! -d "$b/node_modules/nodejs-polars" ] ||
    [ ! -d "$b/node_modules/nodejs-polars-linux-x64-gnu" ]; then
-    (cd "$b" && npm install --no-audit --no-fund >&2) || { echo "peers: npm install failed in bench/" >&2; exit 1; }
+    # npm's own output (warnings included) only when the install fails: a test's stderr is
+    # part of its expected output
+    log=$(mktemp)
+    if ! (cd "$b" && npm install --no-audit --no-fund > "$log" 2>&1); then
+        cat "$log" >&2
+        rm -f "$log"
+        echo "peers: npm install failed in bench/" >&2
+        exit 1
+    fi
+    rm -f "$log"
 fi
 node -e "const r = require('module').createRequire('$b/package.json'); r('@duckdb/node-api'); r('nodejs-polars');" ||
     { echo "peers: DuckDB or Polars does not load under node" >&2; exit 1; }
