@@ -1884,12 +1884,16 @@ static void pass2_job(Jobs *j, int k, Worker *w) {
     }
 }
 
-/* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones. */
+/* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones,
+ * and the rows of a column whose dictionary has bytes of its own as slices of those bytes, so
+ * that the column no longer points into the file's bytes. */
 typedef struct {
     Load *L;
     int n_load;
     uint32_t **codes;    /* n_load: the column's codes, or NULL */
     uint32_t **maps;     /* n_chunks x n_load: local code -> merged index */
+    RxStr **dicts;       /* n_load: the merged dictionary, when its bytes are the column's own */
+    Column **cols;       /* n_load */
 } Remap;
 
 static void remap_job(Jobs *j, int k, Worker *w) {
@@ -1901,6 +1905,10 @@ static void remap_job(Jobs *j, int k, Worker *w) {
         if (!map) continue;
         uint32_t *c = R->codes[s] + ch->row0;
         for (size_t i = 0; i < ch->rows; i++) c[i] = map[c[i]];
+        const RxStr *dict = R->dicts[s];
+        if (!dict) continue;
+        RxStr *v = (RxStr *)R->cols[s]->data + ch->row0;
+        for (size_t i = 0; i < ch->rows; i++) v[i] = dict[c[i]];  /* NULL rows: any slice */
     }
 }
 
@@ -1908,16 +1916,16 @@ static void remap_job(Jobs *j, int k, Worker *w) {
  * own, in one heap the column holds (an optimisation): a string of up to 16 bytes is rebuilt
  * from the words its entry keeps (dict_ent_bytes), so neither this nor a later reader of the dictionary (AS-OF
  * and join keys compare two sides' dictionaries) faults in a page of the file per distinct
- * value, which in a file sorted by that column means one fault every few thousand rows. Does
- * nothing when out of memory: the slices into the mapping stay valid. */
-static void own_dict_bytes(Column *c, const Dict *g, RxStr *dict) {
+ * value, which in a file sorted by that column means one fault every few thousand rows. False
+ * (nothing done) when out of memory: the slices into the mapping stay valid. */
+static bool own_dict_bytes(Column *c, const Dict *g, RxStr *dict) {
     size_t bytes = 0;
     for (uint32_t i = 0; i < g->n; i++) bytes += g->ents[i].s.len;
     StrHeap *h = heap_new(bytes);
-    if (!h) return;
+    if (!h) return false;
     if (col_add_heap(c, h) < 0) {
         heap_release(h);
-        return;
+        return false;
     }
     heap_release(h);   /* the column holds it */
     for (uint32_t i = 0; i < g->n; i++) {
@@ -1926,13 +1934,15 @@ static void own_dict_bytes(Column *c, const Dict *g, RxStr *dict) {
         dict[i] = (RxStr){dst, g->ents[i].s.len};
         h->len += g->ents[i].s.len;
     }
+    return true;
 }
 
 /* Merges the chunks' dictionaries of every column that has codes, in chunk order (so in order
  * of first appearance in the file), and gives the column codes and dict; a column with more
- * distinct values than max gets none. -1 when out of memory. */
+ * distinct values than max gets none. own[s] is set when column s's rows are then slices of
+ * its dictionary's own bytes only (none into the file's). -1 when out of memory. */
 static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, ColState *cs,
-                        atomic_bool *no_dict, uint32_t max) {
+                        atomic_bool *no_dict, uint32_t max, bool *own) {
     const int n_ch = L->n_chunks;
     uint32_t **maps = calloc((size_t)n_ch * (size_t)n_load + 1, sizeof *maps);
     RxStr **dicts = calloc((size_t)n_load + 1, sizeof *dicts);
@@ -1975,16 +1985,20 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
             continue;
         }
         for (uint32_t i = 0; i < g.n; i++) dict[i] = g.ents[i].s;
-        own_dict_bytes(cols[s], &g, dict);
+        own[s] = own_dict_bytes(cols[s], &g, dict);
         dicts[s] = dict;
         n_dict[s] = g.n;
         dict_free(&g);
         any = true;
     }
     if (any) {
-        Remap R = {L, n_load, codes, maps};
+        RxStr **owned = calloc((size_t)n_load, sizeof *owned);
+        if (!owned) goto out;
+        for (int s = 0; s < n_load; s++) owned[s] = own[s] && n_dict[s] ? dicts[s] : NULL;
+        Remap R = {L, n_load, codes, maps, owned, cols};
         Jobs J = {.run = remap_job, .ctx = &R, .n = n_ch};
         run_jobs(L->threads, &J);
+        free(owned);
     }
     for (int s = 0; s < n_load; s++) {
         if (!codes[s]) continue;
@@ -2373,6 +2387,19 @@ static int load_whole(CsvFile *cf, const uint8_t *want, RxError *err) {
     return 0;
 }
 
+/* Lets go of the file's bytes once every column is loaded: nothing reads them again, and the
+ * columns that still point into them (TEXT without a dictionary of its own) hold the heap. The
+ * memory then serves what the query allocates next instead of fresh pages. */
+static void release_input(CsvFile *cf) {
+    Load *L = &cf->L;
+    for (int j = 0; j < L->n_cols; j++)
+        if (!cf->loaded[j]) return;
+    heap_release(L->map);
+    L->map = NULL;
+    static const char empty[1] = "";
+    L->r.base = L->r.data = L->r.end = empty;
+}
+
 int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     if (cf->meta.streamed) return load_whole(cf, want, err);
     Load *L = &cf->L;
@@ -2393,8 +2420,9 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     Pending **errs = calloc((size_t)n_ch, sizeof *errs);
     uint8_t *failed = calloc((size_t)n_ch, 1);
     StrHeap **esc = calloc((size_t)n_ch, sizeof *esc);
+    bool *own = calloc((size_t)n_load, sizeof *own);
     bool any_text = false;
-    if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc) {
+    if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc || !own) {
         oom(L);
         goto out;
     }
@@ -2460,13 +2488,13 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         else oom(L);
         goto out;
     }
-    if (finish_dicts(L, n_load, cols, codes, cs, no_dict, max_dict) < 0) {
+    if (finish_dicts(L, n_load, cols, codes, cs, no_dict, max_dict, own) < 0) {
         oom(L);
         goto out;
     }
     for (s = 0; s < n_load; s++) {
         Column *c = cols[s];
-        if (c->type == TY_TEXT) {
+        if (c->type == TY_TEXT && !own[s]) {
             bool ok = !L->map || col_add_heap(c, L->map) == 0;
             for (int k = 0; k < n_ch && ok; k++)
                 if (cs[(size_t)k * (size_t)n_load + (size_t)s].uses_esc)
@@ -2492,6 +2520,7 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         }
         cf->loaded[j] = true;
     }
+    release_input(cf);
     rc = 0;
 out:
     if (cs)
@@ -2513,6 +2542,7 @@ out:
     free(errs);
     free(failed);
     free(esc);
+    free(own);
     return rc;
 }
 
