@@ -1647,17 +1647,17 @@ static bool iset_endpoint_type(RxType t) {
  * one's type: one of iset_endpoint_type's, and the same as first (k > 0). -1 with the error. */
 static int iset_check_end(Sema *s, const AstNode *n, const AstNode *ref, const Schema *sc, int c, int k,
                           RxType first) {
-    static const char *const what[2][4] = {{"start", "end", "", ""},
+    static const char *const what[2][4] = {{"start endpoint", "end endpoint", "", ""},
                                            {"left start", "left end", "right start", "right end"}};
     const char *name = what[n->a != NULL][k];
     RxType t = sc->cols[c].type;
     if (!iset_endpoint_type(t))
         return rx_error(s->err, RX_ETYPE, s->src, ref->span,
-                        "the %s endpoint is %s; %s needs INT, FLOAT, DATE, TIMESTAMP or TIME endpoints",
+                        "the %s is %s; %s needs INT, FLOAT, DATE, TIMESTAMP or TIME endpoints",
                         name, type_name(t), iset_name(n->iset_op));
     if (k > 0 && t != first)
         return rx_error(s->err, RX_ETYPE, s->src, ref->span,
-                        "the %s endpoint is %s but the %s endpoint is %s; %s needs all endpoints of "
+                        "the %s is %s but the %s is %s; %s needs all endpoints of "
                         "one type%s", name, type_name(t), what[n->a != NULL][0], type_name(first),
                         iset_name(n->iset_op), conversion_hint(s, t, first));
     return 0;

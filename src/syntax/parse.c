@@ -1006,7 +1006,7 @@ static AstNode *parse_iset_unary(Parser *p) {
         }
         if (!(n->within = parse_add(p))) return NULL;
         if (!at_word(p, "TO")) {
-            expected(p, "TO between the bounds of the outer range: WITHIN lo TO hi");
+            expected(p, "TO after the lower bound (WITHIN lo TO hi)");
             return NULL;
         }
         advance(p);
