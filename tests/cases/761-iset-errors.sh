@@ -43,4 +43,4 @@ run 'query { B IMINUS (B.s, B.e, O.s, O.e) ON B.zz = O.room O };'
 "$relix" --explain -e "$T"' query { B IINTERSECT (B.s, B.e, O.s, O.e) O };' | grep -A3 "^Physical"
 "$relix" --explain -e "$T"' query { B NORMALIZE (B.s, B.e, O.s, O.e) ON B.room = O.room O };' | grep -A3 "^Physical"
 run 'query { PACK (s, e) (π s, to_float(e) → e (B)) };'
-run 'query { B IMINUS (B.s, B.e, O.s, O.e) (π to_float(s) → s, e (O)) };'
+run 'query { B IMINUS (B.s, B.e, s, e) (π to_float(s) → s, e (O)) };'
