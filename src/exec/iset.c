@@ -45,7 +45,10 @@ static IsetIv *sorted_rows(const uint32_t *part, const int64_t *s, const int64_t
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (part[i] != ROW_NONE && s[i] < e[i]) v[k++] = (IsetIv){s[i], e[i], part[i], (uint32_t)i};
-    qsort(v, k, sizeof *v, iv_cmp);
+    /* files of intervals often come sorted already: one pass tells */
+    size_t i = 1;
+    while (i < k && iv_cmp(&v[i - 1], &v[i]) < 0) i++;
+    if (i < k) qsort(v, k, sizeof *v, iv_cmp);
     *n_out = k;
     return v;
 }
@@ -436,6 +439,11 @@ done:
  * replaced. */
 static Table *pieces_table(const PNode *p, const Table *l, const IsetList *pieces, RxError *err) {
     const LPlan *lp = p->lp;
+    if (pieces->n > RX_MAX_ROWS) {
+        rx_error(err, RX_ELIMIT, lp->src, lp->span, "the result has %zu rows, more than a table holds (%u)",
+                 pieces->n, (unsigned)RX_MAX_ROWS);
+        return NULL;
+    }
     uint32_t *rows = rx_malloc((pieces->n ? pieces->n : 1) * sizeof *rows);
     Table *t = table_new(lp->schema.n, pieces->n);
     if (!rows || !t) goto oom;
