@@ -24,6 +24,8 @@ case "${1:-build}" in
     want_pkg python3-numpy; want_pkg python3-pandas
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils; want_cmd strace strace
+    # 762-iset-bedtools: bedtools is the second oracle of the interval-set operators
+    want_cmd bedtools bedtools
     # 410-report renders the HTML report headless and looks at the screenshot
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -62,6 +62,8 @@ OPERATORS = [
     "EQUALS", "COVERS", "COVERED_BY", "LEFT", "SEMI", "ANTI", "AT",
     # AS-OF join
     "ASOF", "INNER", "WITHIN", "TIES", "NEAREST", "ALL",
+    # interval sets
+    "PACK", "GAPS", "NORMALIZE", "WITH", "TO", "IMINUS", "IINTERSECT", "ON",
     # scalar expressions
     "∨", "or", "∧", "and", "¬", "not", "IS", "NULL", "IN", "BETWEEN",
     "=", "==", "≠", "!=", "<>", "<", "≤", "<=", ">", "≥", ">=",

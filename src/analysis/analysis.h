@@ -68,6 +68,7 @@ struct Expr {
 typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
     LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
+    LP_ISET,             /* an interval-set operator (iset_op below) */
     LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
@@ -140,6 +141,16 @@ struct LPlan {
     /* LP_GROUP: keys in `group`, aggregates */
     AggSpec *aggs;
     int n_aggs;
+    /* LP_ISET: iset_op (IsetOp). ends[0..1] are the interval of in[0] (start, end), ends[2..3]
+     * the other side's for the binary forms (in[1] NULL for the unary ones). Unary forms: the
+     * BY keys in `group` (EX_COL of in[0]); PACK's aggregates in `aggs`; GAPS' outer range
+     * [range_lo, range_hi) when has_range (constant expressions of the endpoints' type).
+     * Binary forms: the ON equalities in lkeys/rkeys/n_keys. The schema: PACK and GAPS give the
+     * keys, start, end (and PACK its aggregates); the others in[0]'s schema, the interval
+     * replaced by each piece. */
+    int iset_op;
+    bool has_range;
+    Expr *range_lo, *range_hi;
     /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
      * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;

@@ -1531,6 +1531,65 @@ static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
 }
 
 /* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
+/* One aggregate item (count, sum, avg, min, max, first, last over an expression of sc) into
+ * *ag, its output column into *ci; op names the operator for the message when the item is not
+ * an aggregate. -1 with the error. */
+static int sema_agg(Sema *s, const AstNode *it, const Schema *sc, const char *op, AggSpec *ag, ColInfo *ci) {
+    const AstNode *c = it->a;
+    int ai = c->kind == AST_CALL ? agg_index(c->name) : -1;
+    if (ai < 0) {
+        if (strcmp(op, "γ") == 0)
+            return rx_error(s->err, RX_ETYPE, s->src, c->span,
+                            "after the ';' of γ come aggregates (count, sum, avg, min, max, first, last); "
+                            "a grouping key goes before the ';'");
+        return rx_error(s->err, RX_ETYPE, s->src, c->span,
+                        "after WITH of %s come aggregates (count, sum, avg, min, max, first, last)", op);
+    }
+    static const AggFn fns[] = {AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST};
+    ag->fn = fns[ai];
+    ag->distinct = c->distinct;
+    if (c->star) {
+        if (ag->fn != AGG_COUNT)
+            return rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
+        ag->fn = AGG_COUNT_STAR;
+    } else if (c->items.n != 1) {
+        return rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes one argument, given %zu", c->name,
+                        c->items.n);
+    } else {
+        const AstNode *argn = c->items.items[0];
+        if (argn->kind == AST_CALL && agg_index(argn->name) >= 0)
+            return rx_error(s->err, RX_ETYPE, s->src, argn->span, "aggregates do not nest");
+        ag->arg = sema_expr(s, argn, sc);
+        if (!ag->arg) return -1;
+    }
+    if (ag->distinct && ag->fn != AGG_COUNT)
+        return rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is supported in count only");
+    RxType at = ag->arg ? ag->arg->type : TY_INT;
+    switch (ag->fn) {
+    case AGG_COUNT_STAR: case AGG_COUNT: ag->type = TY_INT; break;
+    case AGG_SUM:
+        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL)
+            return rx_error(s->err, RX_ETYPE, s->src, c->span, "sum needs numbers or DURATIONs, found %s",
+                            type_name(at));
+        ag->type = at == TY_NULL ? TY_INT : at;
+        break;
+    case AGG_AVG:
+        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL)
+            return rx_error(s->err, RX_ETYPE, s->src, c->span, "avg needs numbers or DURATIONs, found %s",
+                            type_name(at));
+        ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+        break;
+    default:
+        ag->type = at;
+        break;
+    }
+    ci->type = ag->type;
+    ci->name = it->name ? it->name : expr_text(s, c->span);
+    ci->base = ci->name;
+    ci->qual = NULL;
+    return 0;
+}
+
 static LPlan *sema_group(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
     if (!in) return NULL;
@@ -1556,71 +1615,9 @@ static LPlan *sema_group(Sema *s, const AstNode *n) {
         ci->qual = e->kind == EX_COL && !it->name ? in->schema.cols[e->col].qual : NULL;
         ci->base = ci->name;
     }
-    for (int i = 0; i < na; i++) {
-        const AstNode *it = n->items2.items[i];
-        const AstNode *c = it->a;
-        int ai = c->kind == AST_CALL ? agg_index(c->name) : -1;
-        if (ai < 0) {
-            rx_error(s->err, RX_ETYPE, s->src, c->span,
-                     "after the ';' of γ come aggregates (count, sum, avg, min, max, first, last); "
-                     "a grouping key goes before the ';'");
+    for (int i = 0; i < na; i++)
+        if (sema_agg(s, n->items2.items[i], &in->schema, "γ", &p->aggs[i], &p->schema.cols[nk + i]) < 0)
             return NULL;
-        }
-        AggSpec *ag = &p->aggs[i];
-        static const AggFn fns[] = {AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST};
-        ag->fn = fns[ai];
-        ag->distinct = c->distinct;
-        if (c->star) {
-            if (ag->fn != AGG_COUNT) {
-                rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
-                return NULL;
-            }
-            ag->fn = AGG_COUNT_STAR;
-        } else if (c->items.n != 1) {
-            rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes one argument, given %zu", c->name,
-                     c->items.n);
-            return NULL;
-        } else {
-            const AstNode *argn = c->items.items[0];
-            if (argn->kind == AST_CALL && agg_index(argn->name) >= 0) {
-                rx_error(s->err, RX_ETYPE, s->src, argn->span, "aggregates do not nest");
-                return NULL;
-            }
-            ag->arg = sema_expr(s, argn, &in->schema);
-            if (!ag->arg) return NULL;
-        }
-        if (ag->distinct && ag->fn != AGG_COUNT) {
-            rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is supported in count only");
-            return NULL;
-        }
-        RxType at = ag->arg ? ag->arg->type : TY_INT;
-        switch (ag->fn) {
-        case AGG_COUNT_STAR: case AGG_COUNT: ag->type = TY_INT; break;
-        case AGG_SUM:
-            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
-                rx_error(s->err, RX_ETYPE, s->src, c->span, "sum needs numbers or DURATIONs, found %s",
-                         type_name(at));
-                return NULL;
-            }
-            ag->type = at == TY_NULL ? TY_INT : at;
-            break;
-        case AGG_AVG:
-            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
-                rx_error(s->err, RX_ETYPE, s->src, c->span, "avg needs numbers or DURATIONs, found %s",
-                         type_name(at));
-                return NULL;
-            }
-            ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
-            break;
-        default:
-            ag->type = at;
-            break;
-        }
-        ColInfo *ci = &p->schema.cols[nk + i];
-        ci->type = ag->type;
-        ci->name = it->name ? it->name : expr_text(s, c->span);
-        ci->base = ci->name;
-    }
     for (int i = 0; i < p->schema.n; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
@@ -1631,6 +1628,236 @@ static LPlan *sema_group(Sema *s, const AstNode *n) {
                 return NULL;
             }
     return p;
+}
+
+/* ---- interval-set operators ------------------------------------------------------------------ */
+
+static const char *iset_name(int op) {
+    static const char *const names[] = {"PACK", "GAPS", "NORMALIZE", "IMINUS", "IINTERSECT"};
+    return names[op];
+}
+
+/* Whether t can be an endpoint of an interval-set operator: a type whose values are points on
+ * one line that the operators cut at (TEXT and DURATION are not). */
+static bool iset_endpoint_type(RxType t) {
+    return t == TY_INT || t == TY_FLOAT || t == TY_DATE || t == TY_TIMESTAMP || t == TY_TIME;
+}
+
+/* Checks endpoint column c of schema sc (the k-th of the operator's list) against the first
+ * one's type: one of iset_endpoint_type's, and the same as first (k > 0). -1 with the error. */
+static int iset_check_end(Sema *s, const AstNode *n, const AstNode *ref, const Schema *sc, int c, int k,
+                          RxType first) {
+    static const char *const what[2][4] = {{"start endpoint", "end endpoint", "", ""},
+                                           {"left start", "left end", "right start", "right end"}};
+    const char *name = what[n->a != NULL][k];
+    RxType t = sc->cols[c].type;
+    if (!iset_endpoint_type(t))
+        return rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                        "the %s is %s; %s needs INT, FLOAT, DATE, TIMESTAMP or TIME endpoints",
+                        name, type_name(t), iset_name(n->iset_op));
+    if (k > 0 && t != first)
+        return rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                        "the %s is %s but the %s is %s; %s needs all endpoints of "
+                        "one type%s", name, type_name(t), what[n->a != NULL][0], type_name(first),
+                        iset_name(n->iset_op), conversion_hint(s, t, first));
+    return 0;
+}
+
+/* The unary forms: PACK (s, e) BY keys WITH aggregates, GAPS (s, e) BY keys WITHIN lo TO hi,
+ * NORMALIZE (s, e) BY keys. NULL with the error. */
+static LPlan *sema_iset_unary(Sema *s, const AstNode *n, LPlan *in, LPlan *p) {
+    const char *op = iset_name(n->iset_op);
+    for (int k = 0; k < 2; k++) {
+        const AstNode *ref = n->items.items[k];
+        int c = lookup_col(s, &in->schema, ref);
+        if (c == -2) return NULL;
+        if (c < 0) {
+            unknown_column(s, &in->schema, ref, arena_printf(s->a, " in the input of %s", op));
+            return NULL;
+        }
+        p->ends[k] = c;
+        if (iset_check_end(s, n, ref, &in->schema, c, k, in->schema.cols[p->ends[0]].type) < 0) return NULL;
+    }
+    if (p->ends[0] == p->ends[1]) {
+        rx_error(s->err, RX_ETYPE, s->src, ((const AstNode *)n->items.items[1])->span,
+                 "the start and the end are the same column; %s needs two", op);
+        return NULL;
+    }
+    int nk = (int)n->keys.n, na = (int)n->items2.n;
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    if (!p->group) return NULL;
+    for (int i = 0; i < nk; i++) {
+        const AstNode *ref = n->keys.items[i];
+        int c = lookup_col(s, &in->schema, ref);
+        if (c == -2) return NULL;
+        if (c < 0) {
+            unknown_column(s, &in->schema, ref, arena_printf(s->a, " in the input of %s", op));
+            return NULL;
+        }
+        if (c == p->ends[0] || c == p->ends[1]) {
+            rx_error(s->err, RX_ETYPE, s->src, ref->span, "'%s' is an endpoint of the interval; a key of %s "
+                     "must be another column", ref->name, op);
+            return NULL;
+        }
+        for (int j = 0; j < i; j++)
+            if (p->group[j]->col == c) {
+                rx_error(s->err, RX_ENAME, s->src, ref->span, "'%s' is already a key of this %s", ref->name, op);
+                return NULL;
+            }
+        Expr *e = new_expr(s, EX_COL, in->schema.cols[c].type, ref->span);
+        if (!e) return NULL;
+        e->col = c;
+        p->group[i] = e;
+    }
+    if (n->iset_op == ISET_NORMALIZE) {
+        if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+        return p;
+    }
+    p->n_aggs = na;
+    p->aggs = alloc(s, (size_t)(na + 1) * sizeof *p->aggs);
+    p->schema.n = nk + 2 + na;
+    p->schema.cols = alloc(s, (size_t)(nk + 2 + na + 1) * sizeof *p->schema.cols);
+    if (!p->aggs || !p->schema.cols) return NULL;
+    for (int i = 0; i < nk; i++) p->schema.cols[i] = in->schema.cols[p->group[i]->col];
+    p->schema.cols[nk] = in->schema.cols[p->ends[0]];
+    p->schema.cols[nk + 1] = in->schema.cols[p->ends[1]];
+    for (int i = 0; i < na; i++)
+        if (sema_agg(s, n->items2.items[i], &in->schema, op, &p->aggs[i], &p->schema.cols[nk + 2 + i]) < 0)
+            return NULL;
+    for (int i = nk + 2; i < p->schema.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
+                const AstNode *it = n->items2.items[i - nk - 2];
+                rx_error(s->err, RX_ENAME, s->src, it->span,
+                         "two columns of this PACK are named '%s': rename the aggregate with '→ name'",
+                         p->schema.cols[i].name);
+                return NULL;
+            }
+    if (n->within) {
+        RxType t = in->schema.cols[p->ends[0]].type;
+        Schema none = {0, NULL};
+        const AstNode *b[2] = {n->within, n->within_hi};
+        Expr *e[2];
+        for (int k = 0; k < 2; k++) {
+            if (!(e[k] = sema_expr(s, b[k], &none))) return NULL;
+            if (e[k]->type == TY_NULL || (e[k]->kind == EX_CONST && e[k]->value.null)) {
+                rx_error(s->err, RX_ETYPE, s->src, b[k]->span, "a bound of WITHIN cannot be NULL");
+                return NULL;
+            }
+            if (e[k]->type != t && !(t == TY_FLOAT && e[k]->type == TY_INT)) {
+                rx_error(s->err, RX_ETYPE, s->src, b[k]->span,
+                         "the %s bound of WITHIN is %s but the endpoints are %s%s", k ? "upper" : "lower",
+                         type_name(e[k]->type), type_name(t), conversion_hint(s, e[k]->type, t));
+                return NULL;
+            }
+        }
+        p->has_range = true;
+        p->range_lo = e[0];
+        p->range_hi = e[1];
+    }
+    return p;
+}
+
+/* The binary forms: L IMINUS / IINTERSECT / NORMALIZE (ls, le, rs, re) [ON equalities] R.
+ * NULL with the error. */
+static LPlan *sema_iset_binary(Sema *s, const AstNode *n, LPlan *l, LPlan *r, LPlan *p) {
+    static const char *const what[4] = {"left start", "left end", "right start", "right end"};
+    const char *op = iset_name(n->iset_op);
+    for (int k = 0; k < 4; k++) {
+        const AstNode *ref = n->items.items[k];
+        bool left = k < 2;
+        const Schema *sc = left ? &l->schema : &r->schema;
+        int c = side_column(s, ref, sc, left ? &r->schema : &l->schema, what[k], left ? "left" : "right");
+        if (c < 0) return NULL;
+        p->ends[k] = c;
+        if (iset_check_end(s, n, ref, sc, c, k, l->schema.cols[p->ends[0]].type) < 0) return NULL;
+    }
+    for (int side = 0; side < 2; side++)
+        if (p->ends[2 * side] == p->ends[2 * side + 1]) {
+            rx_error(s->err, RX_ETYPE, s->src, ((const AstNode *)n->items.items[2 * side + 1])->span,
+                     "the %s start and end are the same column; %s needs two", side ? "right" : "left", op);
+            return NULL;
+        }
+    PtrVec conj = {0};
+    if (n->cond) {
+        PtrVec todo = {0};
+        ptrvec_push(s->a, &todo, n->cond);
+        while (todo.n) {
+            const AstNode *c = todo.items[--todo.n];
+            if (c->kind == AST_BINARY && c->op == OP_AND) {
+                ptrvec_push(s->a, &todo, c->b);
+                ptrvec_push(s->a, &todo, c->a);
+            } else {
+                ptrvec_push(s->a, &conj, (void *)c);
+            }
+        }
+    }
+    p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    p->rkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    if (!p->lkeys || !p->rkeys) return NULL;
+    for (size_t i = 0; i < conj.n; i++) {
+        const AstNode *c = conj.items[i];
+        if (c->kind != AST_BINARY || c->op != OP_EQ || c->a->kind != AST_COLREF || c->b->kind != AST_COLREF) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "the ON condition of %s is a conjunction (∧) of equalities between a left and a "
+                     "right column (L.k = R.k)", op);
+            return NULL;
+        }
+        int cols[2][2];
+        for (int j = 0; j < 2; j++) {
+            const AstNode *ref = j ? c->b : c->a;
+            if ((cols[j][0] = lookup_col(s, &l->schema, ref)) == -2) return NULL;
+            if ((cols[j][1] = lookup_col(s, &r->schema, ref)) == -2) return NULL;
+            if (cols[j][0] < 0 && cols[j][1] < 0) {
+                Schema both;
+                if (schema_join(s, &l->schema, &r->schema, &both) < 0) return NULL;
+                unknown_column(s, &both, ref, " in either input");
+                return NULL;
+            }
+        }
+        int lc, rc;
+        if (cols[0][0] >= 0 && cols[1][1] >= 0 && !(cols[0][1] >= 0 && cols[1][0] >= 0)) {
+            lc = cols[0][0];
+            rc = cols[1][1];
+        } else if (cols[1][0] >= 0 && cols[0][1] >= 0 && !(cols[0][0] >= 0 && cols[1][1] >= 0)) {
+            lc = cols[1][0];
+            rc = cols[0][1];
+        } else {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "this equality must relate a column of the left input to one of the right input "
+                     "(qualify the columns: L.k = R.k)");
+            return NULL;
+        }
+        RxType lt = l->schema.cols[lc].type, rt = r->schema.cols[rc].type;
+        if (type_order_family(lt) != type_order_family(rt) || type_order_family(lt) == 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "cannot compare %s with %s%s", type_name(lt),
+                     type_name(rt), conversion_hint(s, lt, rt));
+            return NULL;
+        }
+        p->lkeys[p->n_keys] = lc;
+        p->rkeys[p->n_keys] = rc;
+        p->n_keys++;
+    }
+    if (schema_copy(s, &l->schema, &p->schema) < 0) return NULL;
+    return p;
+}
+
+static LPlan *sema_iset(Sema *s, const AstNode *n) {
+    LPlan *l = n->a ? sema_rel(s, n->a) : NULL;
+    if (n->a && !l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    LPlan *p = new_plan(s, LP_ISET, n->span);
+    if (!p) return NULL;
+    p->iset_op = n->iset_op;
+    if (!l) {
+        p->in[0] = r;
+        return sema_iset_unary(s, n, r, p);
+    }
+    p->in[0] = l;
+    p->in[1] = r;
+    return sema_iset_binary(s, n, l, r, p);
 }
 
 /* Analyzes relational expression n into a logical plan in the arena; NULL with the error. */
@@ -1685,6 +1912,8 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_sort_top(s, n);
     case AST_GROUP:
         return sema_group(s, n);
+    case AST_ISET:
+        return sema_iset(s, n);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
         return NULL;

@@ -386,6 +386,7 @@ static const char *const keywords[] = {
     "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS",
     "TIMESTAMP", "DATE", "TIME", "DURATION", "TRUE", "FALSE", "NULL", "and", "or", "not", "IS", "IN",
     "BETWEEN", "CASE", "WHEN", "THEN", "ELSE", "END", "DISTINCT",
+    "PACK", "GAPS", "NORMALIZE", "IMINUS", "IINTERSECT", "WITH", "ON",
     /* docs/functions.md */
     "to_timestamp", "to_date", "to_time", "to_duration", "to_text", "to_int", "to_float",
     "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",

@@ -53,5 +53,11 @@ Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+/* One γ aggregate ag (of lp's, which names it in errors) over the groups ids[i] < ng of in's
+ * rows, in row order (first and last follow it): a new column of ng rows; NULL with err. */
+Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids, uint32_t ng,
+                      RxError *err);
+/* PACK, GAPS, NORMALIZE, IMINUS and IINTERSECT (iset.c): r is NULL for the unary forms. */
+Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
 
 #endif

@@ -583,7 +583,7 @@ out:
 /* ---- γ -------------------------------------------------------------------------------------- */
 
 /* One aggregate over groups: a new column of n_groups rows. */
-static Column *aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids,
+Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids,
                          uint32_t ng, RxError *err) {
     size_t n = in->n_rows;
     Column *arg = NULL, *out = NULL;
@@ -792,7 +792,7 @@ Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
         }
     }
     for (int a = 0; a < lp->n_aggs; a++) {
-        Column *c = aggregate(lp, &lp->aggs[a], in, ids, ng, err);
+        Column *c = ops_aggregate(lp, &lp->aggs[a], in, ids, ng, err);
         if (!c || table_set(t, lp->n_group + a, c, lp->schema.cols[lp->n_group + a].name) < 0) {
             if (c) ops_oom(err);
             col_release(c);

@@ -145,6 +145,15 @@ static Column *source_column(const LPlan *lp, int i) {
             lp = lp->in[0];
             break;
         case LP_SETOP: case LP_SQL: return NULL;
+        case LP_ISET:
+            if (lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS) {
+                if (i >= lp->n_group) return NULL;
+                i = lp->group[i]->col;
+            } else if (i == lp->ends[0] || i == lp->ends[1]) {
+                return NULL;
+            }
+            lp = lp->in[0];
+            break;
         case LP_GROUP:
             if (i >= lp->n_group || lp->group[i]->kind != EX_COL) return NULL;
             i = lp->group[i]->col;
@@ -400,6 +409,12 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
         p->kind = PN_SORT;
         p->rows = p->in[0]->rows;
         break;
+    case LP_ISET:
+        /* PACK and GAPS give at most a row per input row (GAPS one more per key); the others
+         * a row per piece, which cuts multiply: a guess of twice the left input */
+        p->kind = PN_ISET;
+        p->rows = lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS ? p->in[0]->rows / 2 : p->in[0]->rows * 2;
+        break;
     case LP_TOP: case LP_GROUP: {
         double groups = 1;
         for (int k = 0; k < lp->n_group; k++) groups *= ndv_of(lp->in[0], lp->group[k], p->in[0]->rows);
@@ -547,6 +562,26 @@ void plan_label(const PNode *p, StrBuf *out) {
         sb_printf(out, "Aggregate (%d key%s, %d aggregate%s)", lp->n_group, lp->n_group == 1 ? "" : "s",
                   lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
         break;
+    case PN_ISET: {
+        static const char *const names[] = {"Pack", "Gaps", "Normalize", "IntervalMinus", "IntervalIntersect"};
+        sb_printf(out, "%s [%d,%d", names[lp->iset_op], lp->ends[0], lp->ends[1]);
+        if (lp->in[1]) sb_printf(out, ";%d,%d", lp->ends[2], lp->ends[3]);
+        sb_puts(out, "]");
+        if (lp->n_group) {
+            sb_puts(out, " by ");
+            for (int k = 0; k < lp->n_group; k++)
+                sb_printf(out, "%s%s", k ? ", " : "", lp->in[0]->schema.cols[lp->group[k]->col].name);
+        }
+        for (int k = 0; k < lp->n_keys; k++) {
+            const ColInfo *rc = &lp->in[1]->schema.cols[lp->rkeys[k]];
+            sb_printf(out, "%s%s = %s%s%s", k ? " ∧ " : " on ", lp->in[0]->schema.cols[lp->lkeys[k]].name,
+                      rc->qual ? rc->qual : "", rc->qual ? "." : "", rc->name);
+        }
+        if (lp->n_aggs) sb_printf(out, " with %d aggregate%s", lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
+        if (lp->has_range) sb_puts(out, " within a range");
+        sb_puts(out, lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS ? " (sort and sweep)" : " (sort, then a search per row)");
+        break;
+    }
     case PN_ASOF: {
         if (lp->nearest)
             sb_printf(out, "AsOfJoin nearest (equal distances: %s%s)",

@@ -36,6 +36,23 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
         for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
         for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
         break;
+    case LP_ISET:
+        /* PACK and GAPS read the keys, the interval and the aggregates' arguments; the forms
+         * that keep their left input's rows carry all of it, and read the right one's interval
+         * and keys */
+        if (side == 1) {
+            memset(need, 0, (size_t)n);
+            need[p->ends[2]] = need[p->ends[3]] = 1;
+            for (int k = 0; k < p->n_keys; k++) need[p->rkeys[k]] = 1;
+        } else if (p->iset_op == ISET_PACK || p->iset_op == ISET_GAPS) {
+            memset(need, 0, (size_t)n);
+            need[p->ends[0]] = need[p->ends[1]] = 1;
+            for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
+            for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
+        } else {
+            memset(need, 1, (size_t)n);
+        }
+        break;
     case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
         memset(need, 1, (size_t)n);
         break;

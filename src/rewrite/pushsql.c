@@ -1626,6 +1626,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     case LP_IJOIN: case LP_JOIN: return gen_join(g, p, need);
     case LP_ASOF: return gen_asof(g, p, need);
     case LP_SETOP: case LP_SQL: return NULL;
+    case LP_ISET: return NULL;   /* no exact SQL form that is not quadratic: runs here */
     default: break;
     }
     /* the unary operators that read their input's columns */

@@ -179,7 +179,7 @@ static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == T
 
 /* Words that continue a relational expression after an operand, so never an alias. */
 static const char *const rel_binop_words[] = {
-    "IJOIN", "ASOF", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+    "IJOIN", "ASOF", "IMINUS", "IINTERSECT", "NORMALIZE", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
     "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER", "NEAREST",
     "ASC", "DESC", "NULLS", "PER", "BY",
 };
@@ -743,6 +743,7 @@ static AstNode *parse_expr(Parser *p) {
 static AstNode *parse_rel(Parser *p);
 static void bare_expression_error(Parser *p);
 static AstNode *parse_rel_unary(Parser *p);
+static AstNode *parse_iset_unary(Parser *p);
 
 /* operand = '(' rel ')' | name [ alias ] */
 static AstNode *parse_operand(Parser *p) {
@@ -918,6 +919,124 @@ static bool top_count_missing(Parser *p) {
         return true;
     }
     return false;
+}
+
+/* The endpoint columns of an interval-set operator: '(' colref { ',' colref } ')' with exactly
+ * n_ends names, pushed onto n->items. -1 with the error. */
+static int parse_iset_ends(Parser *p, AstNode *n, int n_ends, const char *op) {
+    static const char *const what[4] = {"start column", "end column", "right start column", "right end column"};
+    const Token *open = peek(p);
+    if (expect(p, TK_LPAREN, n_ends == 2 ? "before the interval's two endpoint columns"
+                                         : "before the four endpoint columns") < 0)
+        return -1;
+    for (int i = 0; i < n_ends; i++) {
+        const Token *ct = peek(p);
+        if (!is_name(ct)) return expected(p, n_ends == 4 && i < 2 ? (i ? "left end column" : "left start column") : what[i]);
+        AstNode *c = parse_primary(p);
+        if (!c) return -1;
+        if (c->kind != AST_COLREF)
+            return syntax_error(p, ct, "interval endpoints must be column names");
+        ptrvec_push(p->a, &n->items, c);
+        if (i < n_ends - 1) {
+            if (peek_kind(p) != TK_COMMA)
+                return expected(p, n_ends == 2 ? arena_printf(p->a, "',' (%s takes two endpoint columns: start, end)", op)
+                                               : arena_printf(p->a, "',' (%s takes four endpoint columns: lStart, lEnd, rStart, rEnd)", op));
+            advance(p);
+        }
+    }
+    if (peek_kind(p) == TK_COMMA)
+        return syntax_error(p, peek(p), n_ends == 2 ? "%s takes exactly two endpoint columns: start, end"
+                                                    : "%s takes exactly four endpoint columns", op);
+    return expect_close(p, TK_RPAREN, open);
+}
+
+/* iset_unary = ( 'PACK' | 'GAPS' | 'NORMALIZE' ) '(' colref ',' colref ')'
+ *              [ 'BY' colref { ',' colref } ] [ 'WITH' item { ',' item } ] [ 'WITHIN' add 'TO' add ]
+ *              operand
+ * (WITH only after PACK, WITHIN only after GAPS) */
+static AstNode *parse_iset_unary(Parser *p) {
+    const Token *t = advance(p);
+    AstNode *n = node(p, AST_ISET, t->span);
+    if (!n) return NULL;
+    n->iset_op = word_is(p, t, "PACK") ? ISET_PACK : word_is(p, t, "GAPS") ? ISET_GAPS : ISET_NORMALIZE;
+    const char *op = n->iset_op == ISET_PACK ? "PACK" : n->iset_op == ISET_GAPS ? "GAPS" : "NORMALIZE";
+    if (parse_iset_ends(p, n, 2, op) < 0) return NULL;
+    if (at_word(p, "BY")) {
+        advance(p);
+        for (;;) {
+            const Token *kt = peek(p);
+            if (!is_name(kt)) {
+                expected(p, "a key column after BY");
+                return NULL;
+            }
+            AstNode *c = parse_primary(p);
+            if (!c) return NULL;
+            if (c->kind != AST_COLREF) {
+                syntax_error(p, kt, "the keys after BY must be column names");
+                return NULL;
+            }
+            ptrvec_push(p->a, &n->keys, c);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    if (at_word(p, "WITH") && peek_at(p, 1)->kind != TK_DOT) {
+        const Token *wt = advance(p);
+        if (n->iset_op != ISET_PACK) {
+            syntax_error(p, wt, "WITH aggregates belong to PACK; %s has none", op);
+            return NULL;
+        }
+        size_t from;
+        for (;;) {
+            from = p->pos;
+            AstNode *it = parse_item(p);
+            if (!it) return NULL;
+            ptrvec_push(p->a, &n->items2, it);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+        if (operand_taken(p, from, "PACK", "an aggregate expected after WITH: PACK (s, e) WITH aggregate → name, … (R)") < 0)
+            return NULL;
+    }
+    if (at_word(p, "WITHIN") && peek_at(p, 1)->kind != TK_DOT) {
+        const Token *wt = advance(p);
+        if (n->iset_op != ISET_GAPS) {
+            syntax_error(p, wt, "WITHIN (an outer range) belongs to GAPS; %s has none", op);
+            return NULL;
+        }
+        if (!(n->within = parse_add(p))) return NULL;
+        if (!at_word(p, "TO")) {
+            expected(p, "TO after the lower bound (WITHIN lo TO hi)");
+            return NULL;
+        }
+        advance(p);
+        if (!(n->within_hi = parse_add(p))) return NULL;
+    }
+    AstNode *in = parse_operand(p);
+    if (!in) return NULL;
+    n->b = in;
+    n->span = rx_span_join(t->span, in->span);
+    return n;
+}
+
+/* iset_binary = ( 'IMINUS' | 'IINTERSECT' | 'NORMALIZE' )
+ *               '(' colref ',' colref ',' colref ',' colref ')' [ 'ON' expr ] rel_unary */
+static AstNode *parse_iset_binary(Parser *p, AstNode *left, const Token *kw) {
+    AstNode *n = node(p, AST_ISET, kw->span);
+    if (!n) return NULL;
+    n->a = left;
+    n->iset_op = word_is(p, kw, "IMINUS") ? ISET_MINUS : word_is(p, kw, "IINTERSECT") ? ISET_INTERSECT : ISET_NORMALIZE;
+    const char *op = n->iset_op == ISET_MINUS ? "IMINUS" : n->iset_op == ISET_INTERSECT ? "IINTERSECT" : "NORMALIZE";
+    if (parse_iset_ends(p, n, 4, op) < 0) return NULL;
+    if (at_word(p, "ON") && peek_at(p, 1)->kind != TK_DOT) {
+        advance(p);
+        if (!(n->cond = parse_expr(p))) return NULL;
+    }
+    AstNode *right = parse_rel_unary(p);
+    if (!right) return NULL;
+    n->b = right;
+    n->span = rx_span_join(left->span, right->span);
+    return n;
 }
 
 /* rel_unary = ( 'σ' | SIGMA ) expr operand
@@ -1166,6 +1285,9 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
+    } else if ((at_word(p, "PACK") || at_word(p, "GAPS") || at_word(p, "NORMALIZE")) &&
+               peek_at(p, 1)->kind == TK_LPAREN) {
+        result = parse_iset_unary(p);
     } else {
         result = parse_operand(p);
     }
@@ -1464,6 +1586,10 @@ static AstNode *parse_rel(Parser *p) {
         } else if (word_is(p, t, "ASOF")) {
             advance(p);
             l = parse_asof(p, l, t);
+        } else if (word_is(p, t, "IMINUS") || word_is(p, t, "IINTERSECT") ||
+                   (word_is(p, t, "NORMALIZE") && peek_at(p, 1)->kind == TK_LPAREN)) {
+            advance(p);
+            l = parse_iset_binary(p, l, t);
         } else if (join_kind_at(p, t) >= 0) {
             advance(p);
             l = parse_join(p, l, t, join_kind_at(p, t));
@@ -1946,12 +2072,12 @@ typedef struct {
     const AstNode *up;    /* the head of the chain n's parent belongs to (NULL at the root) */
 } DepthEntry;
 
-static bool is_rel_kind(AstKind k) { return k <= AST_GROUP; }
+static bool is_rel_kind(AstKind k) { return k <= AST_ISET; }
 
 /* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
     return n && n->a && (n->kind == AST_BINARY || n->kind == AST_SETOP || n->kind == AST_JOIN ||
-                         n->kind == AST_IJOIN || n->kind == AST_ASOF);
+                         n->kind == AST_IJOIN || n->kind == AST_ASOF || (n->kind == AST_ISET && n->a));
 }
 
 /* The binding strength of a binary scalar operator (OR 1 up to * / % 5); 0 for unary ones. */
@@ -2026,8 +2152,8 @@ static int check_depth(Parser *p, const AstNode *root) {
                               PARSE_MAX_EXPR_DEPTH);
             break;
         }
-        const AstNode *kids[4] = {x->a, x->b, x->cond, x->within};
-        size_t need = n + 4 + x->items.n + x->items2.n;
+        const AstNode *kids[5] = {x->a, x->b, x->cond, x->within, x->within_hi};
+        size_t need = n + 5 + x->items.n + x->items2.n;
         if (need > cap) {
             while (cap < need) cap *= 2;
             DepthEntry *grown = realloc(stack, cap * sizeof *stack);
@@ -2037,7 +2163,7 @@ static int check_depth(Parser *p, const AstNode *root) {
             }
             stack = grown;
         }
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             if (kids[i])
                 stack[n++] = (DepthEntry){kids[i], e.rel, e.expr,
                                           continues_chain(x, kids[i]) ? e.head : kids[i], e.head};

@@ -76,6 +76,8 @@ typedef enum {
     AST_SORT,       /* τ items (b); items are AST_ITEM with desc / nulls */
     AST_TOP,        /* TOP ival [PER items] [BY items2] (b) */
     AST_GROUP,      /* γ [items ;] items2 (b): keys, then aggregates (AST_ITEM) */
+    AST_ISET,       /* interval-set operator iset_op: PACK/GAPS/NORMALIZE (s, e) BY keys ... (b),
+                     * or a IMINUS/IINTERSECT/NORMALIZE (4 endpoints) [ON cond] b */
     /* scalar */
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
@@ -95,6 +97,11 @@ typedef enum {
 } JoinKind;
 
 typedef enum { SET_UNION, SET_INTERSECT, SET_EXCEPT } SetOp;
+
+/* The interval-set operators (docs/operators.md): PACK merges, GAPS complements, NORMALIZE
+ * splits, IMINUS and IINTERSECT take the parts of one side's intervals outside / inside the
+ * other side's. */
+typedef enum { ISET_PACK, ISET_GAPS, ISET_NORMALIZE, ISET_MINUS, ISET_INTERSECT } IsetOp;
 
 typedef struct AstNode AstNode;
 struct AstNode {
@@ -130,7 +137,10 @@ struct AstNode {
     int nulls;            /* sort item: 0 default (NULLS LAST for ASC, FIRST for DESC), 1 FIRST, 2 LAST */
     bool star;            /* AST_CALL: count(*) */
     bool distinct;        /* AST_CALL: count(DISTINCT x) */
-    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates */
+    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates, AST_ISET PACK's aggregates */
+    int iset_op;          /* AST_ISET: IsetOp; a is NULL for the unary forms */
+    PtrVec keys;          /* AST_ISET unary forms: the BY columns (AST_COLREF) */
+    AstNode *within_hi;   /* AST_ISET GAPS WITHIN lo TO hi: hi (within is lo) */
     PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
 };
 

@@ -1,0 +1,555 @@
+/*
+ * iset.c - the interval-set operators PACK, GAPS, NORMALIZE, IMINUS and IINTERSECT: the
+ * kernels of iset.h over int64 endpoints, and ops_iset, which encodes a plan node's columns for
+ * them and builds the output table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/exec.h"
+#include "exec/iset.h"
+#include "exec/keys.h"
+#include "exec/ops.h"
+
+void iset_list_free(IsetList *l) {
+    rx_free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+static int list_push(IsetList *l, uint32_t part, uint32_t row, int64_t s, int64_t e) {
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        IsetIv *v = rx_realloc(l->v, cap * sizeof *v);
+        if (!v) return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = (IsetIv){s, e, part, row};
+    return 0;
+}
+
+static int iv_cmp(const void *a, const void *b) {
+    const IsetIv *x = a, *y = b;
+    if (x->part != y->part) return x->part < y->part ? -1 : 1;
+    if (x->s != y->s) return x->s < y->s ? -1 : 1;
+    if (x->e != y->e) return x->e < y->e ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows of a side that hold a point and have a partition, sorted by (part, s, e, row);
+ * malloc'd (*n entries, at least one slot). NULL on OOM. */
+static IsetIv *sorted_rows(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t *n_out) {
+    IsetIv *v = rx_malloc((n ? n : 1) * sizeof *v);
+    if (!v) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (part[i] != ROW_NONE && s[i] < e[i]) v[k++] = (IsetIv){s[i], e[i], part[i], (uint32_t)i};
+    /* files of intervals often come sorted already: one pass tells */
+    size_t i = 1;
+    while (i < k && iv_cmp(&v[i - 1], &v[i]) < 0) i++;
+    if (i < k) qsort(v, k, sizeof *v, iv_cmp);
+    *n_out = k;
+    return v;
+}
+
+int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, IsetList *packs,
+              uint32_t **order, uint32_t **pack_of, size_t *n_order) {
+    size_t k = 0;
+    IsetIv *v = sorted_rows(part, s, e, n, &k);
+    uint32_t *ord = order ? rx_malloc((k ? k : 1) * sizeof *ord) : NULL;
+    uint32_t *of = pack_of ? rx_malloc((k ? k : 1) * sizeof *of) : NULL;
+    if (!v || (order && !ord) || (pack_of && !of)) goto oom;
+    for (size_t i = 0; i < k; i++) {
+        const IsetIv *x = &v[i];
+        IsetIv *last = packs->n ? &packs->v[packs->n - 1] : NULL;
+        if (last && last->part == x->part && x->s <= last->e) {
+            if (x->e > last->e) last->e = x->e;
+        } else if (list_push(packs, x->part, x->row, x->s, x->e) < 0) {
+            goto oom;
+        }
+        if (ord) ord[i] = x->row;
+        if (of) of[i] = (uint32_t)(packs->n - 1);
+    }
+    rx_free(v);
+    if (order) *order = ord;
+    if (pack_of) *pack_of = of;
+    if (n_order) *n_order = k;
+    return 0;
+oom:
+    rx_free(v);
+    rx_free(ord);
+    rx_free(of);
+    return -1;
+}
+
+int iset_gaps(const IsetList *packs, uint32_t n_parts, bool has_range, int64_t lo, int64_t hi, IsetList *out) {
+    size_t i = 0;
+    for (uint32_t part = 0; part < n_parts; part++) {
+        /* cur: where the free time starts (the range's low end, or after the first pack) */
+        bool started = has_range;
+        int64_t cur = lo;
+        for (; i < packs->n && packs->v[i].part == part; i++) {
+            const IsetIv *pk = &packs->v[i];
+            if (started) {
+                int64_t a = cur, b = pk->s;
+                if (has_range) {
+                    if (a < lo) a = lo;
+                    if (b > hi) b = hi;
+                }
+                if (a < b && list_push(out, part, ROW_NONE, a, b) < 0) return -1;
+            }
+            started = true;
+            cur = pk->e;
+        }
+        if (has_range && started) {
+            int64_t a = cur < lo ? lo : cur;
+            if (a < hi && list_push(out, part, ROW_NONE, a, hi) < 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* The first index of v[from..to) whose end is above x (v sorted and disjoint, so ends ascend). */
+static size_t first_end_above(const IsetIv *v, size_t from, size_t to, int64_t x) {
+    while (from < to) {
+        size_t mid = from + (to - from) / 2;
+        if (v[mid].e <= x) from = mid + 1;
+        else to = mid;
+    }
+    return from;
+}
+
+/* Where each partition's entries start in v (sorted by part): starts[p]..starts[p+1]. NULL on
+ * OOM. */
+static size_t *part_starts(const IsetIv *v, size_t n, uint32_t n_parts) {
+    size_t *st = rx_calloc((size_t)n_parts + 2, sizeof *st);
+    if (!st) return NULL;
+    for (size_t i = 0; i < n; i++) st[v[i].part + 1]++;
+    for (uint32_t p = 0; p < n_parts; p++) st[p + 1] += st[p];
+    return st;
+}
+
+int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size_t nl,
+               const uint32_t *rpart, const int64_t *rs, const int64_t *re, size_t nr, uint32_t n_parts,
+               bool intersect, IsetList *out) {
+    IsetList u = {0};
+    size_t *st = NULL;
+    if (iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 || !(st = part_starts(u.v, u.n, n_parts))) {
+        iset_list_free(&u);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nl && rc == 0; i++) {
+        int64_t s = ls[i], e = le[i];
+        if (s >= e) continue;
+        uint32_t p = lpart[i];
+        size_t j = p == ROW_NONE ? 0 : first_end_above(u.v, st[p], st[p + 1], s);
+        size_t end = p == ROW_NONE ? 0 : st[p + 1];
+        int64_t cur = s;   /* IMINUS: the start of what is not covered yet */
+        for (; j < end && u.v[j].s < e; j++) {
+            const IsetIv *c = &u.v[j];
+            if (intersect) {
+                int64_t a = c->s > s ? c->s : s, b = c->e < e ? c->e : e;
+                rc = list_push(out, p, (uint32_t)i, a, b);
+            } else {
+                if (c->s > cur) rc = list_push(out, p, (uint32_t)i, cur, c->s);
+                cur = c->e;
+            }
+            if (rc < 0) break;
+        }
+        if (rc == 0 && !intersect && cur < e) rc = list_push(out, p, (uint32_t)i, cur, e);
+    }
+    iset_list_free(&u);
+    rx_free(st);
+    return rc;
+}
+
+static int i64_cmp(const void *a, const void *b) {
+    const IsetIv *x = a, *y = b;
+    if (x->part != y->part) return x->part < y->part ? -1 : 1;
+    return (x->s > y->s) - (x->s < y->s);
+}
+
+int iset_normalize(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size_t nl,
+                   const uint32_t *rpart, const int64_t *rs, const int64_t *re, size_t nr,
+                   uint32_t n_parts, IsetList *out) {
+    /* the cut points: every endpoint of a right interval that holds a point, per partition,
+     * sorted and without duplicates (.s is the point) */
+    IsetIv *cut = rx_malloc((2 * nr + 1) * sizeof *cut);
+    if (!cut) return -1;
+    size_t nc = 0;
+    for (size_t i = 0; i < nr; i++)
+        if (rpart[i] != ROW_NONE && rs[i] < re[i]) {
+            cut[nc++] = (IsetIv){rs[i], 0, rpart[i], 0};
+            cut[nc++] = (IsetIv){re[i], 0, rpart[i], 0};
+        }
+    qsort(cut, nc, sizeof *cut, i64_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (k == 0 || cut[k - 1].part != cut[i].part || cut[k - 1].s != cut[i].s) cut[k++] = cut[i];
+    nc = k;
+    size_t *st = part_starts(cut, nc, n_parts);
+    if (!st) {
+        rx_free(cut);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nl && rc == 0; i++) {
+        int64_t s = ls[i], e = le[i];
+        if (s >= e) continue;
+        uint32_t p = lpart[i];
+        size_t j = 0, end = 0;
+        if (p != ROW_NONE) {
+            /* the first cut above s */
+            size_t lo = st[p], hi = st[p + 1];
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (cut[mid].s <= s) lo = mid + 1;
+                else hi = mid;
+            }
+            j = lo;
+            end = st[p + 1];
+        }
+        int64_t cur = s;
+        for (; j < end && cut[j].s < e && rc == 0; j++) {
+            rc = list_push(out, p, (uint32_t)i, cur, cut[j].s);
+            cur = cut[j].s;
+        }
+        if (rc == 0) rc = list_push(out, p, (uint32_t)i, cur, e);
+    }
+    rx_free(cut);
+    rx_free(st);
+    return rc;
+}
+
+/* ---- the operator --------------------------------------------------------------------------- */
+
+/* The order-keeping int64 code of a FLOAT: -0 as 0, every NaN one value (above +Infinity). */
+static int64_t float_key(double d) {
+    if (d != d) d = __builtin_nan("");
+    if (d == 0) d = 0;
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    u = (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+    return (int64_t)(u ^ (UINT64_C(1) << 63));
+}
+
+static double float_of_key(int64_t k) {
+    uint64_t u = (uint64_t)k ^ (UINT64_C(1) << 63);
+    u = (u >> 63) ? u & ~(UINT64_C(1) << 63) : ~u;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* The endpoint of a Value of type t as a key (t is one of iset_endpoint_type's). */
+static int64_t value_key(const Value *v) {
+    switch (v->type) {
+    case TY_FLOAT: return float_key(v->v.f);
+    case TY_DATE: return v->v.date;
+    default: return v->v.i;
+    }
+}
+
+/* The start and end columns s, e as keys; a row with a NULL endpoint gets [0, 0), which holds
+ * no point. *ks and *ke are malloc'd. -1 on OOM. */
+static int encode_ends(const Column *s, const Column *e, size_t n, int64_t **ks, int64_t **ke) {
+    int64_t *a = rx_malloc((n ? n : 1) * sizeof *a), *b = rx_malloc((n ? n : 1) * sizeof *b);
+    if (!a || !b) {
+        rx_free(a);
+        rx_free(b);
+        return -1;
+    }
+    const Column *c[2] = {s, e};
+    int64_t *o[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n; i++) {
+            switch (c[k]->type) {
+            case TY_FLOAT: o[k][i] = float_key(col_f64(c[k])[i]); break;
+            case TY_DATE: o[k][i] = col_i32(c[k])[i]; break;
+            default: o[k][i] = col_i64(c[k])[i]; break;
+            }
+        }
+    for (size_t i = 0; i < n; i++)
+        if (col_is_null(s, i) || col_is_null(e, i)) a[i] = b[i] = 0;
+    *ks = a;
+    *ke = b;
+    return 0;
+}
+
+/* A column of type t with the start (end false) or the end of every interval of l. */
+static Column *decode_col(RxType t, const IsetList *l, bool end) {
+    Column *c = col_new(t, l->n);
+    if (!c) return NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        int64_t k = end ? l->v[i].e : l->v[i].s;
+        switch (t) {
+        case TY_FLOAT: col_f64(c)[i] = float_of_key(k); break;
+        case TY_DATE: col_i32(c)[i] = (int32_t)k; break;
+        default: col_i64(c)[i] = k; break;
+        }
+    }
+    return c;
+}
+
+/* A GAPS bound: the constant expression's value as a key of the endpoints' type t. */
+static int range_key(const Expr *e, RxType t, int64_t *out, const LPlan *lp, RxError *err) {
+    Table one = {.n_rows = 1, .n_cols = 0};
+    Arena *scratch = arena_new();
+    if (!scratch) return ops_oom(err);
+    Vec v;
+    int rc = eval_batch(e, &one, 0, 1, scratch, &v, err);
+    if (rc == 0) {
+        if (v.nulls && v.nulls[0]) {
+            rc = rx_error(err, RX_ERUNTIME, lp->src, e->span, "a bound of WITHIN cannot be NULL");
+        } else {
+            Value val = {.type = v.type};
+            switch (v.type) {
+            case TY_FLOAT: val.v.f = ((double *)v.data)[0]; break;
+            case TY_DATE: val.v.date = ((int32_t *)v.data)[0]; break;
+            default: val.v.i = ((int64_t *)v.data)[0]; break;
+            }
+            if (t == TY_FLOAT && v.type == TY_INT) {
+                val.type = TY_FLOAT;
+                val.v.f = (double)val.v.i;
+            }
+            *out = value_key(&val);
+        }
+    }
+    arena_free(scratch);
+    return rc;
+}
+
+/* PACK and GAPS: one row per pack (gap) with the keys of its partition, its interval and
+ * PACK's aggregates over the rows merged into it. */
+static Table *pack_or_gaps(ExecCtx *x, const PNode *p, Table *in, const uint32_t *part, uint32_t n_parts,
+                           const int64_t *ks, const int64_t *ke, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t n = in->n_rows;
+    bool gaps = lp->iset_op == ISET_GAPS;
+    IsetList packs = {0}, out = {0};
+    uint32_t *order = NULL, *pack_of = NULL, *rep = NULL;
+    size_t n_order = 0;
+    Table *t = NULL, *sorted = NULL;
+    int64_t lo = 0, hi = 0;
+    if (lp->has_range && (range_key(lp->range_lo, in->cols[lp->ends[0]]->type, &lo, lp, err) < 0 ||
+                          range_key(lp->range_hi, in->cols[lp->ends[0]]->type, &hi, lp, err) < 0))
+        return NULL;
+    bool want_order = !gaps && lp->n_aggs > 0;
+    if (iset_pack(part, ks, ke, n, &packs, want_order ? &order : NULL, want_order ? &pack_of : NULL, &n_order) < 0)
+        goto oom;
+    if (ops_check_interrupt(x, err) < 0) goto fail;
+    const IsetList *res = &packs;
+    if (gaps) {
+        if (iset_gaps(&packs, n_parts, lp->has_range, lo, hi, &out) < 0) goto oom;
+        res = &out;
+        /* a row of each partition, for its keys: the first */
+        if (!(rep = rx_malloc(((size_t)n_parts + 1) * sizeof *rep))) goto oom;
+        for (uint32_t k = 0; k < n_parts; k++) rep[k] = ROW_NONE;
+        for (size_t i = n; i-- > 0;) rep[part[i]] = (uint32_t)i;
+        for (size_t i = 0; i < out.n; i++) out.v[i].row = rep[out.v[i].part];
+    }
+    uint32_t *rows = rx_malloc((res->n ? res->n : 1) * sizeof *rows);
+    if (!rows) goto oom;
+    for (size_t i = 0; i < res->n; i++) rows[i] = res->v[i].row;
+    t = table_new(lp->schema.n, res->n);
+    if (!t) {
+        rx_free(rows);
+        goto oom;
+    }
+    int nk = lp->n_group;
+    for (int k = 0; k < nk; k++) {
+        Column *c = col_gather(in->cols[lp->group[k]->col], rows, res->n);
+        if (!c || table_set(t, k, c, lp->schema.cols[k].name) < 0) {
+            col_release(c);
+            rx_free(rows);
+            goto oom;
+        }
+    }
+    rx_free(rows);
+    RxType et = lp->schema.cols[nk].type;
+    for (int k = 0; k < 2; k++) {
+        Column *c = decode_col(et, res, k == 1);
+        if (!c || table_set(t, nk + k, c, lp->schema.cols[nk + k].name) < 0) {
+            col_release(c);
+            goto oom;
+        }
+    }
+    if (!gaps && lp->n_aggs) {
+        /* the merged rows in (partition, start, end, row) order: first and last follow it */
+        uint8_t *used = rx_calloc((size_t)in->n_cols + 1, 1);
+        if (!used) goto oom;
+        for (int a = 0; a < lp->n_aggs; a++) {
+            const Expr *stack[64];
+            int sp = 0;
+            if (lp->aggs[a].arg) stack[sp++] = lp->aggs[a].arg;
+            while (sp > 0) {
+                const Expr *e = stack[--sp];
+                if (e->kind == EX_COL) used[e->col] = 1;
+                for (int j = 0; j < e->n_args; j++) {
+                    if (sp == 64) {
+                        memset(used, 1, (size_t)in->n_cols);
+                        break;
+                    }
+                    stack[sp++] = e->args[j];
+                }
+            }
+        }
+        sorted = table_new(in->n_cols, n_order);
+        if (!sorted) {
+            rx_free(used);
+            goto oom;
+        }
+        for (int c = 0; c < in->n_cols; c++) {
+            Column *g = used[c] ? col_gather(in->cols[c], order, n_order) : col_placeholder(in->cols[c]->type, n_order);
+            if (!g || table_set(sorted, c, g, in->names[c]) < 0) {
+                col_release(g);
+                rx_free(used);
+                goto oom;
+            }
+        }
+        rx_free(used);
+        for (int a = 0; a < lp->n_aggs; a++) {
+            Column *c = ops_aggregate(lp, &lp->aggs[a], sorted, pack_of, (uint32_t)packs.n, err);
+            if (!c) goto fail;
+            if (table_set(t, nk + 2 + a, c, lp->schema.cols[nk + 2 + a].name) < 0) {
+                col_release(c);
+                goto oom;
+            }
+        }
+    }
+    goto done;
+oom:
+    ops_oom(err);
+fail:
+    table_free(t);
+    t = NULL;
+done:
+    table_free(sorted);
+    iset_list_free(&packs);
+    iset_list_free(&out);
+    rx_free(order);
+    rx_free(pack_of);
+    rx_free(rep);
+    return t;
+}
+
+/* The forms that keep the left input's rows: each piece is its left row with the interval
+ * replaced. */
+static Table *pieces_table(const PNode *p, const Table *l, const IsetList *pieces, RxError *err) {
+    const LPlan *lp = p->lp;
+    if (pieces->n > RX_MAX_ROWS) {
+        rx_error(err, RX_ELIMIT, lp->src, lp->span, "the result has %zu rows, more than a table holds (%u)",
+                 pieces->n, (unsigned)RX_MAX_ROWS);
+        return NULL;
+    }
+    uint32_t *rows = rx_malloc((pieces->n ? pieces->n : 1) * sizeof *rows);
+    Table *t = table_new(lp->schema.n, pieces->n);
+    if (!rows || !t) goto oom;
+    for (size_t i = 0; i < pieces->n; i++) rows[i] = pieces->v[i].row;
+    for (int c = 0; c < lp->schema.n; c++) {
+        Column *col;
+        if (c == lp->ends[0] || c == lp->ends[1]) col = decode_col(lp->schema.cols[c].type, pieces, c == lp->ends[1]);
+        else if (l->cols[c]->pruned) col = col_placeholder(l->cols[c]->type, pieces->n);
+        else col = col_gather(l->cols[c], rows, pieces->n);
+        if (!col || table_set(t, c, col, lp->schema.cols[c].name) < 0) {
+            col_release(col);
+            goto oom;
+        }
+    }
+    rx_free(rows);
+    return t;
+oom:
+    rx_free(rows);
+    table_free(t);
+    ops_oom(err);
+    return NULL;
+}
+
+Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t nl = l->n_rows, nr = r ? r->n_rows : 0;
+    int64_t *ls = NULL, *le = NULL, *rs = NULL, *re = NULL;
+    uint32_t *gid = NULL, n_groups = 0;
+    KeyParts kp = {0};
+    bool have_kp = false;
+    IsetList pieces = {0};
+    Table *t = NULL;
+    if (encode_ends(l->cols[lp->ends[0]], l->cols[lp->ends[1]], nl, &ls, &le) < 0) goto oom;
+    if (r && encode_ends(r->cols[lp->ends[2]], r->cols[lp->ends[3]], nr, &rs, &re) < 0) goto oom;
+    if (!r) {
+        /* the unary forms: partitions are the BY keys' groups, NULL one value as in γ */
+        if (lp->n_group == 0) {
+            if (!(gid = rx_calloc(nl ? nl : 1, sizeof *gid))) goto oom;
+            n_groups = 1;
+        } else {
+            Column **kc = rx_malloc(((size_t)lp->n_group + 1) * sizeof *kc);
+            if (!kc) goto oom;
+            for (int k = 0; k < lp->n_group; k++) kc[k] = l->cols[lp->group[k]->col];
+            int rc = keys_group((const Column *const *)kc, lp->n_group, nl, &gid, &n_groups, err);
+            rx_free(kc);
+            if (rc < 0) goto fail;
+        }
+        if (nl == 0) n_groups = 0;
+        if (lp->iset_op != ISET_NORMALIZE) {
+            t = pack_or_gaps(x, p, l, gid, n_groups, ls, le, err);
+            goto done;
+        }
+        if (iset_normalize(gid, ls, le, nl, gid, ls, le, nl, n_groups, &pieces) < 0) goto oom;
+    } else {
+        /* the binary forms: the ON keys as a join's partitions, a NULL key matching nothing */
+        const uint32_t *lpart, *rpart;
+        uint32_t *lz = NULL, *rz = NULL, n_parts = 1;
+        if (lp->n_keys) {
+            Column **lk = rx_malloc(((size_t)lp->n_keys + 1) * sizeof *lk);
+            Column **rk = rx_malloc(((size_t)lp->n_keys + 1) * sizeof *rk);
+            if (!lk || !rk) {
+                rx_free(lk);
+                rx_free(rk);
+                goto oom;
+            }
+            for (int k = 0; k < lp->n_keys; k++) lk[k] = l->cols[lp->lkeys[k]], rk[k] = r->cols[lp->rkeys[k]];
+            int rc = keys_partition((const Column *const *)lk, nl, (const Column *const *)rk, nr, lp->n_keys, &kp, err);
+            rx_free(lk);
+            rx_free(rk);
+            if (rc < 0) goto fail;
+            have_kp = true;
+            lpart = kp.l;
+            rpart = kp.r;
+            n_parts = kp.n_parts;
+        } else {
+            lz = rx_calloc(nl ? nl : 1, sizeof *lz);
+            rz = rx_calloc(nr ? nr : 1, sizeof *rz);
+            if (!lz || !rz) {
+                rx_free(lz);
+                rx_free(rz);
+                goto oom;
+            }
+            lpart = lz;
+            rpart = rz;
+        }
+        int rc = lp->iset_op == ISET_NORMALIZE
+                     ? iset_normalize(lpart, ls, le, nl, rpart, rs, re, nr, n_parts, &pieces)
+                     : iset_minus(lpart, ls, le, nl, rpart, rs, re, nr, n_parts, lp->iset_op == ISET_INTERSECT, &pieces);
+        rx_free(lz);
+        rx_free(rz);
+        if (rc < 0) goto oom;
+    }
+    if (ops_check_interrupt(x, err) < 0) goto fail;
+    t = pieces_table(p, l, &pieces, err);
+    goto done;
+oom:
+    ops_oom(err);
+fail:
+    t = NULL;
+done:
+    rx_free(ls);
+    rx_free(le);
+    rx_free(rs);
+    rx_free(re);
+    rx_free(gid);
+    if (have_kp) keys_parts_free(&kp);
+    iset_list_free(&pieces);
+    return t;
+}

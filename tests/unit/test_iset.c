@@ -1,0 +1,301 @@
+/*
+ * test_iset.c - the interval-set kernels (src/exec/iset.h) against a brute-force oracle.
+ *
+ * Intervals lie on a small line of integer points, so the oracle can decide every question
+ * point by point: [s, e) holds the points s <= x < e (none when s >= e). Thousands of random
+ * cases mix several partitions, duplicates, equal and touching endpoints, empty and inverted
+ * intervals and left rows without a partition; every kernel's output must equal the oracle's,
+ * entry for entry and in the documented order. Finally, deliberately broken outputs (an end
+ * moved by one, a piece dropped, two pieces swapped, touching packs left apart) must each be
+ * caught by the same comparison, so that it is known to be able to fail.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "exec/iset.h"
+
+#define D 40          /* points 0..D-1; endpoints 0..D */
+#define MAXN 24
+#define MAXP 4
+
+static uint64_t rng = 88172645463325252ULL;
+static uint32_t rnd(uint32_t n) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+typedef struct {
+    size_t n;
+    uint32_t part[MAXN];
+    int64_t s[MAXN], e[MAXN];
+} Side;
+
+static void gen_side(Side *x, uint32_t n_parts, bool none_ok) {
+    x->n = rnd(MAXN + 1);
+    for (size_t i = 0; i < x->n; i++) {
+        x->part[i] = none_ok && rnd(8) == 0 ? ROW_NONE : rnd(n_parts);
+        switch (rnd(10)) {
+        case 0: /* a duplicate of an earlier row */
+            if (i > 0) {
+                size_t j = rnd((uint32_t)i);
+                x->s[i] = x->s[j], x->e[i] = x->e[j];
+                break;
+            }
+            /* fall through */
+        case 1: /* empty */
+            x->s[i] = x->e[i] = rnd(D + 1);
+            break;
+        case 2: /* inverted */
+            x->e[i] = rnd(D);
+            x->s[i] = x->e[i] + 1 + rnd(D - (uint32_t)x->e[i]);
+            break;
+        case 3: /* touching an earlier row */
+            if (i > 0) {
+                size_t j = rnd((uint32_t)i);
+                x->s[i] = x->e[j];
+                x->e[i] = x->s[i] + 1 + rnd(4);
+                if (x->e[i] > D) x->e[i] = D;
+                break;
+            }
+            /* fall through */
+        default: {
+            int64_t a = rnd(D + 1), len = 1 + rnd(8);
+            x->s[i] = a;
+            x->e[i] = a + len > D ? D : a + len;
+        }
+        }
+    }
+}
+
+/* cov[p][x]: some interval of partition p holds x */
+static void coverage(const Side *x, uint32_t n_parts, bool cov[MAXP][D]) {
+    memset(cov, 0, sizeof(bool) * MAXP * D);
+    for (size_t i = 0; i < x->n; i++)
+        if (x->part[i] != ROW_NONE && x->part[i] < n_parts)
+            for (int64_t p = x->s[i]; p < x->e[i]; p++) cov[x->part[i]][p] = true;
+}
+
+/* Appends the maximal runs of pts[lo..hi) that are set as intervals of part/row. */
+static void runs(const bool *pts, int64_t lo, int64_t hi, uint32_t part, uint32_t row, IsetList *out) {
+    for (int64_t x = lo; x < hi;) {
+        if (!pts[x]) {
+            x++;
+            continue;
+        }
+        int64_t a = x;
+        while (x < hi && pts[x]) x++;
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 16;
+            out->v = realloc(out->v, out->cap * sizeof *out->v);
+        }
+        out->v[out->n++] = (IsetIv){a, x, part, row};
+    }
+}
+
+/* 0 when a and b hold the same intervals in the same order (rows compared when want_row). */
+static int differ(const IsetList *a, const IsetList *b, bool want_row) {
+    if (a->n != b->n) return 1;
+    for (size_t i = 0; i < a->n; i++) {
+        const IsetIv *x = &a->v[i], *y = &b->v[i];
+        if (x->s != y->s || x->e != y->e || x->part != y->part || (want_row && x->row != y->row)) return 1;
+    }
+    return 0;
+}
+
+static void oracle_pack(const Side *x, uint32_t n_parts, IsetList *out) {
+    bool cov[MAXP][D];
+    coverage(x, n_parts, cov);
+    for (uint32_t p = 0; p < n_parts; p++) runs(cov[p], 0, D, p, 0, out);
+}
+
+static void oracle_gaps(const Side *x, uint32_t n_parts, bool has_range, int64_t lo, int64_t hi, IsetList *out) {
+    bool cov[MAXP][D];
+    coverage(x, n_parts, cov);
+    for (uint32_t p = 0; p < n_parts; p++) {
+        bool free_[D];
+        int64_t first = D, last = -1;
+        for (int64_t q = 0; q < D; q++) {
+            free_[q] = !cov[p][q];
+            if (cov[p][q]) {
+                if (first == D) first = q;
+                last = q;
+            }
+        }
+        if (has_range) runs(free_, lo < 0 ? 0 : lo, hi > D ? D : hi, p, ROW_NONE, out);
+        else if (last >= 0) runs(free_, first, last + 1, p, ROW_NONE, out);
+    }
+}
+
+static void oracle_minus(const Side *l, const Side *r, uint32_t n_parts, bool intersect, IsetList *out) {
+    bool cov[MAXP][D];
+    coverage(r, n_parts, cov);
+    for (size_t i = 0; i < l->n; i++) {
+        bool pts[D] = {0};
+        for (int64_t q = l->s[i]; q < l->e[i]; q++) {
+            bool c = l->part[i] != ROW_NONE && cov[l->part[i]][q];
+            pts[q] = intersect ? c : !c;
+        }
+        runs(pts, 0, D, l->part[i], (uint32_t)i, out);
+    }
+}
+
+static void oracle_normalize(const Side *l, const Side *r, uint32_t n_parts, IsetList *out) {
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->s[i] >= l->e[i]) continue;
+        bool cut[D + 1] = {0};
+        for (size_t j = 0; j < r->n; j++)
+            if (l->part[i] != ROW_NONE && r->part[j] == l->part[i] && r->part[j] < n_parts && r->s[j] < r->e[j])
+                cut[r->s[j]] = cut[r->e[j]] = true;
+        int64_t a = l->s[i];
+        for (int64_t q = l->s[i] + 1; q <= l->e[i]; q++)
+            if (q == l->e[i] || cut[q]) {
+                if (out->n == out->cap) {
+                    out->cap = out->cap ? out->cap * 2 : 16;
+                    out->v = realloc(out->v, out->cap * sizeof *out->v);
+                }
+                out->v[out->n++] = (IsetIv){a, q, l->part[i], (uint32_t)i};
+                a = q;
+            }
+    }
+}
+
+/* PACK's side outputs: order lists every row holding a point once, sorted by (part, s, e,
+ * row), and pack_of[k] is the pack that holds row order[k]'s interval. 0 when they are right. */
+static int check_pack_rows(const Side *x, const IsetList *packs, const uint32_t *order, const uint32_t *pack_of,
+                           size_t n_order) {
+    size_t valid = 0;
+    for (size_t i = 0; i < x->n; i++) valid += x->s[i] < x->e[i];
+    if (valid != n_order) return 1;
+    for (size_t k = 0; k < n_order; k++) {
+        uint32_t i = order[k];
+        if (i >= x->n || pack_of[k] >= packs->n) return 1;
+        const IsetIv *pk = &packs->v[pack_of[k]];
+        if (pk->part != x->part[i] || x->s[i] < pk->s || x->e[i] > pk->e) return 1;
+        if (k > 0) {
+            uint32_t j = order[k - 1];
+            int c = x->part[j] != x->part[i] ? (x->part[j] < x->part[i] ? -1 : 1)
+                  : x->s[j] != x->s[i] ? (x->s[j] < x->s[i] ? -1 : 1)
+                  : x->e[j] != x->e[i] ? (x->e[j] < x->e[i] ? -1 : 1)
+                  : (j < i ? -1 : 1);
+            if (c > 0) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The same comparison must notice each of these faults in a non-empty result. */
+static void check_broken(const IsetList *good, bool want_row, int *caught, int *tried) {
+    if (good->n == 0) return;
+    IsetList bad = {malloc((good->n + 1) * sizeof *good->v), good->n, good->n + 1};
+    for (int fault = 0; fault < 4; fault++) {
+        memcpy(bad.v, good->v, good->n * sizeof *good->v);
+        bad.n = good->n;
+        size_t i = rnd((uint32_t)good->n);
+        switch (fault) {
+        case 0: bad.v[i].e += 1; break;                    /* an end one off */
+        case 1:                                             /* a piece lost */
+            memmove(&bad.v[i], &bad.v[i + 1], (bad.n - i - 1) * sizeof *bad.v);
+            bad.n--;
+            break;
+        case 2:                                             /* two neighbours swapped */
+            if (good->n < 2 || (good->v[0].s == good->v[1].s && good->v[0].e == good->v[1].e &&
+                                good->v[0].part == good->v[1].part && good->v[0].row == good->v[1].row))
+                continue;
+            bad.v[0] = good->v[1], bad.v[1] = good->v[0];
+            break;
+        case 3: bad.v[i].s -= 1; break;                    /* a start one off */
+        }
+        (*tried)++;
+        *caught += differ(good, &bad, want_row);
+    }
+    free(bad.v);
+}
+
+int main(void) {
+    int diffs[6] = {0}, cases = 0, caught = 0, tried = 0;
+    for (int round = 0; round < 4000; round++) {
+        uint32_t n_parts = 1 + rnd(MAXP);
+        Side a, b;
+        gen_side(&a, n_parts, false);
+        gen_side(&b, n_parts, true);
+        Side bb = b;   /* B's rows all have a partition for the unary kernels */
+        for (size_t i = 0; i < bb.n; i++)
+            if (bb.part[i] == ROW_NONE) bb.part[i] = 0;
+        cases++;
+
+        IsetList packs = {0}, want = {0};
+        uint32_t *order = NULL, *pack_of = NULL;
+        size_t n_order = 0;
+        CHECK(iset_pack(a.part, a.s, a.e, a.n, &packs, &order, &pack_of, &n_order) == 0);
+        oracle_pack(&a, n_parts, &want);
+        diffs[0] += differ(&packs, &want, false);
+        diffs[0] += check_pack_rows(&a, &packs, order, pack_of, n_order);
+        check_broken(&want, false, &caught, &tried);
+        free(want.v);
+        want = (IsetList){0};
+
+        /* GAPS, without and with a range (which may be empty, or reach past the intervals) */
+        for (int ranged = 0; ranged < 2; ranged++) {
+            int64_t lo = rnd(D + 1), hi = rnd(D + 1);   /* hi <= lo: an empty range */
+            IsetList got = {0};
+            CHECK(iset_gaps(&packs, n_parts, ranged, lo, hi, &got) == 0);
+            oracle_gaps(&a, n_parts, ranged, lo, hi, &want);
+            diffs[1] += differ(&got, &want, false);
+            check_broken(&want, false, &caught, &tried);
+            iset_list_free(&got);
+            free(want.v);
+            want = (IsetList){0};
+        }
+        iset_list_free(&packs);
+        free(order);
+        free(pack_of);
+
+        /* IMINUS and IINTERSECT */
+        for (int in = 0; in < 2; in++) {
+            Side l = b;   /* left rows may lack a partition */
+            IsetList got = {0};
+            CHECK(iset_minus(l.part, l.s, l.e, l.n, a.part, a.s, a.e, a.n, n_parts, in, &got) == 0);
+            oracle_minus(&l, &a, n_parts, in, &want);
+            diffs[2 + in] += differ(&got, &want, true);
+            check_broken(&want, true, &caught, &tried);
+            iset_list_free(&got);
+            free(want.v);
+            want = (IsetList){0};
+        }
+
+        /* NORMALIZE: by another side, and by itself (the unary form) */
+        for (int self = 0; self < 2; self++) {
+            const Side *l = self ? &bb : &b, *r = self ? &bb : &a;
+            IsetList got = {0};
+            CHECK(iset_normalize(l->part, l->s, l->e, l->n, r->part, r->s, r->e, r->n, n_parts, &got) == 0);
+            oracle_normalize(l, r, n_parts, &want);
+            diffs[4 + self] += differ(&got, &want, true);
+            check_broken(&want, true, &caught, &tried);
+            iset_list_free(&got);
+            free(want.v);
+            want = (IsetList){0};
+        }
+    }
+    printf("iset: %d random cases; differences: pack %d, gaps %d, minus %d, intersect %d, normalize %d, "
+           "normalize self %d; broken outputs caught %d of %d\n",
+           cases, diffs[0], diffs[1], diffs[2], diffs[3], diffs[4], diffs[5], caught, tried);
+    for (int k = 0; k < 6; k++) CHECK(diffs[k] == 0);
+    CHECK(tried > 1000);
+    CHECK(caught == tried);
+
+    /* a broken PACK that merges overlapping intervals only, not touching ones ([1,3) and
+     * [3,5) stay apart), must differ from the oracle */
+    Side t = {2, {0, 0}, {1, 3}, {3, 5}};
+    IsetList got = {0}, want = {0};
+    CHECK(iset_pack(t.part, t.s, t.e, t.n, &got, NULL, NULL, NULL) == 0);
+    oracle_pack(&t, 1, &want);
+    CHECK(got.n == 1 && got.v[0].s == 1 && got.v[0].e == 5);
+    IsetList apart = {(IsetIv[]){{1, 3, 0, 0}, {3, 5, 0, 1}}, 2, 2};
+    CHECK(differ(&apart, &want, false) == 1);
+    CHECK(differ(&got, &want, false) == 0);
+    iset_list_free(&got);
+    free(want.v);
+    return check_report("iset");
+}
