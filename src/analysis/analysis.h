@@ -68,6 +68,7 @@ struct Expr {
 typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
     LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
+    LP_WINDOW,           /* ω: in[0]'s columns, then one per window function */
     LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
@@ -85,6 +86,25 @@ typedef struct {
     bool desc;
     bool nulls_first;
 } SortKey;
+
+/* One window function of ω. frame: WF_RUNNING (the partition's rows up to the current one),
+ * WF_ROWS (the current row and `rows` before it), WF_RANGE (the rows whose order value v lies in
+ * [cur - range, cur], peers included; range is in the order key's unit: microseconds for
+ * TIMESTAMP and DATE, else the number, in range_f for a FLOAT order). lag/lead: offset and the
+ * default (NULL: none). */
+typedef enum { WF_RUNNING, WF_ROWS, WF_RANGE } WinFrame;
+typedef struct {
+    WinFn fn;
+    bool star;           /* count(*) */
+    Expr *arg;
+    int64_t offset;
+    Expr *def;
+    WinFrame frame;
+    int64_t rows;
+    int64_t range;
+    double range_f;
+    RxType type;         /* result type */
+} WinSpec;
 
 typedef struct LPlan LPlan;
 struct LPlan {
@@ -140,6 +160,9 @@ struct LPlan {
     /* LP_GROUP: keys in `group`, aggregates */
     AggSpec *aggs;
     int n_aggs;
+    /* LP_WINDOW: partition keys in `group`, the order in `sort`, the functions */
+    WinSpec *wins;
+    int n_wins;
     /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
      * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;

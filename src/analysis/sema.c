@@ -349,6 +349,7 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_LOWER] = {FN_LOWER, 1, 1},               [FN_UPPER] = {FN_UPPER, 1, 1},
     [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
     [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
+    [FN_TIME_BUCKET] = {FN_TIME_BUCKET, 2, 3},   [FN_DATE_BIN] = {FN_DATE_BIN, 3, 3},
 };
 
 /* Records the error for argument i of call, which must be `want`; returns -1. */
@@ -372,6 +373,13 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     }
     FuncId id;
     const FuncSig *f = lang_function_from_name(n->name, strlen(n->name), &id) == 0 ? &funcs[id] : NULL;
+    WinFn wf;
+    if (!f && lang_window_from_name(n->name, strlen(n->name), &wf) == 0) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "the window function %s(...) can only stand in an ω list: ω [PER keys] BY key; "
+                 "%s(...) → name (R)", n->name, n->name);
+        return NULL;
+    }
     if (!f) {
         rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown function '%s'", n->name);
         const char *near = syntax_nearest_function(n->name, strlen(n->name));
@@ -551,6 +559,38 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             }
             e->type = TY_INT;
         }
+        break;
+    }
+    case FN_TIME_BUCKET: case FN_DATE_BIN: {
+        if (t0 != TY_DURATION && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a DURATION (the bucket width, e.g. DURATION 'PT5M')");
+            return NULL;
+        }
+        if (a[0]->kind == EX_CONST && t0 == TY_DURATION) {
+            const char *why;
+            int64_t probe;
+            RxDuration w = a[0]->value.v.d;
+            if (f->id == FN_DATE_BIN && w.months != 0) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span,
+                         "date_bin takes a fixed width (weeks, days, hours …), not months; "
+                         "time_bucket counts months");
+                return NULL;
+            }
+            if (tm_bucket_ts(w, 0, 0, &probe, &why) < 0) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span, "%s", why);
+                return NULL;
+            }
+        }
+        RxType t1 = a[1]->type;
+        if (t1 != TY_TIMESTAMP && t1 != TY_DATE && t1 != TY_NULL) {
+            arg_type_error(s, n, 1, a[1], "TIMESTAMP or DATE");
+            return NULL;
+        }
+        if (na == 3 && a[2]->type != TY_TIMESTAMP && a[2]->type != TY_DATE && a[2]->type != TY_NULL) {
+            arg_type_error(s, n, 2, a[2], "a TIMESTAMP or DATE (the origin)");
+            return NULL;
+        }
+        e->type = t1 == TY_DATE ? TY_DATE : TY_TIMESTAMP;
         break;
     }
     }
@@ -1530,6 +1570,194 @@ static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* The constant bound of a RANGE frame over an order key of type ot into w; -1 with the error. */
+static int window_range(Sema *s, const AstNode *it, RxType ot, WinSpec *w, const Schema *sc) {
+    Expr *b = sema_expr(s, it->within, sc);
+    if (!b) return -1;
+    if (b->kind != EX_CONST || b->value.null) {
+        return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                        "the frame of OVER … PRECEDING is a constant (DURATION 'PT5M', or a number "
+                        "for a numeric order)");
+    }
+    if (ot == TY_TIMESTAMP || ot == TY_DATE) {
+        if (b->type != TY_DURATION)
+            return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                            "the order is a %s: its frame is a DURATION (OVER DURATION 'PT5M' "
+                            "PRECEDING), found %s", type_name(ot), type_name(b->type));
+        RxDuration d = b->value.v.d;
+        if (d.months != 0 || d.us < 0)
+            return rx_error(s->err, RX_EVALUE, s->src, b->span,
+                            "a frame is a fixed length of zero or more (weeks, days, hours …), "
+                            "not months or a negative length");
+        w->range = d.us;
+        return 0;
+    }
+    if (ot == TY_INT || ot == TY_FLOAT) {
+        double f = b->type == TY_INT ? (double)b->value.v.i : b->type == TY_FLOAT ? b->value.v.f : -1;
+        if ((b->type != TY_INT && b->type != TY_FLOAT) || (ot == TY_INT && b->type != TY_INT))
+            return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                            "the order is a %s: its frame is %s, found %s", type_name(ot),
+                            ot == TY_INT ? "an INT" : "a number", type_name(b->type));
+        if (!(f >= 0))
+            return rx_error(s->err, RX_EVALUE, s->src, b->span, "a frame reaches back zero or more");
+        w->range = b->type == TY_INT ? b->value.v.i : 0;
+        w->range_f = f;
+        return 0;
+    }
+    return rx_error(s->err, RX_ETYPE, s->src, it->within->span,
+                    "a frame of values needs an order by a TIMESTAMP, DATE, INT or FLOAT, not %s",
+                    type_name(ot));
+}
+
+/* ω [PER keys] BY order; items (R): the functions typed, their frames checked against the
+ * order; NULL with the error. */
+static LPlan *sema_window(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_WINDOW, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    int nk = (int)n->items.n, nw = (int)n->items2.n, nin = in->schema.n;
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    p->wins = alloc(s, (size_t)(nw + 1) * sizeof *p->wins);
+    p->n_wins = nw;
+    p->schema.n = nin + nw;
+    p->schema.cols = alloc(s, (size_t)(nin + nw + 1) * sizeof *p->schema.cols);
+    if (!p->group || !p->wins || !p->schema.cols) return NULL;
+    memcpy(p->schema.cols, in->schema.cols, (size_t)nin * sizeof *p->schema.cols);
+    for (int i = 0; i < nk; i++)
+        if (!(p->group[i] = sema_expr(s, n->items.items[i], &in->schema))) return NULL;
+    if (sema_sort_keys(s, &n->sort, &in->schema, &p->sort, &p->n_sort) < 0) return NULL;
+    for (int i = 0; i < nw; i++) {
+        const AstNode *it = n->items2.items[i];
+        const AstNode *c = it->a;
+        WinSpec *w = &p->wins[i];
+        if (c->kind != AST_CALL || lang_window_from_name(c->name, strlen(c->name), &w->fn) < 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "after the ';' of ω come window functions (row_number, rank, dense_rank, "
+                     "lag, lead, first_value, last_value, count, sum, avg, min, max)");
+            return NULL;
+        }
+        const char *name = lang_window_name(w->fn);
+        int na = (int)c->items.n, lo = 1, hi = 1;
+        bool framed = w->fn >= WIN_FIRST_VALUE;
+        switch (w->fn) {
+        case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK: lo = hi = 0; break;
+        case WIN_LAG: case WIN_LEAD: hi = 3; break;
+        default: break;
+        }
+        if (c->star) {
+            if (w->fn != WIN_COUNT) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
+                return NULL;
+            }
+            w->star = true;
+            lo = hi = 0;
+        }
+        if (c->distinct) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is not supported in a window function");
+            return NULL;
+        }
+        if (na < lo || na > hi) {
+            if (lo == hi)
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes %d argument%s, given %d", name,
+                         lo, lo == 1 ? "" : "s", na);
+            else
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes %d to %d arguments, given %d",
+                         name, lo, hi, na);
+            return NULL;
+        }
+        if (it->frame && !framed) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span,
+                     "%s has no frame: OVER … PRECEDING goes with first_value, last_value, count, "
+                     "sum, avg, min and max", name);
+            return NULL;
+        }
+        for (int k = 0; k < na; k++) {
+            const AstNode *argn = c->items.items[k];
+            if (argn->kind == AST_CALL && (agg_index(argn->name) >= 0 ||
+                lang_window_from_name(argn->name, strlen(argn->name), &(WinFn){0}) == 0)) {
+                rx_error(s->err, RX_ETYPE, s->src, argn->span, "window functions do not nest");
+                return NULL;
+            }
+        }
+        if (na >= 1 && !(w->arg = sema_expr(s, c->items.items[0], &in->schema))) return NULL;
+        RxType at = w->arg ? w->arg->type : TY_INT;
+        switch (w->fn) {
+        case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK: case WIN_COUNT:
+            w->type = TY_INT;
+            break;
+        case WIN_LAG: case WIN_LEAD: {
+            w->offset = 1;
+            if (na >= 2) {
+                Expr *o = sema_expr(s, c->items.items[1], &in->schema);
+                if (!o) return NULL;
+                if (o->kind != EX_CONST || o->type != TY_INT || o->value.v.i < 0) {
+                    rx_error(s->err, RX_ETYPE, s->src, o->span,
+                             "the offset of %s is a constant INT of 0 or more", name);
+                    return NULL;
+                }
+                w->offset = o->value.v.i;
+            }
+            if (na == 3) {
+                if (!(w->def = sema_expr(s, c->items.items[2], &in->schema))) return NULL;
+                RxType dt = w->def->type;
+                if (dt != TY_NULL && at != TY_NULL && dt != at && !(at == TY_FLOAT && dt == TY_INT)) {
+                    rx_error(s->err, RX_ETYPE, s->src, w->def->span,
+                             "the default of %s must be a %s like its value, found %s", name,
+                             type_name(at), type_name(dt));
+                    return NULL;
+                }
+                if (at == TY_NULL) at = dt;
+            }
+            w->type = at;
+            break;
+        }
+        case WIN_SUM: case WIN_AVG:
+            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s needs numbers or DURATIONs, found %s",
+                         name, type_name(at));
+                return NULL;
+            }
+            w->type = w->fn == WIN_SUM ? (at == TY_NULL ? TY_INT : at) : at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+            break;
+        default:
+            w->type = at;
+            break;
+        }
+        w->frame = it->frame == 1 ? WF_ROWS : it->frame == 2 ? WF_RANGE : WF_RUNNING;
+        if (w->frame == WF_ROWS) {
+            if (it->ival < 0) {
+                rx_error(s->err, RX_EVALUE, s->src, it->span, "a frame counts 0 rows or more");
+                return NULL;
+            }
+            w->rows = it->ival;
+        }
+        if (w->frame == WF_RANGE) {
+            if (p->n_sort != 1 || p->sort[0].desc) {
+                rx_error(s->err, RX_ETYPE, s->src, it->within->span,
+                         "a frame of values (OVER … PRECEDING) needs one ascending order key "
+                         "(ω … BY ts; …), found %s", p->n_sort != 1 ? "several" : "DESC");
+                return NULL;
+            }
+            if (window_range(s, it, p->sort[0].e->type, w, &in->schema) < 0) return NULL;
+        }
+        ColInfo *ci = &p->schema.cols[nin + i];
+        ci->type = w->type;
+        ci->name = it->name;
+        ci->base = it->name;
+        ci->qual = NULL;
+        for (int k = 0; k < nin + i; k++)
+            if (strcmp(p->schema.cols[k].name, it->name) == 0) {
+                rx_error(s->err, RX_ENAME, s->src, it->name_span,
+                         "the column name '%s' is taken: ω adds columns to its operand's", it->name);
+                return NULL;
+            }
+    }
+    return p;
+}
+
 /* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
 static LPlan *sema_group(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
@@ -1685,6 +1913,8 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_sort_top(s, n);
     case AST_GROUP:
         return sema_group(s, n);
+    case AST_WINDOW:
+        return sema_window(s, n);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
         return NULL;

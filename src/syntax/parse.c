@@ -920,6 +920,97 @@ static bool top_count_missing(Parser *p) {
     return false;
 }
 
+
+/* window_item = expr [ 'OVER' ( INT 'ROWS' | expr ) 'PRECEDING' ] '→' name
+ * A frame-less item is running: its frame is the partition's rows up to the current one. */
+static AstNode *parse_window_item(Parser *p) {
+    AstNode *e = parse_expr(p);
+    if (!e) return NULL;
+    AstNode *it = node(p, AST_ITEM, e->span);
+    if (!it) return NULL;
+    it->a = e;
+    if (at_word(p, "OVER")) {
+        const Token *ov = advance(p);
+        if (peek_kind(p) == TK_INT && word_is(p, peek_at(p, 1), "ROWS")) {
+            const Token *nt = advance(p);
+            if (num_parse_int(tok_text(p, nt), tok_len(nt), &it->ival) < 0) {
+                syntax_error(p, nt, "a row count that fits in 64 bits expected after OVER");
+                return NULL;
+            }
+            advance(p);
+            it->frame = 1;
+        } else {
+            if (!(it->within = parse_expr(p))) return NULL;
+            it->frame = 2;
+        }
+        if (!at_word(p, "PRECEDING")) {
+            expected(p, "PRECEDING after the frame (OVER n ROWS PRECEDING, OVER DURATION 'PT5M' "
+                        "PRECEDING)");
+            return NULL;
+        }
+        it->span = rx_span_join(it->span, advance(p)->span);
+        (void)ov;
+    }
+    if (peek_kind(p) != TK_ARROW) {
+        expected(p, "'→ name' after a window function: ω … ; lag(x) → prev (R)");
+        return NULL;
+    }
+    advance(p);
+    const Token *nt = peek(p);
+    if (!is_name(nt)) {
+        expected(p, "a column name after '→'");
+        return NULL;
+    }
+    advance(p);
+    it->name = name_text(p, nt);
+    it->name_span = nt->span;
+    it->span = rx_span_join(it->span, nt->span);
+    return it;
+}
+
+/* window = ( 'ω' | 'WINDOW' ) [ 'PER' expr { ',' expr } ] 'BY' sort_item { ',' sort_item } ';'
+ *          window_item { ',' window_item } rel_unary */
+static AstNode *parse_window(Parser *p) {
+    const Token *t = advance(p);
+    AstNode *result = node(p, AST_WINDOW, t->span);
+    if (!result) return NULL;
+    if (at_word(p, "PER")) {
+        advance(p);
+        for (;;) {
+            AstNode *k = parse_expr(p);
+            if (!k) return NULL;
+            ptrvec_push(p->a, &result->items, k);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    if (!at_word(p, "BY")) {
+        expected(p, "BY and the order of the rows: ω [PER keys] BY key; lag(x) → prev, … (R)");
+        return NULL;
+    }
+    advance(p);
+    size_t from;
+    if (parse_sort_items(p, &result->sort, &from) < 0) return NULL;
+    if (peek_kind(p) != TK_SEMI) {
+        expected(p, "';' after the order of ω: ω [PER keys] BY key; lag(x) → prev, … (R)");
+        return NULL;
+    }
+    advance(p);
+    for (;;) {
+        from = p->pos;
+        AstNode *it = parse_window_item(p);
+        if (!it) return NULL;
+        ptrvec_push(p->a, &result->items2, it);
+        if (peek_kind(p) != TK_COMMA) break;
+        advance(p);
+    }
+    AstNode *in = parse_operand(p);
+    if (!in) return NULL;
+    result->b = in;
+    result->span = rx_span_join(t->span, in->span);
+    return result;
+}
+
 /* rel_unary = ( 'σ' | SIGMA ) expr operand
  *           | ( 'π' | PI ) item { ',' item } operand
  *           | ( 'ρ' | RHO ) ( name | name '→' name { ',' name '→' name } ) operand
@@ -1166,6 +1257,8 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
+    } else if (is_word_tok(p, TK_OMEGA, "WINDOW") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        result = parse_window(p);
     } else {
         result = parse_operand(p);
     }
@@ -1946,7 +2039,7 @@ typedef struct {
     const AstNode *up;    /* the head of the chain n's parent belongs to (NULL at the root) */
 } DepthEntry;
 
-static bool is_rel_kind(AstKind k) { return k <= AST_GROUP; }
+static bool is_rel_kind(AstKind k) { return k <= AST_WINDOW; }
 
 /* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
@@ -2027,7 +2120,7 @@ static int check_depth(Parser *p, const AstNode *root) {
             break;
         }
         const AstNode *kids[4] = {x->a, x->b, x->cond, x->within};
-        size_t need = n + 4 + x->items.n + x->items2.n;
+        size_t need = n + 4 + x->items.n + x->items2.n + x->sort.n;
         if (need > cap) {
             while (cap < need) cap *= 2;
             DepthEntry *grown = realloc(stack, cap * sizeof *stack);
@@ -2045,6 +2138,8 @@ static int check_depth(Parser *p, const AstNode *root) {
             stack[n++] = (DepthEntry){x->items.items[i], e.rel, e.expr, x->items.items[i], e.head};
         for (size_t i = 0; i < x->items2.n; i++)
             stack[n++] = (DepthEntry){x->items2.items[i], e.rel, e.expr, x->items2.items[i], e.head};
+        for (size_t i = 0; i < x->sort.n; i++)
+            stack[n++] = (DepthEntry){x->sort.items[i], e.rel, e.expr, x->sort.items[i], e.head};
     }
     free(stack);
     return rc;

@@ -41,7 +41,8 @@ typedef enum {
     TK_UNION, TK_INTERSECT, TK_DIFF, /* ∪ ∩ − (− is also subtraction in scalar context) */
     TK_LJOIN, TK_RJOIN, TK_FJOIN,   /* ⟕ ⟖ ⟗ */
     TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
-    TK_DELTA, TK_TAU, TK_GAMMA      /* δ τ γ */
+    TK_DELTA, TK_TAU, TK_GAMMA,     /* δ τ γ */
+    TK_OMEGA      /* ω */
 } TokKind;
 
 typedef struct {
@@ -76,6 +77,7 @@ typedef enum {
     AST_SORT,       /* τ items (b); items are AST_ITEM with desc / nulls */
     AST_TOP,        /* TOP ival [PER items] [BY items2] (b) */
     AST_GROUP,      /* γ [items ;] items2 (b): keys, then aggregates (AST_ITEM) */
+    AST_WINDOW,     /* ω [PER items] BY sort ; items2 (b): sort keys in `sort`, window items */
     /* scalar */
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
@@ -130,7 +132,10 @@ struct AstNode {
     int nulls;            /* sort item: 0 default (NULLS LAST for ASC, FIRST for DESC), 1 FIRST, 2 LAST */
     bool star;            /* AST_CALL: count(*) */
     bool distinct;        /* AST_CALL: count(DISTINCT x) */
-    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates */
+    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates, AST_WINDOW items */
+    PtrVec sort;          /* AST_WINDOW: the order (AST_ITEM with desc / nulls) */
+    int frame;            /* AST_WINDOW item: 0 running, 1 OVER ival ROWS PRECEDING, 2 OVER
+                           * within PRECEDING (a range of order values) */
     PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
 };
 
