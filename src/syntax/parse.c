@@ -481,6 +481,14 @@ static AstNode *parse_primary(Parser *p) {
                               next->kind == TK_PI || next->kind == TK_SIGMA ||
                               next->kind == TK_RHO || next->kind == TK_DELTA ||
                               next->kind == TK_TAU || next->kind == TK_GAMMA);
+            WinFn wf;
+            if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus &&
+                lang_window_from_name(tok_text(p, t), tok_len(t), &wf) == 0) {
+                syntax_error(p, t, "the window function %s(...) can only stand in an ω list: "
+                             "ω [PER keys] BY key; %s(...) → name (R)", lang_window_name(wf),
+                             lang_window_name(wf));
+                return NULL;
+            }
             if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus) {
                 syntax_error(p, t, "unknown function '%.*s' (docs/functions.md lists them)",
                              (int)tok_len(t), tok_text(p, t));
@@ -924,7 +932,11 @@ static bool top_count_missing(Parser *p) {
 /* window_item = expr [ 'OVER' ( INT 'ROWS' | expr ) 'PRECEDING' ] '→' name
  * A frame-less item is running: its frame is the partition's rows up to the current one. */
 static AstNode *parse_window_item(Parser *p) {
-    AstNode *e = parse_expr(p);
+    WinFn wf;
+    const Token *t = peek(p);
+    bool call = t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_LPAREN &&
+                lang_window_from_name(tok_text(p, t), tok_len(t), &wf) == 0;
+    AstNode *e = call ? parse_call(p) : parse_expr(p);
     if (!e) return NULL;
     AstNode *it = node(p, AST_ITEM, e->span);
     if (!it) return NULL;
@@ -968,7 +980,7 @@ static AstNode *parse_window_item(Parser *p) {
     return it;
 }
 
-/* window = ( 'ω' | 'WINDOW' ) [ 'PER' expr { ',' expr } ] 'BY' sort_item { ',' sort_item } ';'
+/* window = ( 'ω' | 'omega' ) [ 'PER' expr { ',' expr } ] 'BY' sort_item { ',' sort_item } ';'
  *          window_item { ',' window_item } rel_unary */
 static AstNode *parse_window(Parser *p) {
     const Token *t = advance(p);
@@ -1257,7 +1269,7 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
-    } else if (is_word_tok(p, TK_OMEGA, "WINDOW") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+    } else if (is_word_tok(p, TK_OMEGA, "OMEGA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
         result = parse_window(p);
     } else {
         result = parse_operand(p);

@@ -78,9 +78,7 @@ int lang_aggregate_index(const char *s, size_t n) {
 const char *lang_name_at(int i) { return i >= 0 && i < LANG_N_NAMES ? function_names[i] : "?"; }
 
 bool lang_is_function(const char *s, size_t n) {
-    WinFn w;
-    return find_function(s, n, 0, FN_N_FUNCTIONS + LANG_N_AGGREGATES) >= 0 ||
-           lang_window_from_name(s, n, &w) == 0;
+    return find_function(s, n, 0, FN_N_FUNCTIONS + LANG_N_AGGREGATES) >= 0;
 }
 
 /* ---- window functions ----------------------------------------------------------------------- */

@@ -46,8 +46,9 @@ int lang_function_from_name(const char *s, size_t n, FuncId *out);
 /* Case-insensitive lookup of an aggregate name s[0..n) (count, sum, avg, min, max, first, last):
  * its index in that order, or -1. */
 int lang_aggregate_index(const char *s, size_t n);
-/* Whether s[0..n) names a built-in function, scalar, aggregate or window function
- * (case-insensitive). */
+/* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). Window
+ * functions are not: they are calls only in ω's list, and `rank (R)` stays a column and an
+ * operand elsewhere. */
 bool lang_is_function(const char *s, size_t n);
 /* The i-th name of every built-in function and aggregate, 0 <= i < LANG_N_NAMES (for
  * suggestions: the nearest name to a misspelt one). */
