@@ -1576,14 +1576,14 @@ static int window_range(Sema *s, const AstNode *it, RxType ot, WinSpec *w, const
     if (!b) return -1;
     if (b->kind != EX_CONST || b->value.null) {
         return rx_error(s->err, RX_ETYPE, s->src, b->span,
-                        "the frame of OVER … PRECEDING is a constant (DURATION 'PT5M', or a number "
-                        "for a numeric order)");
+                        "the frame of OVER … PRECEDING is a constant of zero or more (DURATION "
+                        "'PT5M', or a number for a numeric order)");
     }
     if (ot == TY_TIMESTAMP || ot == TY_DATE) {
         if (b->type != TY_DURATION)
             return rx_error(s->err, RX_ETYPE, s->src, b->span,
-                            "the order is a %s: its frame is a DURATION (OVER DURATION 'PT5M' "
-                            "PRECEDING), found %s", type_name(ot), type_name(b->type));
+                            "the order is of type %s: its frame is a DURATION (OVER DURATION "
+                            "'PT5M' PRECEDING), found %s", type_name(ot), type_name(b->type));
         RxDuration d = b->value.v.d;
         if (d.months != 0 || d.us < 0)
             return rx_error(s->err, RX_EVALUE, s->src, b->span,
@@ -1596,7 +1596,7 @@ static int window_range(Sema *s, const AstNode *it, RxType ot, WinSpec *w, const
         double f = b->type == TY_INT ? (double)b->value.v.i : b->type == TY_FLOAT ? b->value.v.f : -1;
         if ((b->type != TY_INT && b->type != TY_FLOAT) || (ot == TY_INT && b->type != TY_INT))
             return rx_error(s->err, RX_ETYPE, s->src, b->span,
-                            "the order is a %s: its frame is %s, found %s", type_name(ot),
+                            "the order is of type %s: its frame is %s, found %s", type_name(ot),
                             ot == TY_INT ? "an INT" : "a number", type_name(b->type));
         if (!(f >= 0))
             return rx_error(s->err, RX_EVALUE, s->src, b->span, "a frame reaches back zero or more");
@@ -1705,7 +1705,7 @@ static LPlan *sema_window(Sema *s, const AstNode *n) {
                 RxType dt = w->def->type;
                 if (dt != TY_NULL && at != TY_NULL && dt != at && !(at == TY_FLOAT && dt == TY_INT)) {
                     rx_error(s->err, RX_ETYPE, s->src, w->def->span,
-                             "the default of %s must be a %s like its value, found %s", name,
+                             "the default of %s must be of type %s like its value, found %s", name,
                              type_name(at), type_name(dt));
                     return NULL;
                 }

@@ -870,7 +870,11 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             }
             if (e->fn == FN_DATE_BIN && w.months != 0)
                 return run_error(v, e, "date_bin takes a fixed width, not months");
-            if (tm_bucket_ts(w, ts, origin, &r, &why) < 0) return run_error(v, e, "%s: %s", lang_function_name(e->fn), why);
+            if (tm_bucket_ts(w, ts, origin, &r, &why) < 0) {
+                char at[TM_BUF];
+                tm_format_timestamp(ts, at);
+                return run_error(v, e, "%s of %s: %s", lang_function_name(e->fn), at, why);
+            }
             if (e->type == TY_DATE) ((int32_t *)out->data)[i] = (int32_t)(r / US_PER_DAY - (r % US_PER_DAY < 0));
             else ((int64_t *)out->data)[i] = r;
             break;
