@@ -69,6 +69,7 @@ typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
     LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
     LP_WINDOW,           /* ω: in[0]'s columns, then one per window function */
+    LP_FILL,             /* FILL: one row per bucket per key, in[0]'s columns */
     LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
@@ -93,6 +94,7 @@ typedef struct {
  * TIMESTAMP and DATE, else the number, in range_f for a FLOAT order). lag/lead: offset and the
  * default (NULL: none). */
 typedef enum { WF_RUNNING, WF_ROWS, WF_RANGE } WinFrame;
+enum { FILL_NULL, FILL_PREVIOUS, FILL_LINEAR };
 typedef struct {
     WinFn fn;
     bool star;           /* count(*) */
@@ -163,6 +165,10 @@ struct LPlan {
     /* LP_WINDOW: partition keys in `group`, the order in `sort`, the functions */
     WinSpec *wins;
     int n_wins;
+    /* LP_FILL: the time column fill_col of in[0], bucketed by `within` (a fixed length); keys in
+     * `group` (column references); per column its rule: FILL_NULL, FILL_PREVIOUS, FILL_LINEAR */
+    int fill_col;
+    uint8_t *fill_rule;
     /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
      * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/hmap.h"
 #include "types/number.h"
@@ -1758,6 +1759,84 @@ static LPlan *sema_window(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* FILL ts EVERY width [PER keys] [USING col => rule, …] (R): ts a TIMESTAMP column, the width a
+ * constant fixed length, the keys and filled columns R's columns; a linear column is a number
+ * (INT becomes FLOAT). NULL with the error. */
+static LPlan *sema_fill(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_FILL, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+    int nin = in->schema.n, nk = (int)n->items.n;
+    Expr *ts = sema_expr(s, n->a, &in->schema);
+    if (!ts) return NULL;
+    if (ts->kind != EX_COL || ts->type != TY_TIMESTAMP) {
+        rx_error(s->err, RX_ETYPE, s->src, ts->span,
+                 "FILL buckets a TIMESTAMP column of its operand, found %s",
+                 ts->kind != EX_COL ? "an expression (compute it with π first)" : type_name(ts->type));
+        return NULL;
+    }
+    p->fill_col = ts->col;
+    Expr *w = sema_expr(s, n->within, &in->schema);
+    if (!w) return NULL;
+    if (w->kind != EX_CONST || w->type != TY_DURATION || w->value.null || w->value.v.d.months != 0 ||
+        w->value.v.d.us <= 0) {
+        rx_error(s->err, RX_ETYPE, s->src, w->span,
+                 "EVERY takes a constant fixed length greater than zero (DURATION 'PT1M', 'P1D'; "
+                 "not months)");
+        return NULL;
+    }
+    p->has_within = true;
+    p->within = w->value.v.d;
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    p->fill_rule = alloc(s, (size_t)(nin + 1));
+    if (!p->group || !p->fill_rule) return NULL;
+    memset(p->fill_rule, FILL_NULL, (size_t)nin);
+    for (int i = 0; i < nk; i++) {
+        Expr *k = sema_expr(s, n->items.items[i], &in->schema);
+        if (!k) return NULL;
+        if (k->kind != EX_COL || k->col == p->fill_col) {
+            rx_error(s->err, RX_ETYPE, s->src, k->span,
+                     "PER takes columns of FILL's operand other than the time column");
+            return NULL;
+        }
+        p->group[i] = k;
+    }
+    for (size_t i = 0; i < n->items2.n; i++) {
+        const AstNode *it = n->items2.items[i];
+        Expr *c = sema_expr(s, it->a, &in->schema);
+        if (!c) return NULL;
+        bool key = c->kind == EX_COL && c->col == p->fill_col;
+        for (int k = 0; k < nk && c->kind == EX_COL; k++) key |= p->group[k]->col == c->col;
+        if (c->kind != EX_COL || key) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "USING names a column of FILL's operand that is neither the time nor a key");
+            return NULL;
+        }
+        int rule;
+        if (strcasecmp(it->name, "null") == 0) rule = FILL_NULL;
+        else if (strcasecmp(it->name, "previous") == 0) rule = FILL_PREVIOUS;
+        else if (strcasecmp(it->name, "linear") == 0) rule = FILL_LINEAR;
+        else {
+            rx_error(s->err, RX_EVALUE, s->src, it->name_span,
+                     "unknown fill rule '%s' (NULL, previous or linear)", it->name);
+            return NULL;
+        }
+        if (rule == FILL_LINEAR && c->type != TY_INT && c->type != TY_FLOAT) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span,
+                     "linear fills numbers (INT or FLOAT), and %s is %s",
+                     in->schema.cols[c->col].name, type_name(c->type));
+            return NULL;
+        }
+        p->fill_rule[c->col] = (uint8_t)rule;
+        if (rule == FILL_LINEAR) p->schema.cols[c->col].type = TY_FLOAT;
+    }
+    return p;
+}
+
 /* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
 static LPlan *sema_group(Sema *s, const AstNode *n) {
     LPlan *in = sema_rel(s, n->b);
@@ -1915,6 +1994,8 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_group(s, n);
     case AST_WINDOW:
         return sema_window(s, n);
+    case AST_FILL:
+        return sema_fill(s, n);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
         return NULL;

@@ -926,6 +926,7 @@ static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     case PN_TOP: out = ops_top(x, p, in0, err); break;
     case PN_GROUP: out = ops_group(x, p, in0, err); break;
     case PN_WINDOW: out = ops_window(x, p, in0, err); break;
+    case PN_FILL: out = ops_fill(x, p, in0, err); break;
     case PN_SQL: {
         const Schema *sc = &lp->schema;
         const char **names = rx_malloc((size_t)(sc->n + 1) * sizeof *names);

@@ -56,6 +56,8 @@ Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 uint32_t *ops_sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err);
 /* ω (window.c): in's columns, then one column per window function, rows in in's order. */
 Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+/* FILL (window.c): one row per bucket per key from each key's first bucket to its last. */
+Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 

@@ -23,12 +23,14 @@
  * Errors: an INT sum that does not fit 64 bits names the argument; out of memory.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec.h"
 #include "exec/keys.h"
 #include "exec/ops.h"
 #include "types/compare.h"
+#include "types/temporal.h"
 
 typedef struct {
     size_t n;
@@ -412,5 +414,187 @@ out:
     for (int k = 0; k < lp->n_group && gcols; k++) col_release(gcols[k]);
     rx_free(w.ocols), rx_free(w.okeys), rx_free(gcols), rx_free(w.ord), rx_free(w.bound);
     rx_free(perm), rx_free(ids), rx_free(lo), rx_free(hi), rx_free(pick);
+    return t;
+}
+
+/* ---- FILL ----------------------------------------------------------------------------------- */
+
+/*
+ * FILL ts EVERY w [PER keys] [USING col => rule, …] (R): one row per bucket of w per key, from
+ * the key's first bucket to its last.
+ *
+ *   1. Each row's bucket (time_bucket(w, ts)), each row's key id (keys_group).
+ *   2. Sort the rows by (key id, bucket), rows with a NULL time after their key's buckets in
+ *      input order; two rows of one key in one bucket are an error (γ first).
+ *   3. Walk each key's buckets from its first to its last: a bucket with a row takes it, a
+ *      missing one gets a new row whose time is the bucket's start, whose keys are the key's, and
+ *      whose other columns follow their rule: NULL, previous (the value of the key's last row
+ *      before the gap) or linear (between the rows before and after the gap, by time).
+ */
+typedef struct {
+    uint32_t g;
+    uint32_t row;
+    int64_t b;
+    bool null;
+} FillRow;
+
+static int fill_cmp(const void *x, const void *y) {
+    const FillRow *a = x, *b = y;
+    if (a->g != b->g) return a->g < b->g ? -1 : 1;
+    if (a->null != b->null) return a->null ? 1 : -1;
+    if (!a->null && a->b != b->b) return a->b < b->b ? -1 : 1;
+    return a->row < b->row ? -1 : a->row > b->row;
+}
+
+static double num_at(const Column *c, uint32_t r) {
+    return c->type == TY_INT ? (double)col_i64(c)[r] : col_f64(c)[r];
+}
+
+Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
+    const LPlan *lp = p->lp;
+    size_t n = in->n_rows;
+    int64_t w = lp->within.us;
+    const Column *tc = in->cols[lp->fill_col];
+    FillRow *rows = rx_malloc((n ? n : 1) * sizeof *rows);
+    uint32_t *ids = NULL, ng = 1, *src = NULL, *prev = NULL, *next = NULL, *rep = NULL;
+    int64_t *bucket = NULL, *rowb = rx_malloc((n ? n : 1) * sizeof *rowb);
+    const Column **gcols = rx_calloc((size_t)lp->n_group + 1, sizeof *gcols);
+    Table *t = NULL;
+    if (!rows || !gcols || !rowb) {
+        ops_oom(err);
+        goto out;
+    }
+    /* step 1 */
+    for (int k = 0; k < lp->n_group; k++) gcols[k] = in->cols[lp->group[k]->col];
+    if (lp->n_group && keys_group(gcols, lp->n_group, n, &ids, &ng, err) < 0) goto out;
+    for (size_t i = 0; i < n; i++) {
+        FillRow *fr = &rows[i];
+        fr->g = ids ? ids[i] : 0;
+        fr->row = (uint32_t)i;
+        fr->null = col_is_null(tc, i);
+        fr->b = 0;
+        const char *why;
+        if (!fr->null && tm_bucket_ts((RxDuration){0, w}, col_i64(tc)[i], TM_BUCKET_ORIGIN, &fr->b, &why) < 0) {
+            char at[TM_BUF];
+            tm_format_timestamp(col_i64(tc)[i], at);
+            rx_error(err, RX_ERUNTIME, lp->src, lp->span, "FILL: the bucket of %s: %s", at, why);
+            goto out;
+        }
+        rowb[i] = fr->b;
+    }
+    /* step 2 */
+    qsort(rows, n, sizeof *rows, fill_cmp);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool first = i == 0 || rows[i - 1].g != rows[i].g || rows[i - 1].null;
+        if (rows[i].null || first) {
+            total++;
+            continue;
+        }
+        if (rows[i].b == rows[i - 1].b) {
+            char at[TM_BUF];
+            tm_format_timestamp(rows[i].b, at);
+            rx_error(err, RX_EVALUE, lp->src, lp->span,
+                     "FILL needs at most one row per key and bucket: rows %u and %u are both in the "
+                     "bucket that starts at %s (aggregate them first: γ keys, time_bucket(…) → b; …)",
+                     rows[i - 1].row + 1, rows[i].row + 1, at);
+            goto out;
+        }
+        total += (size_t)((rows[i].b - rows[i - 1].b) / w);
+        if (total > UINT32_MAX - 1) {
+            rx_error(err, RX_ELIMIT, lp->src, lp->span, "FILL would make more than %u rows",
+                     UINT32_MAX - 1);
+            goto out;
+        }
+    }
+    src = rx_malloc((total ? total : 1) * sizeof *src);
+    prev = rx_malloc((total ? total : 1) * sizeof *prev);
+    next = rx_malloc((total ? total : 1) * sizeof *next);
+    rep = rx_malloc((total ? total : 1) * sizeof *rep);
+    bucket = rx_malloc((total ? total : 1) * sizeof *bucket);
+    if (!src || !prev || !next || !rep || !bucket) {
+        ops_oom(err);
+        goto out;
+    }
+    /* step 3: the rows, each gap's rows between its neighbours */
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        const FillRow *fr = &rows[i];
+        bool gap = i > 0 && rows[i - 1].g == fr->g && !rows[i - 1].null && !fr->null;
+        if (gap) {
+            for (int64_t b = rows[i - 1].b + w; b < fr->b; b += w, o++) {
+                src[o] = ROW_NONE;
+                prev[o] = rows[i - 1].row;
+                next[o] = fr->row;
+                rep[o] = fr->row;
+                bucket[o] = b;
+            }
+        }
+        src[o] = prev[o] = next[o] = rep[o] = fr->row;
+        bucket[o] = fr->b;
+        o++;
+    }
+    if (ops_check_interrupt(x, err) < 0) goto out;
+    t = table_new(lp->schema.n, total);
+    if (!t) {
+        ops_oom(err);
+        goto out;
+    }
+    for (int c = 0; c < lp->schema.n; c++) {
+        const Column *col = in->cols[c];
+        Column *res = NULL;
+        bool key = false;
+        for (int k = 0; k < lp->n_group; k++) key |= lp->group[k]->col == c;
+        if (c == lp->fill_col) {
+            if ((res = col_new(TY_TIMESTAMP, total))) {
+                for (size_t i = 0; i < total; i++) {
+                    col_i64(res)[i] = bucket[i];
+                    if (src[i] != ROW_NONE && col_is_null(tc, src[i]) && col_set_null(res, i) < 0) {
+                        col_release(res);
+                        res = NULL;
+                        break;
+                    }
+                }
+            }
+        } else if (key) {
+            res = col_gather(col, rep, total);
+        } else if (lp->fill_rule[c] == FILL_NULL) {
+            res = col_gather(col, src, total);
+        } else if (lp->fill_rule[c] == FILL_PREVIOUS) {
+            res = col_gather(col, prev, total);
+        } else if ((res = col_new(TY_FLOAT, total))) {
+            for (size_t i = 0; i < total; i++) {
+                double v = 0;
+                bool null;
+                if (src[i] != ROW_NONE) {
+                    null = col->type == TY_NULL || col_is_null(col, src[i]);
+                    if (!null) v = num_at(col, src[i]);
+                } else {
+                    null = col->type == TY_NULL || col_is_null(col, prev[i]) || col_is_null(col, next[i]);
+                    if (!null) {
+                        double v0 = num_at(col, prev[i]), v1 = num_at(col, next[i]);
+                        int64_t b0 = rowb[prev[i]], b1 = rowb[next[i]];
+                        v = v0 + (v1 - v0) * ((double)(bucket[i] - b0) / (double)(b1 - b0));
+                    }
+                }
+                col_f64(res)[i] = v;
+                if (null && col_set_null(res, i) < 0) {
+                    col_release(res);
+                    res = NULL;
+                    break;
+                }
+            }
+        }
+        if (!res || table_set(t, c, res, lp->schema.cols[c].name) < 0) {
+            col_release(res);
+            table_free(t);
+            t = NULL;
+            ops_oom(err);
+            goto out;
+        }
+    }
+out:
+    rx_free(rows), rx_free(ids), rx_free(gcols), rx_free(src), rx_free(prev), rx_free(next);
+    rx_free(rep), rx_free(bucket), rx_free(rowb);
     return t;
 }

@@ -148,6 +148,7 @@ static Column *source_column(const LPlan *lp, int i) {
             if (i >= lp->in[0]->schema.n) return NULL;
             lp = lp->in[0];
             break;
+        case LP_FILL: return NULL;
         case LP_SETOP: case LP_SQL: return NULL;
         case LP_GROUP:
             if (i >= lp->n_group || lp->group[i]->kind != EX_COL) return NULL;
@@ -408,6 +409,10 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
         p->kind = PN_WINDOW;
         p->rows = p->in[0]->rows;
         break;
+    case LP_FILL:
+        p->kind = PN_FILL;
+        p->rows = p->in[0]->rows;
+        break;
     case LP_TOP: case LP_GROUP: {
         double groups = 1;
         for (int k = 0; k < lp->n_group; k++) groups *= ndv_of(lp->in[0], lp->group[k], p->in[0]->rows);
@@ -577,6 +582,20 @@ void plan_label(const PNode *p, StrBuf *out) {
             sb_printf(out, " → %s", lp->schema.cols[lp->in[0]->schema.n + i].name);
         }
         break;
+    case PN_FILL: {
+        char buf[TM_BUF];
+        tm_format_duration(lp->within, buf);
+        sb_printf(out, "Fill %s every %s", lp->schema.cols[lp->fill_col].name, buf);
+        if (lp->n_group) sb_printf(out, " per %d key%s", lp->n_group, lp->n_group == 1 ? "" : "s");
+        bool any = false;
+        for (int i = 0; i < lp->schema.n; i++)
+            if (lp->fill_rule[i] != FILL_NULL) {
+                sb_printf(out, "%s %s %s", any ? "," : ":", lp->schema.cols[i].name,
+                          lp->fill_rule[i] == FILL_PREVIOUS ? "previous" : "linear");
+                any = true;
+            }
+        break;
+    }
     case PN_GROUP:
         sb_printf(out, "Aggregate (%d key%s, %d aggregate%s)", lp->n_group, lp->n_group == 1 ? "" : "s",
                   lp->n_aggs, lp->n_aggs == 1 ? "" : "s");

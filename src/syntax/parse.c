@@ -929,6 +929,63 @@ static bool top_count_missing(Parser *p) {
 }
 
 
+
+/* fill = 'FILL' colref 'EVERY' expr [ 'PER' expr { ',' expr } ]
+ *        [ 'USING' colref '=>' name { ',' colref '=>' name } ] rel_unary */
+static AstNode *parse_fill(Parser *p) {
+    const Token *t = advance(p);
+    AstNode *result = node(p, AST_FILL, t->span);
+    if (!result) return NULL;
+    if (!(result->a = parse_expr(p))) return NULL;
+    if (!at_word(p, "EVERY")) {
+        expected(p, "EVERY and the bucket width: FILL ts EVERY DURATION 'PT1M' [PER keys] (R)");
+        return NULL;
+    }
+    advance(p);
+    if (!(result->within = parse_expr(p))) return NULL;
+    if (at_word(p, "PER")) {
+        advance(p);
+        for (;;) {
+            AstNode *k = parse_expr(p);
+            if (!k) return NULL;
+            ptrvec_push(p->a, &result->items, k);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    if (at_word(p, "USING")) {
+        advance(p);
+        for (;;) {
+            AstNode *col = parse_expr(p);
+            if (!col) return NULL;
+            if (peek_kind(p) != TK_FATARROW) {
+                expected(p, "'=>' and a rule after the column: USING price => previous, qty => linear");
+                return NULL;
+            }
+            advance(p);
+            const Token *rt = peek(p);
+            if (rt->kind != TK_IDENT) {
+                expected(p, "a fill rule (NULL, previous or linear)");
+                return NULL;
+            }
+            advance(p);
+            AstNode *it = node(p, AST_ITEM, rx_span_join(col->span, rt->span));
+            if (!it) return NULL;
+            it->a = col;
+            it->name = name_text(p, rt);
+            it->name_span = rt->span;
+            ptrvec_push(p->a, &result->items2, it);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    AstNode *in = parse_operand(p);
+    if (!in) return NULL;
+    result->b = in;
+    result->span = rx_span_join(t->span, in->span);
+    return result;
+}
+
 /* window_item = expr [ 'OVER' ( INT 'ROWS' | expr ) 'PRECEDING' ] '→' name
  * A frame-less item is running: its frame is the partition's rows up to the current one. */
 static AstNode *parse_window_item(Parser *p) {
@@ -1271,6 +1328,10 @@ static AstNode *parse_rel_unary(Parser *p) {
         result->span = rx_span_join(t->span, in->span);
     } else if (is_word_tok(p, TK_OMEGA, "OMEGA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
         result = parse_window(p);
+    } else if (at_word(p, "FILL") && is_name(peek_at(p, 1)) &&
+               (word_is(p, peek_at(p, 2), "EVERY") ||
+                (peek_at(p, 2)->kind == TK_DOT && word_is(p, peek_at(p, 4), "EVERY")))) {
+        result = parse_fill(p);
     } else {
         result = parse_operand(p);
     }
@@ -2051,7 +2112,7 @@ typedef struct {
     const AstNode *up;    /* the head of the chain n's parent belongs to (NULL at the root) */
 } DepthEntry;
 
-static bool is_rel_kind(AstKind k) { return k <= AST_WINDOW; }
+static bool is_rel_kind(AstKind k) { return k <= AST_FILL; }
 
 /* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
