@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "base/hmap.h"
+#include "types/compare.h"
 #include "types/number.h"
 
 
@@ -937,7 +938,117 @@ static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref);
 
 /* A relation named in a query: an inline table, a CSV source, a view or a connection's table,
  * as a scan (or a view reference); NULL with the error (unknown names with suggestions). */
+static const char *expr_text(Sema *s, RxSpan span);
+
+/* A constant argument of series(): a literal, or '-' before a numeric literal. false when e is
+ * neither. */
+static bool series_const(const Expr *e, Value *out) {
+    if (e->kind == EX_CONST) {
+        *out = e->value;
+        return !e->value.null;
+    }
+    if (e->kind == EX_UNARY && e->op == OP_NEG && e->args[0]->kind == EX_CONST && !e->args[0]->value.null &&
+        e->args[0]->type == TY_INT && e->args[0]->value.v.i != INT64_MIN) {
+        *out = e->args[0]->value;
+        out->v.i = -out->v.i;
+        return true;
+    }
+    return false;
+}
+
+/* The most rows a series() may have. */
+#define SERIES_MAX_ROWS (INT64_C(1) << 31)
+
+/* series(from, to, step): the closed range from, from + step, … up to to (down to it for a
+ * negative step), as a table of one column x that the catalog keeps under the call's text (one
+ * table for every use of the same text). INT with an INT step, DATE or TIMESTAMP with a
+ * DURATION step (months are calendar months). NULL with the error. */
+static LPlan *sema_series(Sema *s, const AstNode *n) {
+    Value v[3];
+    Expr *e[3];
+    for (int i = 0; i < 3; i++) {
+        if (!(e[i] = sema_expr(s, n->items.items[i], &(Schema){0}))) return NULL;
+        if (!series_const(e[i], &v[i])) {
+            rx_error(s->err, RX_ETYPE, s->src, e[i]->span, "series takes constants (a NULL or a column is none)");
+            return NULL;
+        }
+    }
+    RxType t = v[0].type;
+    bool time = t == TY_TIMESTAMP || t == TY_DATE;
+    if ((t != TY_INT && !time) || v[1].type != t || v[2].type != (time ? TY_DURATION : TY_INT)) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "series takes (INT, INT, INT step), (DATE, DATE, DURATION step) or (TIMESTAMP, "
+                 "TIMESTAMP, DURATION step); found (%s, %s, %s)", type_name(v[0].type),
+                 type_name(v[1].type), type_name(v[2].type));
+        return NULL;
+    }
+    const char *text = expr_text(s, n->span);
+    RelDef *d = text ? catalog_find(s->cat, text) : NULL;
+    if (!d) {
+        int sign = 0;
+        if (t == TY_INT) sign = (v[2].v.i > 0) - (v[2].v.i < 0);
+        else sign = (rx_dur_span(v[2].v.d) > 0) - (rx_dur_span(v[2].v.d) < 0);
+        if (t == TY_DATE && v[2].v.d.us % US_PER_DAY != 0) {
+            rx_error(s->err, RX_EVALUE, s->src, e[2]->span, "a series of DATEs steps by whole days or months");
+            return NULL;
+        }
+        if (sign == 0 || (v[2].v.d.months != 0 && v[2].v.d.us != 0 && t != TY_INT &&
+                          (v[2].v.d.months > 0) != (v[2].v.d.us > 0))) {
+            rx_error(s->err, RX_EVALUE, s->src, e[2]->span,
+                     "the step of series must move one way: not zero, nor months and days of opposite signs");
+            return NULL;
+        }
+        int64_t from = t == TY_DATE ? (int64_t)v[0].v.date * US_PER_DAY : v[0].v.i;
+        int64_t to = t == TY_DATE ? (int64_t)v[1].v.date * US_PER_DAY : v[1].v.i;
+        ColBuilder b;
+        colb_init(&b, t, 16);
+        int64_t cur = from, count = 0;
+        while (sign > 0 ? cur <= to : cur >= to) {
+            if (++count > SERIES_MAX_ROWS) {
+                colb_free(&b);
+                rx_error(s->err, RX_ELIMIT, s->src, n->span, "series would make more than %lld rows",
+                         (long long)SERIES_MAX_ROWS);
+                return NULL;
+            }
+            Value x = {.type = t};
+            if (t == TY_DATE) x.v.date = (int32_t)(cur / US_PER_DAY);
+            else x.v.i = cur;
+            colb_push(&b, &x);
+            int64_t nx;
+            if (t == TY_INT) {
+                if (__builtin_add_overflow(cur, v[2].v.i, &nx)) break;
+            } else {
+                /* months from the start, so that a month step keeps the start's day */
+                RxDuration k = {v[2].v.d.months * count, v[2].v.d.us * count};
+                if ((v[2].v.d.months && k.months / count != v[2].v.d.months) ||
+                    (v[2].v.d.us && k.us / count != v[2].v.d.us) || tm_ts_add(from, k, &nx) < 0)
+                    break;
+            }
+            cur = nx;
+        }
+        Column *c = colb_finish(&b);
+        Table *tb = c ? table_new(1, (size_t)count) : NULL;
+        if (!c || !tb || table_set(tb, 0, c, "x") < 0) {
+            if (!tb) col_release(c);
+            table_free(tb);
+            rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            return NULL;
+        }
+        if (catalog_define_table(s->cat, text, tb, s->err) < 0) return NULL;
+        d = catalog_find(s->cat, text);
+        if (!d) return NULL;
+    }
+    LPlan *p = new_plan(s, LP_SCAN, n->span);
+    if (!p) return NULL;
+    p->rel_name = d->name;
+    p->table = d->table;
+    p->source = d;
+    if (table_schema(s, "series", d->table, &p->schema) < 0) return NULL;
+    return p;
+}
+
 static LPlan *sema_relname(Sema *s, const AstNode *n) {
+    if (n->items.n) return sema_series(s, n);
     if (n->qual) {
         RelDef *conn = catalog_find(s->cat, n->qual);
         if (!conn || conn->stmt->kind != ST_CONNECT) {

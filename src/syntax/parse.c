@@ -768,6 +768,27 @@ static AstNode *parse_operand(Parser *p) {
         expected(p, "relation (a name or a parenthesized expression)");
         return NULL;
     }
+    if (t->kind == TK_IDENT && word_is(p, t, "SERIES") && peek_at(p, 1)->kind == TK_LPAREN) {
+        /* series(from, to, step): a relation of one column x */
+        advance(p);
+        AstNode *call = node(p, AST_CALL, t->span);
+        if (!call) return NULL;
+        const Token *open = advance(p);
+        if (enter(p, open) < 0) return NULL;
+        call = parse_call_args(p, call, t, open);
+        leave(p);
+        if (!call) return NULL;
+        if (call->items.n != 3) {
+            rx_error(p->err, RX_ESYNTAX, p->src, call->span,
+                     "series takes from, to and step: series(1, 10, 1), series(TIMESTAMP '…', "
+                     "TIMESTAMP '…', DURATION 'PT1M'); given %zu", call->items.n);
+            return NULL;
+        }
+        call->kind = AST_REL;
+        call->name = "series";
+        call->name_span = t->span;
+        return call;
+    }
     advance(p);
     AstNode *n = node(p, AST_REL, t->span);
     if (!n) return NULL;

@@ -138,7 +138,8 @@ struct AstNode {
     PtrVec sort;          /* AST_WINDOW: the order (AST_ITEM with desc / nulls) */
     int frame;            /* AST_WINDOW item: 0 running, 1 OVER ival ROWS PRECEDING, 2 OVER
                            * within PRECEDING (a range of order values) */
-    PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
+    PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints; AST_REL:
+                           * the arguments of series(from, to, step) (none for a named relation) */
 };
 
 /* A cell of an inline table, as written. */
