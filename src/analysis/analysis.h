@@ -169,6 +169,8 @@ struct LPlan {
      * `group` (column references); per column its rule: FILL_NULL, FILL_PREVIOUS, FILL_LINEAR */
     int fill_col;
     uint8_t *fill_rule;
+    bool fill_range;     /* FROM fill_from TO fill_to: every key spans those buckets too */
+    int64_t fill_from, fill_to;
     /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
      * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;

@@ -1901,6 +1901,21 @@ static LPlan *sema_fill(Sema *s, const AstNode *n) {
     }
     p->has_within = true;
     p->within = w->value.v.d;
+    if (n->sort.n == 2) {
+        Expr *f = sema_expr(s, n->sort.items[0], &in->schema);
+        Expr *t = f ? sema_expr(s, n->sort.items[1], &in->schema) : NULL;
+        if (!f || !t) return NULL;
+        Expr *bad = f->kind != EX_CONST || f->type != TY_TIMESTAMP || f->value.null ? f
+                  : t->kind != EX_CONST || t->type != TY_TIMESTAMP || t->value.null ? t : NULL;
+        if (bad) {
+            rx_error(s->err, RX_ETYPE, s->src, bad->span, "FROM and TO take constant TIMESTAMPs, found %s",
+                     bad->kind != EX_CONST ? "an expression" : type_name(bad->type));
+            return NULL;
+        }
+        p->fill_range = true;
+        p->fill_from = f->value.v.i;
+        p->fill_to = t->value.v.i;
+    }
     p->n_group = nk;
     p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
     p->fill_rule = alloc(s, (size_t)(nin + 1));

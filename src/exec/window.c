@@ -484,14 +484,8 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     }
     /* step 2 */
     qsort(rows, n, sizeof *rows, fill_cmp);
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool first = i == 0 || rows[i - 1].g != rows[i].g || rows[i - 1].null;
-        if (rows[i].null || first) {
-            total++;
-            continue;
-        }
-        if (rows[i].b == rows[i - 1].b) {
+    for (size_t i = 1; i < n; i++)
+        if (rows[i].g == rows[i - 1].g && !rows[i].null && !rows[i - 1].null && rows[i].b == rows[i - 1].b) {
             char at[TM_BUF];
             tm_format_timestamp(rows[i].b, at);
             rx_error(err, RX_EVALUE, lp->src, lp->span,
@@ -500,39 +494,69 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
                      rows[i - 1].row + 1, rows[i].row + 1, at);
             goto out;
         }
-        total += (size_t)((rows[i].b - rows[i - 1].b) / w);
-        if (total > UINT32_MAX - 1) {
-            rx_error(err, RX_ELIMIT, lp->src, lp->span, "FILL would make more than %u rows",
-                     UINT32_MAX - 1);
-            goto out;
-        }
-    }
-    src = rx_malloc((total ? total : 1) * sizeof *src);
-    prev = rx_malloc((total ? total : 1) * sizeof *prev);
-    next = rx_malloc((total ? total : 1) * sizeof *next);
-    rep = rx_malloc((total ? total : 1) * sizeof *rep);
-    bucket = rx_malloc((total ? total : 1) * sizeof *bucket);
-    if (!src || !prev || !next || !rep || !bucket) {
-        ops_oom(err);
+    /* step 3: twice over the keys' runs, to count the rows, then to place them; a key's buckets
+     * span its rows' buckets and FROM … TO … */
+    int64_t from_b = 0, to_b = 0;
+    const char *why;
+    if (lp->fill_range && (tm_bucket_ts((RxDuration){0, w}, lp->fill_from, TM_BUCKET_ORIGIN, &from_b, &why) < 0 ||
+                           tm_bucket_ts((RxDuration){0, w}, lp->fill_to, TM_BUCKET_ORIGIN, &to_b, &why) < 0)) {
+        rx_error(err, RX_ERUNTIME, lp->src, lp->span, "FILL: FROM or TO: %s", why);
         goto out;
     }
-    /* step 3: the rows, each gap's rows between its neighbours */
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        const FillRow *fr = &rows[i];
-        bool gap = i > 0 && rows[i - 1].g == fr->g && !rows[i - 1].null && !fr->null;
-        if (gap) {
-            for (int64_t b = rows[i - 1].b + w; b < fr->b; b += w, o++) {
-                src[o] = ROW_NONE;
-                prev[o] = rows[i - 1].row;
-                next[o] = fr->row;
-                rep[o] = fr->row;
-                bucket[o] = b;
+    size_t total = 0, o = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (total > UINT32_MAX - 1) {
+                rx_error(err, RX_ELIMIT, lp->src, lp->span, "FILL would make more than %u rows", UINT32_MAX - 1);
+                goto out;
+            }
+            src = rx_malloc((total ? total : 1) * sizeof *src);
+            prev = rx_malloc((total ? total : 1) * sizeof *prev);
+            next = rx_malloc((total ? total : 1) * sizeof *next);
+            rep = rx_malloc((total ? total : 1) * sizeof *rep);
+            bucket = rx_malloc((total ? total : 1) * sizeof *bucket);
+            if (!src || !prev || !next || !rep || !bucket) {
+                ops_oom(err);
+                goto out;
             }
         }
-        src[o] = prev[o] = next[o] = rep[o] = fr->row;
-        bucket[o] = fr->b;
-        o++;
+        for (size_t i0 = 0, i1; i0 < n; i0 = i1) {
+            size_t j = i0;
+            for (i1 = i0; i1 < n && rows[i1].g == rows[i0].g; i1++) j += !rows[i1].null;
+            /* rows [i0, j) have times, [j, i1) not */
+            bool any = j > i0;
+            int64_t lo_b = any ? rows[i0].b : from_b, hi_b = any ? rows[j - 1].b : to_b;
+            if (lp->fill_range) {
+                if (from_b < lo_b) lo_b = from_b;
+                if (to_b > hi_b) hi_b = to_b;
+            }
+            if (!any && !lp->fill_range) lo_b = 1, hi_b = 0;
+            uint32_t before = ROW_NONE, r0 = rows[i0].row;
+            size_t k = i0;
+            for (int64_t b = lo_b; b <= hi_b; b += w) {
+                bool has = k < j && rows[k].b == b;
+                if (pass == 0) {
+                    total++;
+                } else {
+                    src[o] = has ? rows[k].row : ROW_NONE;
+                    prev[o] = has ? rows[k].row : before;
+                    next[o] = has ? rows[k].row : k < j ? rows[k].row : ROW_NONE;
+                    rep[o] = has ? rows[k].row : r0;
+                    bucket[o] = b;
+                    o++;
+                }
+                if (has) before = rows[k++].row;
+                if (b > INT64_MAX - w) break;
+            }
+            for (size_t i = j; i < i1; i++) {
+                if (pass == 0) {
+                    total++;
+                    continue;
+                }
+                src[o] = prev[o] = next[o] = rep[o] = rows[i].row;
+                bucket[o++] = 0;
+            }
+        }
     }
     if (ops_check_interrupt(x, err) < 0) goto out;
     t = table_new(lp->schema.n, total);
@@ -570,7 +594,8 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
                     null = col->type == TY_NULL || col_is_null(col, src[i]);
                     if (!null) v = num_at(col, src[i]);
                 } else {
-                    null = col->type == TY_NULL || col_is_null(col, prev[i]) || col_is_null(col, next[i]);
+                    null = col->type == TY_NULL || prev[i] == ROW_NONE || next[i] == ROW_NONE ||
+                           col_is_null(col, prev[i]) || col_is_null(col, next[i]);
                     if (!null) {
                         double v0 = num_at(col, prev[i]), v1 = num_at(col, next[i]);
                         int64_t b0 = rowb[prev[i]], b1 = rowb[next[i]];

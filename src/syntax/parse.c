@@ -951,7 +951,7 @@ static bool top_count_missing(Parser *p) {
 
 
 
-/* fill = 'FILL' colref 'EVERY' expr [ 'PER' expr { ',' expr } ]
+/* fill = 'FILL' colref 'EVERY' expr [ 'PER' expr { ',' expr } ] [ 'FROM' expr 'TO' expr ]
  *        [ 'USING' colref '=>' name { ',' colref '=>' name } ] rel_unary */
 static AstNode *parse_fill(Parser *p) {
     const Token *t = advance(p);
@@ -973,6 +973,20 @@ static AstNode *parse_fill(Parser *p) {
             if (peek_kind(p) != TK_COMMA) break;
             advance(p);
         }
+    }
+    if (at_word(p, "FROM")) {
+        advance(p);
+        AstNode *f = parse_expr(p);
+        if (!f) return NULL;
+        if (!at_word(p, "TO")) {
+            expected(p, "TO after FROM …: FILL ts EVERY w FROM TIMESTAMP '…' TO TIMESTAMP '…' (R)");
+            return NULL;
+        }
+        advance(p);
+        AstNode *to = parse_expr(p);
+        if (!to) return NULL;
+        ptrvec_push(p->a, &result->sort, f);
+        ptrvec_push(p->a, &result->sort, to);
     }
     if (at_word(p, "USING")) {
         advance(p);

@@ -78,8 +78,8 @@ typedef enum {
     AST_TOP,        /* TOP ival [PER items] [BY items2] (b) */
     AST_GROUP,      /* γ [items ;] items2 (b): keys, then aggregates (AST_ITEM) */
     AST_WINDOW,     /* ω [PER items] BY sort ; items2 (b): sort keys in `sort`, window items */
-    AST_FILL,       /* FILL a EVERY within [PER items] [USING items2] (b): items2 are AST_ITEM
-                     * {a = AST_COLREF, name = the rule word} */
+    AST_FILL,       /* FILL a EVERY within [PER items] [FROM sort[0] TO sort[1]] [USING items2]
+                     * (b): items2 are AST_ITEM {a = AST_COLREF, name = the rule word} */
     /* scalar */
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
