@@ -52,7 +52,7 @@ OPERATORS = [
     ":=", "query", "csv", "parquet", "connect", "into", "=>",
     # relational operators
     "σ", "sigma", "π", "pi", "ρ", "rho", "δ", "delta", "τ", "tau", "γ", "gamma",
-    "ω", "omega", "OVER", "ROWS", "PRECEDING", "FILL", "EVERY", "USING", "series",
+    "ω", "omega", "OVER", "ROWS", "PRECEDING", "FILL", "EVERY", "FROM", "TO", "USING", "series",
     "TOP", "PER", "BY", "ASC", "DESC", "NULLS", "FIRST", "LAST",
     "⨝", "⋈", "><", "JOIN", "⟕", "LJOIN", "⟖", "RJOIN", "⟗", "FJOIN",
     "⋉", "SEMIJOIN", "⋊", "RSEMIJOIN", "▷", "ANTIJOIN", "×", "CROSS",
