@@ -52,6 +52,7 @@ OPERATORS = [
     ":=", "query", "csv", "parquet", "connect", "into", "=>",
     # relational operators
     "σ", "sigma", "π", "pi", "ρ", "rho", "δ", "delta", "τ", "tau", "γ", "gamma",
+    "ω", "omega", "OVER", "ROWS", "PRECEDING", "FILL", "EVERY", "FROM", "TO", "USING", "series",
     "TOP", "PER", "BY", "ASC", "DESC", "NULLS", "FIRST", "LAST",
     "⨝", "⋈", "><", "JOIN", "⟕", "LJOIN", "⟖", "RJOIN", "⟗", "FJOIN",
     "⋉", "SEMIJOIN", "⋊", "RSEMIJOIN", "▷", "ANTIJOIN", "×", "CROSS",
@@ -91,7 +92,7 @@ def feature(name):
 
 SYMBOLS = sorted([":=", "=>", "><", "<>", "<=", ">=", "!=", "==", "||", "->", "<-",
                   "→", "←", "≠", "≤", "≥", "∧", "∨", "¬", "σ", "π", "ρ", "⨝", "⋈", "×", "∪",
-                  "∩", "−", "⟕", "⟖", "⟗", "⋉", "⋊", "▷", "δ", "τ", "γ",
+                  "∩", "−", "⟕", "⟖", "⟗", "⋉", "⋊", "▷", "δ", "τ", "γ", "ω",
                   "{", "}", "(", ")", ",", ";", ".", "+", "-", "*", "/", "%", "=", "<", ">"],
                  key=len, reverse=True)
 NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?(([eE])[+-]?[0-9]+)?")

@@ -69,6 +69,8 @@ typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
     LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
     LP_ISET,             /* an interval-set operator (iset_op below) */
+    LP_WINDOW,           /* ω: in[0]'s columns, then one per window function */
+    LP_FILL,             /* FILL: one row per bucket per key, in[0]'s columns */
     LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
@@ -86,6 +88,26 @@ typedef struct {
     bool desc;
     bool nulls_first;
 } SortKey;
+
+/* One window function of ω. frame: WF_RUNNING (the partition's rows up to the current one),
+ * WF_ROWS (the current row and `rows` before it), WF_RANGE (the rows whose order value v lies in
+ * [cur - range, cur], peers included; range is in the order key's unit: microseconds for
+ * TIMESTAMP and DATE, else the number, in range_f for a FLOAT order). lag/lead: offset and the
+ * default (NULL: none). */
+typedef enum { WF_RUNNING, WF_ROWS, WF_RANGE } WinFrame;
+enum { FILL_NULL, FILL_PREVIOUS, FILL_LINEAR };
+typedef struct {
+    WinFn fn;
+    bool star;           /* count(*) */
+    Expr *arg;
+    int64_t offset;
+    Expr *def;
+    WinFrame frame;
+    int64_t rows;
+    int64_t range;
+    double range_f;
+    RxType type;         /* result type */
+} WinSpec;
 
 typedef struct LPlan LPlan;
 struct LPlan {
@@ -151,6 +173,15 @@ struct LPlan {
     int iset_op;
     bool has_range;
     Expr *range_lo, *range_hi;
+    /* LP_WINDOW: partition keys in `group`, the order in `sort`, the functions */
+    WinSpec *wins;
+    int n_wins;
+    /* LP_FILL: the time column fill_col of in[0], bucketed by `within` (a fixed length); keys in
+     * `group` (column references); per column its rule: FILL_NULL, FILL_PREVIOUS, FILL_LINEAR */
+    int fill_col;
+    uint8_t *fill_rule;
+    bool fill_range;     /* FROM fill_from TO fill_to: every key spans those buckets too */
+    int64_t fill_from, fill_to;
     /* LP_SQL: the connection's definition, the statement (connect.h) and the subtree it
      * stands for (the planner estimates from it when the database cannot) */
     struct RelDef *conn_def;

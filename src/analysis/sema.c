@@ -16,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/hmap.h"
+#include "types/compare.h"
 #include "types/number.h"
 
 
@@ -349,6 +351,7 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_LOWER] = {FN_LOWER, 1, 1},               [FN_UPPER] = {FN_UPPER, 1, 1},
     [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
     [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
+    [FN_TIME_BUCKET] = {FN_TIME_BUCKET, 2, 3},   [FN_DATE_BIN] = {FN_DATE_BIN, 3, 3},
 };
 
 /* Records the error for argument i of call, which must be `want`; returns -1. */
@@ -372,6 +375,13 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     }
     FuncId id;
     const FuncSig *f = lang_function_from_name(n->name, strlen(n->name), &id) == 0 ? &funcs[id] : NULL;
+    WinFn wf;
+    if (!f && lang_window_from_name(n->name, strlen(n->name), &wf) == 0) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "the window function %s(...) can only stand in an ω list: ω [PER keys] BY key; "
+                 "%s(...) → name (R)", n->name, n->name);
+        return NULL;
+    }
     if (!f) {
         rx_error(s->err, RX_ENAME, s->src, n->name_span, "unknown function '%s'", n->name);
         const char *near = syntax_nearest_function(n->name, strlen(n->name));
@@ -551,6 +561,38 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             }
             e->type = TY_INT;
         }
+        break;
+    }
+    case FN_TIME_BUCKET: case FN_DATE_BIN: {
+        if (t0 != TY_DURATION && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a DURATION (the bucket width, e.g. DURATION 'PT5M')");
+            return NULL;
+        }
+        if (a[0]->kind == EX_CONST && t0 == TY_DURATION) {
+            const char *why;
+            int64_t probe;
+            RxDuration w = a[0]->value.v.d;
+            if (f->id == FN_DATE_BIN && w.months != 0) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span,
+                         "date_bin takes a fixed width (weeks, days, hours …), not months; "
+                         "time_bucket counts months");
+                return NULL;
+            }
+            if (tm_bucket_ts(w, 0, 0, &probe, &why) < 0) {
+                rx_error(s->err, RX_EVALUE, s->src, a[0]->span, "%s", why);
+                return NULL;
+            }
+        }
+        RxType t1 = a[1]->type;
+        if (t1 != TY_TIMESTAMP && t1 != TY_DATE && t1 != TY_NULL) {
+            arg_type_error(s, n, 1, a[1], "TIMESTAMP or DATE");
+            return NULL;
+        }
+        if (na == 3 && a[2]->type != TY_TIMESTAMP && a[2]->type != TY_DATE && a[2]->type != TY_NULL) {
+            arg_type_error(s, n, 2, a[2], "a TIMESTAMP or DATE (the origin)");
+            return NULL;
+        }
+        e->type = t1 == TY_DATE ? TY_DATE : TY_TIMESTAMP;
         break;
     }
     }
@@ -896,7 +938,117 @@ static LPlan *analyze_view(Sema *s, RelDef *d, const AstNode *ref);
 
 /* A relation named in a query: an inline table, a CSV source, a view or a connection's table,
  * as a scan (or a view reference); NULL with the error (unknown names with suggestions). */
+static const char *expr_text(Sema *s, RxSpan span);
+
+/* A constant argument of series(): a literal, or '-' before a numeric literal. false when e is
+ * neither. */
+static bool series_const(const Expr *e, Value *out) {
+    if (e->kind == EX_CONST) {
+        *out = e->value;
+        return !e->value.null;
+    }
+    if (e->kind == EX_UNARY && e->op == OP_NEG && e->args[0]->kind == EX_CONST && !e->args[0]->value.null &&
+        e->args[0]->type == TY_INT && e->args[0]->value.v.i != INT64_MIN) {
+        *out = e->args[0]->value;
+        out->v.i = -out->v.i;
+        return true;
+    }
+    return false;
+}
+
+/* The most rows a series() may have. */
+#define SERIES_MAX_ROWS (INT64_C(1) << 31)
+
+/* series(from, to, step): the closed range from, from + step, … up to to (down to it for a
+ * negative step), as a table of one column x that the catalog keeps under the call's text (one
+ * table for every use of the same text). INT with an INT step, DATE or TIMESTAMP with a
+ * DURATION step (months are calendar months). NULL with the error. */
+static LPlan *sema_series(Sema *s, const AstNode *n) {
+    Value v[3];
+    Expr *e[3];
+    for (int i = 0; i < 3; i++) {
+        if (!(e[i] = sema_expr(s, n->items.items[i], &(Schema){0}))) return NULL;
+        if (!series_const(e[i], &v[i])) {
+            rx_error(s->err, RX_ETYPE, s->src, e[i]->span, "series takes constants (a NULL or a column is none)");
+            return NULL;
+        }
+    }
+    RxType t = v[0].type;
+    bool time = t == TY_TIMESTAMP || t == TY_DATE;
+    if ((t != TY_INT && !time) || v[1].type != t || v[2].type != (time ? TY_DURATION : TY_INT)) {
+        rx_error(s->err, RX_ETYPE, s->src, n->span,
+                 "series takes (INT, INT, INT step), (DATE, DATE, DURATION step) or (TIMESTAMP, "
+                 "TIMESTAMP, DURATION step); found (%s, %s, %s)", type_name(v[0].type),
+                 type_name(v[1].type), type_name(v[2].type));
+        return NULL;
+    }
+    const char *text = expr_text(s, n->span);
+    RelDef *d = text ? catalog_find(s->cat, text) : NULL;
+    if (!d) {
+        int sign = 0;
+        if (t == TY_INT) sign = (v[2].v.i > 0) - (v[2].v.i < 0);
+        else sign = (rx_dur_span(v[2].v.d) > 0) - (rx_dur_span(v[2].v.d) < 0);
+        if (t == TY_DATE && v[2].v.d.us % US_PER_DAY != 0) {
+            rx_error(s->err, RX_EVALUE, s->src, e[2]->span, "a series of DATEs steps by whole days or months");
+            return NULL;
+        }
+        if (sign == 0 || (v[2].v.d.months != 0 && v[2].v.d.us != 0 && t != TY_INT &&
+                          (v[2].v.d.months > 0) != (v[2].v.d.us > 0))) {
+            rx_error(s->err, RX_EVALUE, s->src, e[2]->span,
+                     "the step of series must move one way: not zero, nor months and days of opposite signs");
+            return NULL;
+        }
+        int64_t from = t == TY_DATE ? (int64_t)v[0].v.date * US_PER_DAY : v[0].v.i;
+        int64_t to = t == TY_DATE ? (int64_t)v[1].v.date * US_PER_DAY : v[1].v.i;
+        ColBuilder b;
+        colb_init(&b, t, 16);
+        int64_t cur = from, count = 0;
+        while (sign > 0 ? cur <= to : cur >= to) {
+            if (++count > SERIES_MAX_ROWS) {
+                colb_free(&b);
+                rx_error(s->err, RX_ELIMIT, s->src, n->span, "series would make more than %lld rows",
+                         (long long)SERIES_MAX_ROWS);
+                return NULL;
+            }
+            Value x = {.type = t};
+            if (t == TY_DATE) x.v.date = (int32_t)(cur / US_PER_DAY);
+            else x.v.i = cur;
+            colb_push(&b, &x);
+            int64_t nx;
+            if (t == TY_INT) {
+                if (__builtin_add_overflow(cur, v[2].v.i, &nx)) break;
+            } else {
+                /* months from the start, so that a month step keeps the start's day */
+                RxDuration k = {v[2].v.d.months * count, v[2].v.d.us * count};
+                if ((v[2].v.d.months && k.months / count != v[2].v.d.months) ||
+                    (v[2].v.d.us && k.us / count != v[2].v.d.us) || tm_ts_add(from, k, &nx) < 0)
+                    break;
+            }
+            cur = nx;
+        }
+        Column *c = colb_finish(&b);
+        Table *tb = c ? table_new(1, (size_t)count) : NULL;
+        if (!c || !tb || table_set(tb, 0, c, "x") < 0) {
+            if (!tb) col_release(c);
+            table_free(tb);
+            rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            return NULL;
+        }
+        if (catalog_define_table(s->cat, text, tb, s->err) < 0) return NULL;
+        d = catalog_find(s->cat, text);
+        if (!d) return NULL;
+    }
+    LPlan *p = new_plan(s, LP_SCAN, n->span);
+    if (!p) return NULL;
+    p->rel_name = d->name;
+    p->table = d->table;
+    p->source = d;
+    if (table_schema(s, "series", d->table, &p->schema) < 0) return NULL;
+    return p;
+}
+
 static LPlan *sema_relname(Sema *s, const AstNode *n) {
+    if (n->items.n) return sema_series(s, n);
     if (n->qual) {
         RelDef *conn = catalog_find(s->cat, n->qual);
         if (!conn || conn->stmt->kind != ST_CONNECT) {
@@ -1530,6 +1682,287 @@ static LPlan *sema_sort_top(Sema *s, const AstNode *n) {
     return p;
 }
 
+/* The constant bound of a RANGE frame over an order key of type ot into w; -1 with the error. */
+static int window_range(Sema *s, const AstNode *it, RxType ot, WinSpec *w, const Schema *sc) {
+    Expr *b = sema_expr(s, it->within, sc);
+    if (!b) return -1;
+    if (b->kind != EX_CONST || b->value.null) {
+        return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                        "the frame of OVER … PRECEDING is a constant of zero or more (DURATION "
+                        "'PT5M', or a number for a numeric order)");
+    }
+    if (ot == TY_TIMESTAMP || ot == TY_DATE) {
+        if (b->type != TY_DURATION)
+            return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                            "the order is of type %s: its frame is a DURATION (OVER DURATION "
+                            "'PT5M' PRECEDING), found %s", type_name(ot), type_name(b->type));
+        RxDuration d = b->value.v.d;
+        if (d.months != 0 || d.us < 0)
+            return rx_error(s->err, RX_EVALUE, s->src, b->span,
+                            "a frame is a fixed length of zero or more (weeks, days, hours …), "
+                            "not months or a negative length");
+        w->range = d.us;
+        return 0;
+    }
+    if (ot == TY_INT || ot == TY_FLOAT) {
+        double f = b->type == TY_INT ? (double)b->value.v.i : b->type == TY_FLOAT ? b->value.v.f : -1;
+        if ((b->type != TY_INT && b->type != TY_FLOAT) || (ot == TY_INT && b->type != TY_INT))
+            return rx_error(s->err, RX_ETYPE, s->src, b->span,
+                            "the order is of type %s: its frame is %s, found %s", type_name(ot),
+                            ot == TY_INT ? "an INT" : "a number", type_name(b->type));
+        if (!(f >= 0))
+            return rx_error(s->err, RX_EVALUE, s->src, b->span, "a frame reaches back zero or more");
+        w->range = b->type == TY_INT ? b->value.v.i : 0;
+        w->range_f = f;
+        return 0;
+    }
+    return rx_error(s->err, RX_ETYPE, s->src, it->within->span,
+                    "a frame of values needs an order by a TIMESTAMP, DATE, INT or FLOAT, not %s",
+                    type_name(ot));
+}
+
+/* ω [PER keys] BY order; items (R): the functions typed, their frames checked against the
+ * order; NULL with the error. */
+static LPlan *sema_window(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_WINDOW, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    int nk = (int)n->items.n, nw = (int)n->items2.n, nin = in->schema.n;
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    p->wins = alloc(s, (size_t)(nw + 1) * sizeof *p->wins);
+    p->n_wins = nw;
+    p->schema.n = nin + nw;
+    p->schema.cols = alloc(s, (size_t)(nin + nw + 1) * sizeof *p->schema.cols);
+    if (!p->group || !p->wins || !p->schema.cols) return NULL;
+    memcpy(p->schema.cols, in->schema.cols, (size_t)nin * sizeof *p->schema.cols);
+    for (int i = 0; i < nk; i++)
+        if (!(p->group[i] = sema_expr(s, n->items.items[i], &in->schema))) return NULL;
+    if (sema_sort_keys(s, &n->sort, &in->schema, &p->sort, &p->n_sort) < 0) return NULL;
+    for (int i = 0; i < nw; i++) {
+        const AstNode *it = n->items2.items[i];
+        const AstNode *c = it->a;
+        WinSpec *w = &p->wins[i];
+        if (c->kind != AST_CALL || lang_window_from_name(c->name, strlen(c->name), &w->fn) < 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "after the ';' of ω come window functions (row_number, rank, dense_rank, "
+                     "lag, lead, first_value, last_value, count, sum, avg, min, max)");
+            return NULL;
+        }
+        const char *name = lang_window_name(w->fn);
+        int na = (int)c->items.n, lo = 1, hi = 1;
+        bool framed = w->fn >= WIN_FIRST_VALUE;
+        switch (w->fn) {
+        case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK: lo = hi = 0; break;
+        case WIN_LAG: case WIN_LEAD: hi = 3; break;
+        default: break;
+        }
+        if (c->star) {
+            if (w->fn != WIN_COUNT) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
+                return NULL;
+            }
+            w->star = true;
+            lo = hi = 0;
+        }
+        if (c->distinct) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is not supported in a window function");
+            return NULL;
+        }
+        if (na < lo || na > hi) {
+            if (lo == hi)
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes %d argument%s, given %d", name,
+                         lo, lo == 1 ? "" : "s", na);
+            else
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes %d to %d arguments, given %d",
+                         name, lo, hi, na);
+            return NULL;
+        }
+        if (it->frame && !framed) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span,
+                     "%s has no frame: OVER … PRECEDING goes with first_value, last_value, count, "
+                     "sum, avg, min and max", name);
+            return NULL;
+        }
+        for (int k = 0; k < na; k++) {
+            const AstNode *argn = c->items.items[k];
+            if (argn->kind == AST_CALL && (agg_index(argn->name) >= 0 ||
+                lang_window_from_name(argn->name, strlen(argn->name), &(WinFn){0}) == 0)) {
+                rx_error(s->err, RX_ETYPE, s->src, argn->span, "window functions do not nest");
+                return NULL;
+            }
+        }
+        if (na >= 1 && !(w->arg = sema_expr(s, c->items.items[0], &in->schema))) return NULL;
+        RxType at = w->arg ? w->arg->type : TY_INT;
+        switch (w->fn) {
+        case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK: case WIN_COUNT:
+            w->type = TY_INT;
+            break;
+        case WIN_LAG: case WIN_LEAD: {
+            w->offset = 1;
+            if (na >= 2) {
+                Expr *o = sema_expr(s, c->items.items[1], &in->schema);
+                if (!o) return NULL;
+                if (o->kind != EX_CONST || o->type != TY_INT || o->value.v.i < 0) {
+                    rx_error(s->err, RX_ETYPE, s->src, o->span,
+                             "the offset of %s is a constant INT of 0 or more", name);
+                    return NULL;
+                }
+                w->offset = o->value.v.i;
+            }
+            if (na == 3) {
+                if (!(w->def = sema_expr(s, c->items.items[2], &in->schema))) return NULL;
+                RxType dt = w->def->type;
+                if (dt != TY_NULL && at != TY_NULL && dt != at && !(at == TY_FLOAT && dt == TY_INT)) {
+                    rx_error(s->err, RX_ETYPE, s->src, w->def->span,
+                             "the default of %s must be of type %s like its value, found %s", name,
+                             type_name(at), type_name(dt));
+                    return NULL;
+                }
+                if (at == TY_NULL) at = dt;
+            }
+            w->type = at;
+            break;
+        }
+        case WIN_SUM: case WIN_AVG:
+            if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "%s needs numbers or DURATIONs, found %s",
+                         name, type_name(at));
+                return NULL;
+            }
+            w->type = w->fn == WIN_SUM ? (at == TY_NULL ? TY_INT : at) : at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+            break;
+        default:
+            w->type = at;
+            break;
+        }
+        w->frame = it->frame == 1 ? WF_ROWS : it->frame == 2 ? WF_RANGE : WF_RUNNING;
+        if (w->frame == WF_ROWS) {
+            if (it->ival < 0) {
+                rx_error(s->err, RX_EVALUE, s->src, it->span, "a frame counts 0 rows or more");
+                return NULL;
+            }
+            w->rows = it->ival;
+        }
+        if (w->frame == WF_RANGE) {
+            if (p->n_sort != 1 || p->sort[0].desc) {
+                rx_error(s->err, RX_ETYPE, s->src, it->within->span,
+                         "a frame of values (OVER … PRECEDING) needs one ascending order key "
+                         "(ω … BY ts; …), found %s", p->n_sort != 1 ? "several" : "DESC");
+                return NULL;
+            }
+            if (window_range(s, it, p->sort[0].e->type, w, &in->schema) < 0) return NULL;
+        }
+        ColInfo *ci = &p->schema.cols[nin + i];
+        ci->type = w->type;
+        ci->name = it->name;
+        ci->base = it->name;
+        ci->qual = NULL;
+        for (int k = 0; k < nin + i; k++)
+            if (strcmp(p->schema.cols[k].name, it->name) == 0) {
+                rx_error(s->err, RX_ENAME, s->src, it->name_span,
+                         "the column name '%s' is taken: ω adds columns to its operand's", it->name);
+                return NULL;
+            }
+    }
+    return p;
+}
+
+/* FILL ts EVERY width [PER keys] [USING col => rule, …] (R): ts a TIMESTAMP column, the width a
+ * constant fixed length, the keys and filled columns R's columns; a linear column is a number
+ * (INT becomes FLOAT). NULL with the error. */
+static LPlan *sema_fill(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_FILL, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    if (schema_copy(s, &in->schema, &p->schema) < 0) return NULL;
+    int nin = in->schema.n, nk = (int)n->items.n;
+    Expr *ts = sema_expr(s, n->a, &in->schema);
+    if (!ts) return NULL;
+    if (ts->kind != EX_COL || ts->type != TY_TIMESTAMP) {
+        rx_error(s->err, RX_ETYPE, s->src, ts->span,
+                 "FILL buckets a TIMESTAMP column of its operand, found %s",
+                 ts->kind != EX_COL ? "an expression (compute it with π first)" : type_name(ts->type));
+        return NULL;
+    }
+    p->fill_col = ts->col;
+    Expr *w = sema_expr(s, n->within, &in->schema);
+    if (!w) return NULL;
+    if (w->kind != EX_CONST || w->type != TY_DURATION || w->value.null || w->value.v.d.months != 0 ||
+        w->value.v.d.us <= 0) {
+        rx_error(s->err, RX_ETYPE, s->src, w->span,
+                 "EVERY takes a constant fixed length greater than zero (DURATION 'PT1M', 'P1D'; "
+                 "not months)");
+        return NULL;
+    }
+    p->has_within = true;
+    p->within = w->value.v.d;
+    if (n->sort.n == 2) {
+        Expr *f = sema_expr(s, n->sort.items[0], &in->schema);
+        Expr *t = f ? sema_expr(s, n->sort.items[1], &in->schema) : NULL;
+        if (!f || !t) return NULL;
+        Expr *bad = f->kind != EX_CONST || f->type != TY_TIMESTAMP || f->value.null ? f
+                  : t->kind != EX_CONST || t->type != TY_TIMESTAMP || t->value.null ? t : NULL;
+        if (bad) {
+            rx_error(s->err, RX_ETYPE, s->src, bad->span, "FROM and TO take constant TIMESTAMPs, found %s",
+                     bad->kind != EX_CONST ? "an expression" : type_name(bad->type));
+            return NULL;
+        }
+        p->fill_range = true;
+        p->fill_from = f->value.v.i;
+        p->fill_to = t->value.v.i;
+    }
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    p->fill_rule = alloc(s, (size_t)(nin + 1));
+    if (!p->group || !p->fill_rule) return NULL;
+    memset(p->fill_rule, FILL_NULL, (size_t)nin);
+    for (int i = 0; i < nk; i++) {
+        Expr *k = sema_expr(s, n->items.items[i], &in->schema);
+        if (!k) return NULL;
+        if (k->kind != EX_COL || k->col == p->fill_col) {
+            rx_error(s->err, RX_ETYPE, s->src, k->span,
+                     "PER takes columns of FILL's operand other than the time column");
+            return NULL;
+        }
+        p->group[i] = k;
+    }
+    for (size_t i = 0; i < n->items2.n; i++) {
+        const AstNode *it = n->items2.items[i];
+        Expr *c = sema_expr(s, it->a, &in->schema);
+        if (!c) return NULL;
+        bool key = c->kind == EX_COL && c->col == p->fill_col;
+        for (int k = 0; k < nk && c->kind == EX_COL; k++) key |= p->group[k]->col == c->col;
+        if (c->kind != EX_COL || key) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "USING names a column of FILL's operand that is neither the time nor a key");
+            return NULL;
+        }
+        int rule;
+        if (strcasecmp(it->name, "null") == 0) rule = FILL_NULL;
+        else if (strcasecmp(it->name, "previous") == 0) rule = FILL_PREVIOUS;
+        else if (strcasecmp(it->name, "linear") == 0) rule = FILL_LINEAR;
+        else {
+            rx_error(s->err, RX_EVALUE, s->src, it->name_span,
+                     "unknown fill rule '%s' (NULL, previous or linear)", it->name);
+            return NULL;
+        }
+        if (rule == FILL_LINEAR && c->type != TY_INT && c->type != TY_FLOAT) {
+            rx_error(s->err, RX_ETYPE, s->src, it->span,
+                     "linear fills numbers (INT or FLOAT), and %s is %s",
+                     in->schema.cols[c->col].name, type_name(c->type));
+            return NULL;
+        }
+        p->fill_rule[c->col] = (uint8_t)rule;
+        if (rule == FILL_LINEAR) p->schema.cols[c->col].type = TY_FLOAT;
+    }
+    return p;
+}
+
 /* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
 /* One aggregate item (count, sum, avg, min, max, first, last over an expression of sc) into
  * *ag, its output column into *ci; op names the operator for the message when the item is not
@@ -1914,6 +2347,10 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_group(s, n);
     case AST_ISET:
         return sema_iset(s, n);
+    case AST_WINDOW:
+        return sema_window(s, n);
+    case AST_FILL:
+        return sema_fill(s, n);
     default:
         rx_error(s->err, RX_ESYNTAX, s->src, n->span, "a relation was expected here");
         return NULL;

@@ -857,6 +857,28 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             }
             break;
         }
+        case FN_TIME_BUCKET: case FN_DATE_BIN: {
+            RxDuration w = ((RxDuration *)va[0].data)[i];
+            Vec *x = &va[1];
+            int64_t ts = x->type == TY_DATE ? (int64_t)((int32_t *)x->data)[i] * US_PER_DAY
+                                            : ((int64_t *)x->data)[i];
+            int64_t origin = w.months ? TM_BUCKET_ORIGIN_MONTHS : TM_BUCKET_ORIGIN, r;
+            if (na == 3) {
+                Vec *o = &va[2];
+                origin = o->type == TY_DATE ? (int64_t)((int32_t *)o->data)[i] * US_PER_DAY
+                                            : ((int64_t *)o->data)[i];
+            }
+            if (e->fn == FN_DATE_BIN && w.months != 0)
+                return run_error(v, e, "date_bin takes a fixed width, not months");
+            if (tm_bucket_ts(w, ts, origin, &r, &why) < 0) {
+                char at[TM_BUF];
+                tm_format_timestamp(ts, at);
+                return run_error(v, e, "%s of %s: %s", lang_function_name(e->fn), at, why);
+            }
+            if (e->type == TY_DATE) ((int32_t *)out->data)[i] = (int32_t)(r / US_PER_DAY - (r % US_PER_DAY < 0));
+            else ((int64_t *)out->data)[i] = r;
+            break;
+        }
         case FN_COALESCE: break;
         }
     }

@@ -51,6 +51,13 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
 Table *ops_join(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_setop(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
 Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+/* The stable order of in's rows by the sort keys (NULLs and DESC as each key says), as a
+ * permutation of n_rows row numbers that the caller frees with rx_free; NULL with err. */
+uint32_t *ops_sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err);
+/* ω (window.c): in's columns, then one column per window function, rows in in's order. */
+Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+/* FILL (window.c): one row per bucket per key from each key's first bucket to its last. */
+Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 /* One γ aggregate ag (of lp's, which names it in errors) over the groups ids[i] < ng of in's

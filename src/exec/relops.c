@@ -513,6 +513,10 @@ static uint32_t *sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const T
     return perm;
 }
 
+uint32_t *ops_sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err) {
+    return sort_order(x, spec, n_keys, in, err);
+}
+
 Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     uint32_t *perm = sort_order(x, p->lp->sort, p->lp->n_sort, in, err);
     if (!perm) return NULL;

@@ -144,6 +144,11 @@ static Column *source_column(const LPlan *lp, int i) {
         case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_DISTINCT: case LP_SORT: case LP_TOP:
             lp = lp->in[0];
             break;
+        case LP_WINDOW:
+            if (i >= lp->in[0]->schema.n) return NULL;
+            lp = lp->in[0];
+            break;
+        case LP_FILL: return NULL;
         case LP_SETOP: case LP_SQL: return NULL;
         case LP_ISET:
             if (lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS) {
@@ -415,6 +420,14 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
         p->kind = PN_ISET;
         p->rows = lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS ? p->in[0]->rows / 2 : p->in[0]->rows * 2;
         break;
+    case LP_WINDOW:
+        p->kind = PN_WINDOW;
+        p->rows = p->in[0]->rows;
+        break;
+    case LP_FILL:
+        p->kind = PN_FILL;
+        p->rows = p->in[0]->rows;
+        break;
     case LP_TOP: case LP_GROUP: {
         double groups = 1;
         for (int k = 0; k < lp->n_group; k++) groups *= ndv_of(lp->in[0], lp->group[k], p->in[0]->rows);
@@ -558,6 +571,46 @@ void plan_label(const PNode *p, StrBuf *out) {
         if (lp->n_group) sb_printf(out, " per %d key%s", lp->n_group, lp->n_group == 1 ? "" : "s");
         if (lp->n_sort) sb_printf(out, " by %d key%s", lp->n_sort, lp->n_sort == 1 ? "" : "s");
         break;
+    case PN_WINDOW:
+        sb_puts(out, "Window");
+        if (lp->n_group) sb_printf(out, " per %d key%s", lp->n_group, lp->n_group == 1 ? "" : "s");
+        sb_printf(out, " by %d key%s:", lp->n_sort, lp->n_sort == 1 ? "" : "s");
+        for (int i = 0; i < lp->n_wins; i++) {
+            const WinSpec *w = &lp->wins[i];
+            sb_printf(out, "%s %s", i ? "," : "", lang_window_name(w->fn));
+            if (w->frame == WF_ROWS) {
+                sb_printf(out, " over %lld rows", (long long)w->rows);
+            } else if (w->frame == WF_RANGE) {
+                RxType ot = lp->sort[0].e->type;
+                if (ot == TY_TIMESTAMP || ot == TY_DATE) {
+                    char buf[TM_BUF];
+                    tm_format_duration((RxDuration){0, w->range}, buf);
+                    sb_printf(out, " over %s", buf);
+                } else if (ot == TY_INT) {
+                    sb_printf(out, " over %lld", (long long)w->range);
+                } else {
+                    sb_printf(out, " over %.17g", w->range_f);
+                }
+            } else if (w->fn >= WIN_FIRST_VALUE) {
+                sb_puts(out, " running");
+            }
+            sb_printf(out, " → %s", lp->schema.cols[lp->in[0]->schema.n + i].name);
+        }
+        break;
+    case PN_FILL: {
+        char buf[TM_BUF];
+        tm_format_duration(lp->within, buf);
+        sb_printf(out, "Fill %s every %s", lp->schema.cols[lp->fill_col].name, buf);
+        if (lp->n_group) sb_printf(out, " per %d key%s", lp->n_group, lp->n_group == 1 ? "" : "s");
+        bool any = false;
+        for (int i = 0; i < lp->schema.n; i++)
+            if (lp->fill_rule[i] != FILL_NULL) {
+                sb_printf(out, "%s %s %s", any ? "," : ":", lp->schema.cols[i].name,
+                          lp->fill_rule[i] == FILL_PREVIOUS ? "previous" : "linear");
+                any = true;
+            }
+        break;
+    }
     case PN_GROUP:
         sb_printf(out, "Aggregate (%d key%s, %d aggregate%s)", lp->n_group, lp->n_group == 1 ? "" : "s",
                   lp->n_aggs, lp->n_aggs == 1 ? "" : "s");

@@ -53,6 +53,22 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
             memset(need, 1, (size_t)n);
         }
         break;
+    case LP_WINDOW:
+        /* the operand's columns pass up; keys, order and arguments are read */
+        for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
+        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
+        for (int k = 0; k < p->n_sort; k++) mark_expr(p->sort[k].e, need, 0, 0, n);
+        for (int k = 0; k < p->n_wins; k++) {
+            mark_expr(p->wins[k].arg, need, 0, 0, n);
+            mark_expr(p->wins[k].def, need, 0, 0, n);
+        }
+        break;
+    case LP_FILL:
+        /* every column: a filled row takes each column's rule */
+        for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
+        need[p->fill_col] = 1;
+        for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
+        break;
     case LP_SETOP: case LP_DISTINCT: case LP_SCAN: case LP_SQL:
         memset(need, 1, (size_t)n);
         break;

@@ -482,6 +482,10 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     case FN_EXTRACT: case FN_DATE_TRUNC:
         /* fields and edge cases of their own (docs/functions.md): the engine computes them */
         return NULL;
+    case FN_TIME_BUCKET: case FN_DATE_BIN:
+        /* PostgreSQL's date_bin works on its own timestamp type and rejects months; the
+         * engine computes buckets */
+        return NULL;
     }
     return NULL;
 }

@@ -52,6 +52,7 @@ static const struct {
     {"⨝", TK_JOIN}, {"⋈", TK_JOIN}, {"×", TK_CROSS}, {"∪", TK_UNION}, {"∩", TK_INTERSECT},
     {"−", TK_DIFF}, {"⟕", TK_LJOIN}, {"⟖", TK_RJOIN}, {"⟗", TK_FJOIN}, {"⋉", TK_LSEMI},
     {"⋊", TK_RSEMI}, {"▷", TK_ANTI}, {"δ", TK_DELTA}, {"τ", TK_TAU}, {"γ", TK_GAMMA},
+    {"ω", TK_OMEGA},
 };
 
 /* The raw body of an inline table: from '[' at lx->pos to the ']' that is the first non-blank
@@ -338,6 +339,7 @@ const char *tok_kind_name(TokKind k) {
     case TK_DELTA: return "'δ'";
     case TK_TAU: return "'τ'";
     case TK_GAMMA: return "'γ'";
+    case TK_OMEGA: return "'ω'";
     }
     return "token";
 }

@@ -481,6 +481,14 @@ static AstNode *parse_primary(Parser *p) {
                               next->kind == TK_PI || next->kind == TK_SIGMA ||
                               next->kind == TK_RHO || next->kind == TK_DELTA ||
                               next->kind == TK_TAU || next->kind == TK_GAMMA);
+            WinFn wf;
+            if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus &&
+                lang_window_from_name(tok_text(p, t), tok_len(t), &wf) == 0) {
+                syntax_error(p, t, "the window function %s(...) can only stand in an ω list: "
+                             "ω [PER keys] BY key; %s(...) → name (R)", lang_window_name(wf),
+                             lang_window_name(wf));
+                return NULL;
+            }
             if (k && continues_scalar(peek_at(p, k)->kind) && !rel_minus) {
                 syntax_error(p, t, "unknown function '%.*s' (docs/functions.md lists them)",
                              (int)tok_len(t), tok_text(p, t));
@@ -761,6 +769,27 @@ static AstNode *parse_operand(Parser *p) {
         expected(p, "relation (a name or a parenthesized expression)");
         return NULL;
     }
+    if (t->kind == TK_IDENT && word_is(p, t, "SERIES") && peek_at(p, 1)->kind == TK_LPAREN) {
+        /* series(from, to, step): a relation of one column x */
+        advance(p);
+        AstNode *call = node(p, AST_CALL, t->span);
+        if (!call) return NULL;
+        const Token *open = advance(p);
+        if (enter(p, open) < 0) return NULL;
+        call = parse_call_args(p, call, t, open);
+        leave(p);
+        if (!call) return NULL;
+        if (call->items.n != 3) {
+            rx_error(p->err, RX_ESYNTAX, p->src, call->span,
+                     "series takes from, to and step: series(1, 10, 1), series(TIMESTAMP '…', "
+                     "TIMESTAMP '…', DURATION 'PT1M'); given %zu", call->items.n);
+            return NULL;
+        }
+        call->kind = AST_REL;
+        call->name = "series";
+        call->name_span = t->span;
+        return call;
+    }
     advance(p);
     AstNode *n = node(p, AST_REL, t->span);
     if (!n) return NULL;
@@ -1039,6 +1068,172 @@ static AstNode *parse_iset_binary(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
+
+
+/* fill = 'FILL' colref 'EVERY' expr [ 'PER' expr { ',' expr } ] [ 'FROM' expr 'TO' expr ]
+ *        [ 'USING' colref '=>' name { ',' colref '=>' name } ] rel_unary */
+static AstNode *parse_fill(Parser *p) {
+    const Token *t = advance(p);
+    AstNode *result = node(p, AST_FILL, t->span);
+    if (!result) return NULL;
+    if (!(result->a = parse_expr(p))) return NULL;
+    if (!at_word(p, "EVERY")) {
+        expected(p, "EVERY and the bucket width: FILL ts EVERY DURATION 'PT1M' [PER keys] (R)");
+        return NULL;
+    }
+    advance(p);
+    if (!(result->within = parse_expr(p))) return NULL;
+    if (at_word(p, "PER")) {
+        advance(p);
+        for (;;) {
+            AstNode *k = parse_expr(p);
+            if (!k) return NULL;
+            ptrvec_push(p->a, &result->items, k);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    if (at_word(p, "FROM")) {
+        advance(p);
+        AstNode *f = parse_expr(p);
+        if (!f) return NULL;
+        if (!at_word(p, "TO")) {
+            expected(p, "TO after FROM …: FILL ts EVERY w FROM TIMESTAMP '…' TO TIMESTAMP '…' (R)");
+            return NULL;
+        }
+        advance(p);
+        AstNode *to = parse_expr(p);
+        if (!to) return NULL;
+        ptrvec_push(p->a, &result->sort, f);
+        ptrvec_push(p->a, &result->sort, to);
+    }
+    if (at_word(p, "USING")) {
+        advance(p);
+        for (;;) {
+            AstNode *col = parse_expr(p);
+            if (!col) return NULL;
+            if (peek_kind(p) != TK_FATARROW) {
+                expected(p, "'=>' and a rule after the column: USING price => previous, qty => linear");
+                return NULL;
+            }
+            advance(p);
+            const Token *rt = peek(p);
+            if (rt->kind != TK_IDENT) {
+                expected(p, "a fill rule (NULL, previous or linear)");
+                return NULL;
+            }
+            advance(p);
+            AstNode *it = node(p, AST_ITEM, rx_span_join(col->span, rt->span));
+            if (!it) return NULL;
+            it->a = col;
+            it->name = name_text(p, rt);
+            it->name_span = rt->span;
+            ptrvec_push(p->a, &result->items2, it);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    AstNode *in = parse_operand(p);
+    if (!in) return NULL;
+    result->b = in;
+    result->span = rx_span_join(t->span, in->span);
+    return result;
+}
+
+/* window_item = expr [ 'OVER' ( INT 'ROWS' | expr ) 'PRECEDING' ] '→' name
+ * A frame-less item is running: its frame is the partition's rows up to the current one. */
+static AstNode *parse_window_item(Parser *p) {
+    WinFn wf;
+    const Token *t = peek(p);
+    bool call = t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_LPAREN &&
+                lang_window_from_name(tok_text(p, t), tok_len(t), &wf) == 0;
+    AstNode *e = call ? parse_call(p) : parse_expr(p);
+    if (!e) return NULL;
+    AstNode *it = node(p, AST_ITEM, e->span);
+    if (!it) return NULL;
+    it->a = e;
+    if (at_word(p, "OVER")) {
+        const Token *ov = advance(p);
+        if (peek_kind(p) == TK_INT && word_is(p, peek_at(p, 1), "ROWS")) {
+            const Token *nt = advance(p);
+            if (num_parse_int(tok_text(p, nt), tok_len(nt), &it->ival) < 0) {
+                syntax_error(p, nt, "a row count that fits in 64 bits expected after OVER");
+                return NULL;
+            }
+            advance(p);
+            it->frame = 1;
+        } else {
+            if (!(it->within = parse_expr(p))) return NULL;
+            it->frame = 2;
+        }
+        if (!at_word(p, "PRECEDING")) {
+            expected(p, "PRECEDING after the frame (OVER n ROWS PRECEDING, OVER DURATION 'PT5M' "
+                        "PRECEDING)");
+            return NULL;
+        }
+        it->span = rx_span_join(it->span, advance(p)->span);
+        (void)ov;
+    }
+    if (peek_kind(p) != TK_ARROW) {
+        expected(p, "'→ name' after a window function: ω … ; lag(x) → prev (R)");
+        return NULL;
+    }
+    advance(p);
+    const Token *nt = peek(p);
+    if (!is_name(nt)) {
+        expected(p, "a column name after '→'");
+        return NULL;
+    }
+    advance(p);
+    it->name = name_text(p, nt);
+    it->name_span = nt->span;
+    it->span = rx_span_join(it->span, nt->span);
+    return it;
+}
+
+/* window = ( 'ω' | 'omega' ) [ 'PER' expr { ',' expr } ] 'BY' sort_item { ',' sort_item } ';'
+ *          window_item { ',' window_item } rel_unary */
+static AstNode *parse_window(Parser *p) {
+    const Token *t = advance(p);
+    AstNode *result = node(p, AST_WINDOW, t->span);
+    if (!result) return NULL;
+    if (at_word(p, "PER")) {
+        advance(p);
+        for (;;) {
+            AstNode *k = parse_expr(p);
+            if (!k) return NULL;
+            ptrvec_push(p->a, &result->items, k);
+            if (peek_kind(p) != TK_COMMA) break;
+            advance(p);
+        }
+    }
+    if (!at_word(p, "BY")) {
+        expected(p, "BY and the order of the rows: ω [PER keys] BY key; lag(x) → prev, … (R)");
+        return NULL;
+    }
+    advance(p);
+    size_t from;
+    if (parse_sort_items(p, &result->sort, &from) < 0) return NULL;
+    if (peek_kind(p) != TK_SEMI) {
+        expected(p, "';' after the order of ω: ω [PER keys] BY key; lag(x) → prev, … (R)");
+        return NULL;
+    }
+    advance(p);
+    for (;;) {
+        from = p->pos;
+        AstNode *it = parse_window_item(p);
+        if (!it) return NULL;
+        ptrvec_push(p->a, &result->items2, it);
+        if (peek_kind(p) != TK_COMMA) break;
+        advance(p);
+    }
+    AstNode *in = parse_operand(p);
+    if (!in) return NULL;
+    result->b = in;
+    result->span = rx_span_join(t->span, in->span);
+    return result;
+}
+
 /* rel_unary = ( 'σ' | SIGMA ) expr operand
  *           | ( 'π' | PI ) item { ',' item } operand
  *           | ( 'ρ' | RHO ) ( name | name '→' name { ',' name '→' name } ) operand
@@ -1285,6 +1480,12 @@ static AstNode *parse_rel_unary(Parser *p) {
         }
         result->b = in;
         result->span = rx_span_join(t->span, in->span);
+    } else if (is_word_tok(p, TK_OMEGA, "OMEGA") && !(t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_DOT)) {
+        result = parse_window(p);
+    } else if (at_word(p, "FILL") && is_name(peek_at(p, 1)) &&
+               (word_is(p, peek_at(p, 2), "EVERY") ||
+                (peek_at(p, 2)->kind == TK_DOT && word_is(p, peek_at(p, 4), "EVERY")))) {
+        result = parse_fill(p);
     } else if ((at_word(p, "PACK") || at_word(p, "GAPS") || at_word(p, "NORMALIZE")) &&
                peek_at(p, 1)->kind == TK_LPAREN) {
         result = parse_iset_unary(p);
@@ -2072,7 +2273,7 @@ typedef struct {
     const AstNode *up;    /* the head of the chain n's parent belongs to (NULL at the root) */
 } DepthEntry;
 
-static bool is_rel_kind(AstKind k) { return k <= AST_ISET; }
+static bool is_rel_kind(AstKind k) { return k <= AST_FILL; }
 
 /* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
@@ -2153,7 +2354,7 @@ static int check_depth(Parser *p, const AstNode *root) {
             break;
         }
         const AstNode *kids[5] = {x->a, x->b, x->cond, x->within, x->within_hi};
-        size_t need = n + 5 + x->items.n + x->items2.n;
+        size_t need = n + 5 + x->items.n + x->items2.n + x->sort.n;
         if (need > cap) {
             while (cap < need) cap *= 2;
             DepthEntry *grown = realloc(stack, cap * sizeof *stack);
@@ -2171,6 +2372,8 @@ static int check_depth(Parser *p, const AstNode *root) {
             stack[n++] = (DepthEntry){x->items.items[i], e.rel, e.expr, x->items.items[i], e.head};
         for (size_t i = 0; i < x->items2.n; i++)
             stack[n++] = (DepthEntry){x->items2.items[i], e.rel, e.expr, x->items2.items[i], e.head};
+        for (size_t i = 0; i < x->sort.n; i++)
+            stack[n++] = (DepthEntry){x->sort.items[i], e.rel, e.expr, x->sort.items[i], e.head};
     }
     free(stack);
     return rc;

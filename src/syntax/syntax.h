@@ -41,7 +41,8 @@ typedef enum {
     TK_UNION, TK_INTERSECT, TK_DIFF, /* ∪ ∩ − (− is also subtraction in scalar context) */
     TK_LJOIN, TK_RJOIN, TK_FJOIN,   /* ⟕ ⟖ ⟗ */
     TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
-    TK_DELTA, TK_TAU, TK_GAMMA      /* δ τ γ */
+    TK_DELTA, TK_TAU, TK_GAMMA,     /* δ τ γ */
+    TK_OMEGA      /* ω */
 } TokKind;
 
 typedef struct {
@@ -78,6 +79,9 @@ typedef enum {
     AST_GROUP,      /* γ [items ;] items2 (b): keys, then aggregates (AST_ITEM) */
     AST_ISET,       /* interval-set operator iset_op: PACK/GAPS/NORMALIZE (s, e) BY keys ... (b),
                      * or a IMINUS/IINTERSECT/NORMALIZE (4 endpoints) [ON cond] b */
+    AST_WINDOW,     /* ω [PER items] BY sort ; items2 (b): sort keys in `sort`, window items */
+    AST_FILL,       /* FILL a EVERY within [PER items] [FROM sort[0] TO sort[1]] [USING items2]
+                     * (b): items2 are AST_ITEM {a = AST_COLREF, name = the rule word} */
     /* scalar */
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
@@ -137,11 +141,16 @@ struct AstNode {
     int nulls;            /* sort item: 0 default (NULLS LAST for ASC, FIRST for DESC), 1 FIRST, 2 LAST */
     bool star;            /* AST_CALL: count(*) */
     bool distinct;        /* AST_CALL: count(DISTINCT x) */
-    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates, AST_ISET PACK's aggregates */
     int iset_op;          /* AST_ISET: IsetOp; a is NULL for the unary forms */
     PtrVec keys;          /* AST_ISET unary forms: the BY columns (AST_COLREF) */
     AstNode *within_hi;   /* AST_ISET GAPS WITHIN lo TO hi: hi (within is lo) */
-    PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints */
+    PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates, AST_WINDOW items,
+                           * AST_ISET PACK's aggregates */
+    PtrVec sort;          /* AST_WINDOW: the order (AST_ITEM with desc / nulls) */
+    int frame;            /* AST_WINDOW item: 0 running, 1 OVER ival ROWS PRECEDING, 2 OVER
+                           * within PRECEDING (a range of order values) */
+    PtrVec items;         /* PROJECT/RENAME_COLS items, CALL arguments, IJOIN endpoints; AST_REL:
+                           * the arguments of series(from, to, step) (none for a named relation) */
 };
 
 /* A cell of an inline table, as written. */

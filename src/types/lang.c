@@ -41,6 +41,7 @@ static const char *const function_names[FN_N_FUNCTIONS + LANG_N_AGGREGATES] = {
     "to_timestamp", "to_date", "to_time", "to_duration", "to_text", "to_int", "to_float",
     "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",
     "date_trunc",
+    "time_bucket", "date_bin",
     "count", "sum", "avg", "min", "max", "first", "last",
 };
 
@@ -78,6 +79,31 @@ const char *lang_name_at(int i) { return i >= 0 && i < LANG_N_NAMES ? function_n
 
 bool lang_is_function(const char *s, size_t n) {
     return find_function(s, n, 0, FN_N_FUNCTIONS + LANG_N_AGGREGATES) >= 0;
+}
+
+/* ---- window functions ----------------------------------------------------------------------- */
+
+static const char *const window_names[WIN_N_FUNCTIONS] = {
+    "row_number", "rank", "dense_rank", "lag", "lead", "first_value", "last_value",
+    "count", "sum", "avg", "min", "max",
+};
+
+const char *lang_window_name(WinFn f) {
+    return (unsigned)f < WIN_N_FUNCTIONS ? window_names[f] : "?";
+}
+
+int lang_window_from_name(const char *s, size_t n, WinFn *out) {
+    for (int f = 0; f < WIN_N_FUNCTIONS; f++) {
+        const char *name = window_names[f];
+        if (strlen(name) != n) continue;
+        size_t i = 0;
+        while (i < n && lower_ascii((unsigned char)s[i]) == name[i]) i++;
+        if (i == n) {
+            *out = (WinFn)f;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* ---- relations ------------------------------------------------------------------------------ */

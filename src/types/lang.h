@@ -30,9 +30,11 @@ const char *op_text(AstOp op);
 typedef enum {
     FN_TO_TIMESTAMP, FN_TO_DATE, FN_TO_TIME, FN_TO_DURATION, FN_TO_TEXT, FN_TO_INT,
     FN_TO_FLOAT, FN_COALESCE, FN_ABS, FN_ROUND, FN_FLOOR, FN_CEIL, FN_LOWER, FN_UPPER,
-    FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC
+    FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC,
+    /* time series (docs/functions.md, "Buckets") */
+    FN_TIME_BUCKET, FN_DATE_BIN
 } FuncId;
-#define FN_N_FUNCTIONS (FN_DATE_TRUNC + 1)
+#define FN_N_FUNCTIONS (FN_DATE_BIN + 1)
 
 /* The aggregate functions by name, in the order lang_aggregate_index numbers them. */
 #define LANG_N_AGGREGATES 7
@@ -44,12 +46,28 @@ int lang_function_from_name(const char *s, size_t n, FuncId *out);
 /* Case-insensitive lookup of an aggregate name s[0..n) (count, sum, avg, min, max, first, last):
  * its index in that order, or -1. */
 int lang_aggregate_index(const char *s, size_t n);
-/* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). */
+/* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). Window
+ * functions are not: they are calls only in ω's list, and `rank (R)` stays a column and an
+ * operand elsewhere. */
 bool lang_is_function(const char *s, size_t n);
 /* The i-th name of every built-in function and aggregate, 0 <= i < LANG_N_NAMES (for
  * suggestions: the nearest name to a misspelt one). */
 #define LANG_N_NAMES (FN_N_FUNCTIONS + LANG_N_AGGREGATES)
 const char *lang_name_at(int i);
+
+/* ---- window functions (ω, docs/operators.md) ------------------------------------------------ */
+
+typedef enum {
+    WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE,
+    WIN_LAST_VALUE, WIN_COUNT, WIN_SUM, WIN_AVG, WIN_MIN, WIN_MAX,
+    WIN_N_FUNCTIONS
+} WinFn;
+
+/* "row_number", "lag", "sum", ... as the language spells them; "?" for no window function. */
+const char *lang_window_name(WinFn f);
+/* Case-insensitive lookup of a window function named s[0..n) (the aggregates count, sum, avg,
+ * min and max included): 0 with *out set, or -1. */
+int lang_window_from_name(const char *s, size_t n, WinFn *out);
 
 /* ---- interval relations (spec/interval-join.md) --------------------------------------------- */
 

@@ -593,6 +593,45 @@ int tm_ts_add(int64_t ts, RxDuration d, int64_t *out) {
     return 0;
 }
 
+int tm_bucket_ts(RxDuration width, int64_t ts, int64_t origin, int64_t *out, const char **why) {
+    if (width.months != 0 && width.us != 0) {
+        *why = "a bucket width is whole months or a fixed length, not both";
+        return -1;
+    }
+    if (width.months < 0 || width.us < 0 || (width.months == 0 && width.us == 0)) {
+        *why = "a bucket width must be greater than zero";
+        return -1;
+    }
+    *why = "the bucket is out of range";
+    if (ts < TM_TS_MIN || ts > TM_TS_MAX || origin < TM_TS_MIN || origin > TM_TS_MAX) return -1;
+    if (width.months == 0) {
+        /* both within the range: the difference fits in 64 bits */
+        int64_t k = floor_div(ts - origin, width.us), r;
+        if (__builtin_mul_overflow(k, width.us, &r) || __builtin_add_overflow(r, origin, &r) ||
+            r < TM_TS_MIN || r > TM_TS_MAX)
+            return -1;
+        *out = r;
+        return 0;
+    }
+    /* months: count calendar months from the origin's month, then step back one width when
+     * the origin's day and time of day put that start after ts */
+    int64_t ty, oy;
+    int tm, td, om, od;
+    tm_civil_from_days(floor_div(ts, US_PER_DAY), &ty, &tm, &td);
+    tm_civil_from_days(floor_div(origin, US_PER_DAY), &oy, &om, &od);
+    int64_t diff = (ty * 12 + tm) - (oy * 12 + om);
+    int64_t k = floor_div(diff, width.months) * width.months, r;
+    for (int step = 0; step < 3; step++) {
+        if (tm_ts_add(origin, (RxDuration){k, 0}, &r) < 0) return -1;
+        if (r <= ts) {
+            *out = r;
+            return 0;
+        }
+        k -= width.months;
+    }
+    return -1;
+}
+
 int tm_date_add_days(int32_t date, int64_t days, int32_t *out) {
     int64_t r;
     if (__builtin_add_overflow((int64_t)date, days, &r) || r < TM_DATE_MIN || r > TM_DATE_MAX)

@@ -84,6 +84,19 @@ int tm_ts_add(int64_t ts, RxDuration d, int64_t *out);
 /* DATE + n days, -1 out of range. */
 int tm_date_add_days(int32_t date, int64_t days, int32_t *out);
 
+/* time_bucket / date_bin: the start of the bucket of width `width` that holds ts, buckets
+ * being laid from `origin` both ways: origin + k*width <= ts < origin + (k+1)*width (k rounded
+ * down, so times before the origin or before 1970 land in the bucket that starts at or before
+ * them). A width is either whole months (P1M, P3M, P1Y: calendar months counted from the
+ * origin's month) or a positive fixed length, never both. Returns 0, or -1 with *why set to a
+ * static reason: a width of zero or below, one that mixes months with days or hours, or a
+ * result outside TM_TS_MIN..TM_TS_MAX. */
+int tm_bucket_ts(RxDuration width, int64_t ts, int64_t origin, int64_t *out, const char **why);
+/* The default origins of time_bucket: Monday 2000-01-03 for fixed widths (so that weeks start
+ * on Mondays, as in TimescaleDB and DuckDB), 2000-01-01 for widths in months. */
+#define TM_BUCKET_ORIGIN INT64_C(946857600000000)
+#define TM_BUCKET_ORIGIN_MONTHS INT64_C(946684800000000)
+
 /* Fields of extract() and date_trunc(). */
 typedef enum {
     TF_YEAR, TF_QUARTER, TF_MONTH, TF_WEEK, TF_DAY, TF_HOUR, TF_MINUTE, TF_SECOND,
