@@ -16,9 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/hmap.h"
 #include "types/number.h"
+#include "types/temporal.h"
 
 
 typedef struct {
@@ -278,6 +280,7 @@ static const char *conversion_hint(Sema *s, RxType from, RxType to) {
 }
 
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc);
+static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr *b);
 
 /* Records the error for binary operator n applied to types a and b; returns -1. */
 static int type_error_binary(Sema *s, const AstNode *n, RxType a, RxType b) {
@@ -349,7 +352,51 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_LOWER] = {FN_LOWER, 1, 1},               [FN_UPPER] = {FN_UPPER, 1, 1},
     [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
     [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
+    [FN_TRIM] = {FN_TRIM, 1, 2},                 [FN_LTRIM] = {FN_LTRIM, 1, 2},
+    [FN_RTRIM] = {FN_RTRIM, 1, 2},               [FN_REPLACE] = {FN_REPLACE, 3, 3},
+    [FN_CONCAT] = {FN_CONCAT, 1, 64},            [FN_STARTS_WITH] = {FN_STARTS_WITH, 2, 2},
+    [FN_CONTAINS] = {FN_CONTAINS, 2, 2},         [FN_SPLIT_PART] = {FN_SPLIT_PART, 3, 3},
+    [FN_SQRT] = {FN_SQRT, 1, 1},                 [FN_POWER] = {FN_POWER, 2, 2},
+    [FN_EXP] = {FN_EXP, 1, 1},                   [FN_LN] = {FN_LN, 1, 1},
+    [FN_LOG10] = {FN_LOG10, 1, 1},               [FN_SIGN] = {FN_SIGN, 1, 1},
+    [FN_MOD] = {FN_MOD, 2, 2},                   [FN_DIV] = {FN_DIV, 2, 2},
+    [FN_GREATEST] = {FN_GREATEST, 1, 64},        [FN_LEAST] = {FN_LEAST, 1, 64},
+    [FN_NULLIF] = {FN_NULLIF, 2, 2},             [FN_EPOCH] = {FN_EPOCH, 1, 1},
+    [FN_TO_SECONDS] = {FN_TO_SECONDS, 1, 1},     [FN_SECONDS] = {FN_SECONDS, 1, 1},
+    [FN_MAKE_TIMESTAMP] = {FN_MAKE_TIMESTAMP, 6, 6}, [FN_NOW] = {FN_NOW, 0, 0},
 };
+
+/* The statement time that now() stands for: RELIX_NOW (an ISO-8601 timestamp, to pin it in
+ * tests) when set, else the clock. 0 with *us set, or -1 with the error at the call. */
+static int statement_time(Sema *s, const AstNode *call, int64_t *us) {
+    const char *pin = getenv("RELIX_NOW");
+    if (pin && *pin) {
+        const char *why = NULL;
+        if (tm_parse_timestamp(pin, strlen(pin), us, &why) < 0)
+            return rx_error(s->err, RX_EVALUE, s->src, call->span,
+                            "RELIX_NOW='%.40s' is not a timestamp: %s", pin, why ? why : "");
+        return 0;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    *us = (int64_t)ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000;
+    return 0;
+}
+
+/* Whether t is a type of the "one type, INT and FLOAT mixing" family that coalesce, greatest
+ * and least take: sets *acc to the common type; false when t does not fit *acc. */
+static bool unify_type(RxType *acc, RxType t) {
+    if (t == TY_NULL || t == *acc) return true;
+    if (*acc == TY_NULL) {
+        *acc = t;
+        return true;
+    }
+    if (type_is_numeric(*acc) && type_is_numeric(t)) {
+        *acc = TY_FLOAT;
+        return true;
+    }
+    return false;
+}
 
 /* Records the error for argument i of call, which must be `want`; returns -1. */
 static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, const char *want) {
@@ -392,14 +439,14 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     if (!e) return NULL;
     e->fn = f->id;
     e->n_args = na;
-    e->args = alloc(s, (size_t)na * sizeof *e->args);
+    e->args = alloc(s, (size_t)(na ? na : 1) * sizeof *e->args);
     if (!e->args) return NULL;
     for (int i = 0; i < na; i++) {
         e->args[i] = sema_expr(s, n->items.items[i], sc);
         if (!e->args[i]) return NULL;
     }
     Expr **a = e->args;
-    RxType t0 = a[0]->type;
+    RxType t0 = na ? a[0]->type : TY_NULL;
     switch (f->id) {
     case FN_TO_TIMESTAMP:
         if (t0 != TY_TEXT && t0 != TY_DATE && t0 != TY_TIMESTAMP && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_NULL) {
@@ -551,6 +598,124 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             }
             e->type = TY_INT;
         }
+        break;
+    }
+    case FN_TRIM: case FN_LTRIM: case FN_RTRIM: case FN_REPLACE: case FN_STARTS_WITH:
+    case FN_CONTAINS: case FN_SPLIT_PART:
+        for (int i = 0; i < na; i++) {
+            bool want_int = f->id == FN_SPLIT_PART && i == 2;
+            RxType ti = a[i]->type;
+            if (ti != TY_NULL && ti != (want_int ? TY_INT : TY_TEXT)) {
+                arg_type_error(s, n, i, a[i], want_int ? "INT" : "TEXT");
+                return NULL;
+            }
+        }
+        e->type = f->id == FN_STARTS_WITH || f->id == FN_CONTAINS ? TY_BOOL : TY_TEXT;
+        break;
+    case FN_CONCAT: e->type = TY_TEXT; break;
+    case FN_SQRT: case FN_EXP: case FN_LN: case FN_LOG10: case FN_POWER:
+        for (int i = 0; i < na; i++)
+            if (!type_is_numeric(a[i]->type) && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "a number");
+                return NULL;
+            }
+        e->type = TY_FLOAT;
+        break;
+    case FN_SIGN:
+        if (!type_is_numeric(t0) && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number");
+            return NULL;
+        }
+        e->type = t0 == TY_NULL ? TY_INT : t0;
+        break;
+    case FN_MOD: case FN_DIV:
+        for (int i = 0; i < na; i++)
+            if (!type_is_numeric(a[i]->type) && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "a number");
+                return NULL;
+            }
+        if (f->id == FN_MOD) {
+            /* mod(a, b) is a % b: one operator, one rule */
+            RxType t = arith_type(OP_MOD, a[0]->type, a[1]->type);
+            return make_binary(s, OP_MOD, t == TY_NULL ? TY_INT : t, n->span, a[0], a[1]);
+        }
+        e->type = a[0]->type == TY_FLOAT || a[1]->type == TY_FLOAT ? TY_FLOAT : TY_INT;
+        break;
+    case FN_GREATEST: case FN_LEAST: {
+        RxType t = TY_NULL;
+        for (int i = 0; i < na; i++) {
+            if (!unify_type(&t, a[i]->type)) {
+                rx_error(s->err, RX_ETYPE, s->src, a[i]->span,
+                         "%s arguments must have one type: %s and %s", lang_function_name(f->id),
+                         type_name(t), type_name(a[i]->type));
+                return NULL;
+            }
+        }
+        e->type = t;
+        break;
+    }
+    case FN_NULLIF: {
+        /* nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END: the comparison rule of '=' */
+        if (!comparable(a[0]->type, a[1]->type)) {
+            rx_error(s->err, RX_ETYPE, s->src, a[1]->span, "cannot compare %s with %s%s",
+                     type_name(a[0]->type), type_name(a[1]->type),
+                     conversion_hint(s, a[0]->type, a[1]->type));
+            return NULL;
+        }
+        Expr *eq = make_binary(s, OP_EQ, TY_BOOL, n->span, a[0], a[1]);
+        Expr *nul = new_expr(s, EX_CONST, TY_NULL, n->span);
+        if (!eq || !nul) return NULL;
+        nul->value.null = true;
+        e->kind = EX_CASE;
+        e->n_args = 3;
+        e->args = alloc(s, 3 * sizeof *e->args);
+        if (!e->args) return NULL;
+        e->args[0] = eq;
+        e->args[1] = nul;
+        e->args[2] = a[0];
+        e->type = a[0]->type;
+        break;
+    }
+    case FN_EPOCH:
+        if (t0 != TY_TIMESTAMP && t0 != TY_DATE && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TIMESTAMP or DATE");
+            return NULL;
+        }
+        e->type = TY_FLOAT;
+        break;
+    case FN_TO_SECONDS:
+        if (t0 != TY_DURATION && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "DURATION");
+            return NULL;
+        }
+        e->type = TY_FLOAT;
+        break;
+    case FN_SECONDS:
+        if (!type_is_numeric(t0) && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number of seconds");
+            return NULL;
+        }
+        e->fn = FN_TO_DURATION;
+        e->type = TY_DURATION;
+        break;
+    case FN_MAKE_TIMESTAMP:
+        for (int i = 0; i < na; i++) {
+            RxType ti = a[i]->type;
+            if (ti != TY_NULL && ti != TY_INT && !(i == 5 && ti == TY_FLOAT)) {
+                arg_type_error(s, n, i, a[i], i == 5 ? "a number (seconds)" : "INT");
+                return NULL;
+            }
+        }
+        e->type = TY_TIMESTAMP;
+        break;
+    case FN_NOW: {
+        int64_t us;
+        if (statement_time(s, n, &us) < 0) return NULL;
+        e->kind = EX_CONST;
+        e->type = TY_TIMESTAMP;
+        e->value.type = TY_TIMESTAMP;
+        e->value.v.i = us;
+        e->n_args = 0;
         break;
     }
     }
