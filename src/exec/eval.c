@@ -753,6 +753,74 @@ static int math_range(Ev *v, const Expr *e, double r, double x, bool x_finite) {
     return 0;
 }
 
+/* ASCII case folding for ILIKE (as lower() and upper() map letters). */
+static int fold_ascii(int c, bool fold) { return fold && c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+
+/* Whether the code points s[0..sn) and p[0..pn) are equal, ASCII letters folded with fold. */
+static bool cp_equal(const char *s, size_t sn, const char *p, size_t pn, bool fold) {
+    if (sn != pn) return false;
+    if (sn == 1) return fold_ascii((unsigned char)s[0], fold) == fold_ascii((unsigned char)p[0], fold);
+    return memcmp(s, p, sn) == 0;
+}
+
+/* SQL LIKE: '%' matches any run of code points, '_' one, esc (0 or 1 code point) makes the next
+ * pattern code point literal. Greedy with one backtracking point (the last '%'), so linear in
+ * practice and O(|s|·|p|) at worst. 1 match, 0 no match, -1 when the pattern ends with esc. */
+static int like_match(RxStr s, RxStr p, RxStr esc, bool fold) {
+    size_t si = 0, pi = 0, star_p = (size_t)-1, star_s = 0;
+    for (;;) {
+        if (pi < p.len) {
+            size_t pk = cp_len(p.ptr + pi, p.len - pi);
+            bool is_esc = esc.len && pk == esc.len && memcmp(p.ptr + pi, esc.ptr, pk) == 0;
+            if (!is_esc && pk == 1 && p.ptr[pi] == '%') {
+                star_p = pi + 1;
+                star_s = si;
+                pi++;
+                continue;
+            }
+            if (si < s.len) {
+                size_t sk = cp_len(s.ptr + si, s.len - si);
+                if (!is_esc && pk == 1 && p.ptr[pi] == '_') {
+                    si += sk, pi++;
+                    continue;
+                }
+                size_t lp = pi;
+                if (is_esc) {
+                    lp = pi + pk;
+                    if (lp >= p.len) return -1;
+                    pk = cp_len(p.ptr + lp, p.len - lp);
+                }
+                if (cp_equal(s.ptr + si, sk, p.ptr + lp, pk, fold)) {
+                    si += sk, pi = lp + pk;
+                    continue;
+                }
+            } else if (is_esc && pi + pk >= p.len) {
+                return -1;
+            }
+        } else if (si == s.len) {
+            return 1;
+        }
+        if (star_p == (size_t)-1 || star_s >= s.len) {
+            /* no '%' to give more to: the rest of the pattern must be '%'s */
+            if (si < s.len) return 0;
+            while (pi < p.len && p.ptr[pi] == '%' && !(esc.len == 1 && esc.ptr[0] == '%')) pi++;
+            if (pi < p.len) {
+                /* a pattern that ends with its escape character is still an error */
+                for (size_t k = pi; k < p.len;) {
+                    size_t pk = cp_len(p.ptr + k, p.len - k);
+                    if (esc.len && pk == esc.len && memcmp(p.ptr + k, esc.ptr, pk) == 0 && k + pk >= p.len) return -1;
+                    k += pk;
+                }
+                return 0;
+            }
+            return 1;
+        }
+        star_s += cp_len(s.ptr + star_s, s.len - star_s);
+        si = star_s;
+        pi = star_p;
+    }
+}
+
 static int eval_call(Ev *v, const Expr *e, Vec *out) {
     int na = e->n_args;
     Vec args[4];
@@ -1128,6 +1196,16 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 return run_error(v, e, "time field value out of range: %lld:%02lld:%s", (long long)h, (long long)mi, fmt_num(v, sec));
             int64_t us = (int64_t)llround(sec * 1e6);
             ((int64_t *)out->data)[i] = tm_days_from_civil(y, (int)mo, (int)d) * US_PER_DAY + h * US_PER_HOUR + mi * US_PER_MIN + us;
+            break;
+        }
+        case FN_LIKE: case FN_ILIKE: {
+            RxStr esc = na == 3 ? ((RxStr *)va[2].data)[i] : (RxStr){"\\", 1};
+            int m = like_match(((RxStr *)a->data)[i], ((RxStr *)va[1].data)[i], esc, e->fn == FN_ILIKE);
+            if (m < 0) {
+                RxStr ps = ((RxStr *)va[1].data)[i];
+                return run_error(v, e, "the LIKE pattern '%.*s' ends with its escape character", (int)(ps.len > 80 ? 80 : ps.len), ps.ptr);
+            }
+            ((uint8_t *)out->data)[i] = (uint8_t)m;
             break;
         }
         case FN_COALESCE: case FN_CONCAT: case FN_GREATEST: case FN_LEAST: case FN_MOD:

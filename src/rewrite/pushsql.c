@@ -521,7 +521,17 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         const char *d = expr(g, e->args[1], cols, NULL);
         return d ? gfmt(g, "(%s / %s)", wide(g, a, nx), d) : NULL;
     }
-    case FN_CONTAINS: case FN_CONCAT: case FN_POWER: case FN_EXP: case FN_LN: case FN_LOG10:
+    case FN_LIKE: {
+        /* PostgreSQL's LIKE over bytes (COLLATE "C"), '_' one character, backslash the escape
+         * unless ESCAPE says otherwise, failing on a pattern that ends with its escape; ILIKE
+         * there folds more than ASCII letters and SQLite's LIKE folds case: those stay here */
+        if (!g->d->text_functions) return NULL;
+        const char *pat = expr(g, e->args[1], cols, NULL);
+        const char *esc = na == 3 ? expr(g, e->args[2], cols, NULL) : "'\\'";
+        if (!pat || !esc) return NULL;
+        return gfmt(g, "(%s LIKE %s ESCAPE %s)", collated(g, a), pat, esc);
+    }
+    case FN_ILIKE: case FN_CONTAINS: case FN_CONCAT: case FN_POWER: case FN_EXP: case FN_LN: case FN_LOG10:
     case FN_SIGN: case FN_MOD: case FN_GREATEST: case FN_LEAST: case FN_NULLIF: case FN_EPOCH:
     case FN_TO_SECONDS: case FN_SECONDS: case FN_MAKE_TIMESTAMP: case FN_NOW:
         /* no exact equivalent everywhere (the last digit of a libm result, NULL and NaN rules,
@@ -1546,6 +1556,21 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
         if (x->kind == EX_COL) *nat = cols[x->col].nat;
         return gfmt(g, "(array_agg(%s ORDER BY %s%s) FILTER (WHERE %s IS NOT NULL))[1]", raw, rk,
                     ag->fn == AGG_LAST ? " DESC" : "", raw);
+    case AGG_BOOL_AND: case AGG_BOOL_OR:
+        if (!g->d->bool_type) return NULL;
+        return gfmt(g, "%s(%s)", ag->fn == AGG_BOOL_AND ? "bool_and" : "bool_or", raw);
+    case AGG_STRING_AGG: {
+        /* in input order, the separator a constant: PostgreSQL's string_agg */
+        const Expr *sep = ag->arg2;
+        if (!g->d->ordered_aggregates || sep->kind != EX_CONST || sep->type != TY_TEXT) return NULL;
+        const char *ps = param(g, &sep->value);
+        return ps ? gfmt(g, "string_agg(%s, %s ORDER BY %s)", raw, ps, rk) : NULL;
+    }
+    case AGG_STDDEV: case AGG_STDDEV_POP: case AGG_VARIANCE: case AGG_VAR_POP: case AGG_MEDIAN:
+    case AGG_QUANTILE: case AGG_ARG_MIN: case AGG_ARG_MAX:
+        /* the last digit of a database's variance or percentile is its algorithm's, and
+         * arg_min/arg_max have no equivalent: the engine computes them */
+        return NULL;
     }
     return NULL;
 }

@@ -41,7 +41,8 @@ typedef enum {
     TK_UNION, TK_INTERSECT, TK_DIFF, /* ∪ ∩ − (− is also subtraction in scalar context) */
     TK_LJOIN, TK_RJOIN, TK_FJOIN,   /* ⟕ ⟖ ⟗ */
     TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
-    TK_DELTA, TK_TAU, TK_GAMMA      /* δ τ γ */
+    TK_DELTA, TK_TAU, TK_GAMMA,     /* δ τ γ */
+    TK_DCOLON     /* :: (a cast, x::INT) */
 } TokKind;
 
 typedef struct {

@@ -34,9 +34,9 @@ typedef enum {
     FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_CONCAT, FN_STARTS_WITH, FN_CONTAINS,
     FN_SPLIT_PART, FN_SQRT, FN_POWER, FN_EXP, FN_LN, FN_LOG10, FN_SIGN, FN_MOD, FN_DIV,
     FN_GREATEST, FN_LEAST, FN_NULLIF, FN_EPOCH, FN_TO_SECONDS, FN_SECONDS, FN_MAKE_TIMESTAMP,
-    FN_NOW
+    FN_NOW, FN_LIKE, FN_ILIKE
 } FuncId;
-#define FN_N_FUNCTIONS (FN_NOW + 1)
+#define FN_N_FUNCTIONS (FN_ILIKE + 1)
 
 /* The aggregate functions by name, in the order lang_aggregate_index numbers them. */
 #define LANG_N_AGGREGATES 18
