@@ -1193,7 +1193,7 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             if (y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || !tm_valid_date(y, (int)mo, (int)d))
                 return run_error(v, e, "date field value out of range: %lld-%02lld-%02lld", (long long)y, (long long)mo, (long long)d);
             if (h < 0 || h > 23 || mi < 0 || mi > 59 || !(sec >= 0 && sec < 60))
-                return run_error(v, e, "time field value out of range: %lld:%02lld:%s", (long long)h, (long long)mi, fmt_num(v, sec));
+                return run_error(v, e, "time field value out of range: hour %lld, minute %lld, second %s", (long long)h, (long long)mi, fmt_num(v, sec));
             int64_t us = (int64_t)llround(sec * 1e6);
             ((int64_t *)out->data)[i] = tm_days_from_civil(y, (int)mo, (int)d) * US_PER_DAY + h * US_PER_HOUR + mi * US_PER_MIN + us;
             break;
