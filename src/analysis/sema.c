@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 #include <time.h>
 
@@ -378,7 +379,42 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_TO_SECONDS] = {FN_TO_SECONDS, 1, 1},     [FN_SECONDS] = {FN_SECONDS, 1, 1},
     [FN_MAKE_TIMESTAMP] = {FN_MAKE_TIMESTAMP, 6, 6}, [FN_NOW] = {FN_NOW, 0, 0},
     [FN_LIKE] = {FN_LIKE, 2, 3},                 [FN_ILIKE] = {FN_ILIKE, 2, 3},
+    [FN_REGEXP_LIKE] = {FN_REGEXP_LIKE, 2, 3},   [FN_REGEXP_REPLACE] = {FN_REGEXP_REPLACE, 3, 4},
 };
+
+/* Checks a constant regular expression argument (POSIX extended, flags 'i' and, for
+ * regexp_replace, 'g') by compiling it; -1 with the error at the literal. The executor compiles
+ * it again for each batch of rows (regex_t cannot live in the plan's arena). */
+static int check_regex(Sema *s, const Expr *pat, const Expr *flags, bool global_ok) {
+    int cflags = REG_EXTENDED;
+    if (flags) {
+        if (flags->kind != EX_CONST || flags->type != TY_TEXT) {
+            return rx_error(s->err, RX_EVALUE, s->src, flags->span,
+                            "the flags of a regular expression are a constant: 'i'%s",
+                            global_ok ? ", 'g' or 'gi'" : "");
+        }
+        for (size_t i = 0; i < flags->value.v.s.len; i++) {
+            char c = flags->value.v.s.ptr[i];
+            if (c == 'i') cflags |= REG_ICASE;
+            else if (!(c == 'g' && global_ok))
+                return rx_error(s->err, RX_EVALUE, s->src, flags->span,
+                                "unknown regular expression flag '%c' (flags: i%s)", c,
+                                global_ok ? ", g" : "");
+        }
+    }
+    if (pat->kind != EX_CONST || pat->type != TY_TEXT) return 0;
+    char *z = arena_strndup(s->a, pat->value.v.s.ptr, pat->value.v.s.len);
+    if (!z) return rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    regex_t re;
+    int rc = regcomp(&re, z, cflags | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &re, msg, sizeof msg);
+        return rx_error(s->err, RX_EVALUE, s->src, pat->span, "invalid regular expression: %s", msg);
+    }
+    regfree(&re);
+    return 0;
+}
 
 /* The statement time that now() stands for: RELIX_NOW (an ISO-8601 timestamp, to pin it in
  * tests) when set, else the clock. 0 with *us set, or -1 with the error at the call. */
@@ -764,6 +800,17 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
                 }
         }
         e->type = TY_BOOL;
+        break;
+    }
+    case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE: {
+        int nt = f->id == FN_REGEXP_LIKE ? 2 : 3; /* text arguments before the flags */
+        for (int i = 0; i < na; i++)
+            if (a[i]->type != TY_TEXT && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "TEXT");
+                return NULL;
+            }
+        if (check_regex(s, a[1], na > nt ? a[nt] : NULL, f->id == FN_REGEXP_REPLACE) < 0) return NULL;
+        e->type = f->id == FN_REGEXP_LIKE ? TY_BOOL : TY_TEXT;
         break;
     }
     case FN_NOW: {

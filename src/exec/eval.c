@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -821,6 +822,141 @@ static int like_match(RxStr s, RxStr p, RxStr esc, bool fold) {
     }
 }
 
+/* A regular expression compiled for one batch: the pattern of row i when it differs from the
+ * last one compiled (a constant pattern is compiled once per batch). */
+typedef struct {
+    regex_t re;
+    bool live;
+    RxStr pat;
+    int cflags;
+} BatchRe;
+
+/* Compiles pattern p with cflags into r unless it holds it already; -1 with the error (an
+ * invalid pattern of a row, which the analysis could not see). */
+static int batch_re(Ev *v, const Expr *e, BatchRe *r, RxStr p, int cflags) {
+    if (r->live && r->cflags == cflags && r->pat.len == p.len && memcmp(r->pat.ptr, p.ptr, p.len) == 0) return 0;
+    if (r->live) regfree(&r->re);
+    r->live = false;
+    char *z = scratch(v, p.len + 1);
+    if (!z) return -1;
+    memcpy(z, p.ptr, p.len);
+    z[p.len] = 0;
+    int rc = regcomp(&r->re, z, cflags);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &r->re, msg, sizeof msg);
+        return run_error(v, e, "invalid regular expression '%.*s': %s", (int)(p.len > 80 ? 80 : p.len), p.ptr, msg);
+    }
+    r->live = true;
+    r->pat = p;
+    r->cflags = cflags;
+    return 0;
+}
+
+/* regexp_replace of s: the first match (every match with 'g') replaced by rep, where \1 … \9
+ * and \& stand for the groups and the match and \\ for a backslash (as PostgreSQL). An empty
+ * match advances one character. The result in the scratch arena; NULL ptr on OOM. */
+static RxStr regex_replace(Ev *v, const regex_t *re, RxStr s, RxStr rep, bool global) {
+    char *z = scratch(v, s.len + 1);
+    if (!z) return (RxStr){NULL, 0};
+    memcpy(z, s.ptr, s.len);
+    z[s.len] = 0;
+    StrBuf b;
+    sb_init(&b);
+    size_t at = 0;
+    regmatch_t m[10];
+    while (at <= s.len) {
+        int ef = at > 0 ? REG_NOTBOL : 0;
+        if (regexec(re, z + at, 10, m, ef) != 0) break;
+        size_t ms = at + (size_t)m[0].rm_so, me = at + (size_t)m[0].rm_eo;
+        sb_append(&b, z + at, ms - at);
+        for (size_t k = 0; k < rep.len; k++) {
+            char c = rep.ptr[k];
+            if (c == '\\' && k + 1 < rep.len) {
+                char d = rep.ptr[++k];
+                if (d >= '0' && d <= '9') {
+                    regmatch_t g = m[d - '0'];
+                    if (g.rm_so >= 0) sb_append(&b, z + at + g.rm_so, (size_t)(g.rm_eo - g.rm_so));
+                    continue;
+                }
+                if (d == '&') {
+                    sb_append(&b, z + ms, me - ms);
+                    continue;
+                }
+                c = d;
+            }
+            sb_putc(&b, c);
+        }
+        if (me == ms) {
+            /* an empty match: keep the next character and go on after it */
+            if (ms >= s.len) {
+                at = s.len + 1;
+                break;
+            }
+            size_t k = cp_len(z + ms, s.len - ms);
+            sb_append(&b, z + ms, k);
+            at = ms + k;
+        } else {
+            at = me;
+        }
+        if (!global) break;
+    }
+    if (at < s.len) sb_append(&b, z + at, s.len - at);
+    RxStr r = {NULL, 0};
+    if (!b.oom) {
+        char *p = scratch(v, b.n + 1);
+        if (p) {
+            if (b.n) memcpy(p, b.p, b.n);
+            r = (RxStr){p, b.n};
+        }
+    } else {
+        rx_error(v->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    sb_free(&b);
+    return r;
+}
+
+/* regexp_like and regexp_replace over the batch (POSIX extended expressions). */
+static int eval_regex(Ev *v, const Expr *e, Vec *va, int na, Vec *out) {
+    bool like = e->fn == FN_REGEXP_LIKE;
+    int nt = like ? 2 : 3;
+    BatchRe r = {0};
+    int rc = 0;
+    for (size_t i = 0; i < v->n && rc == 0; i++) {
+        if (is_null(out, i)) {
+            if (!like) ((RxStr *)out->data)[i] = (RxStr){"", 0};
+            continue;
+        }
+        int cflags = REG_EXTENDED | (like ? REG_NOSUB : 0);
+        bool global = false;
+        if (na > nt) {
+            RxStr f = ((RxStr *)va[nt].data)[i];
+            for (size_t k = 0; k < f.len; k++) {
+                if (f.ptr[k] == 'i') cflags |= REG_ICASE;
+                else if (f.ptr[k] == 'g' && !like) global = true;
+            }
+        }
+        RxStr s = ((RxStr *)va[0].data)[i];
+        if ((rc = batch_re(v, e, &r, ((RxStr *)va[1].data)[i], cflags)) < 0) break;
+        if (like) {
+            char *z = scratch(v, s.len + 1);
+            if (!z) {
+                rc = -1;
+                break;
+            }
+            memcpy(z, s.ptr, s.len);
+            z[s.len] = 0;
+            ((uint8_t *)out->data)[i] = regexec(&r.re, z, 0, NULL, 0) == 0;
+        } else {
+            RxStr x = regex_replace(v, &r.re, s, ((RxStr *)va[2].data)[i], global);
+            if (!x.ptr) rc = -1;
+            else ((RxStr *)out->data)[i] = x;
+        }
+    }
+    if (r.live) regfree(&r.re);
+    return rc;
+}
+
 static int eval_call(Ev *v, const Expr *e, Vec *out) {
     int na = e->n_args;
     Vec args[4];
@@ -870,6 +1006,7 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
                 for (size_t i = 0; i < n; i++) m[i] |= va[k].nulls[i];
             }
     }
+    if (e->fn == FN_REGEXP_LIKE || e->fn == FN_REGEXP_REPLACE) return eval_regex(v, e, va, na, out);
     Vec *a = &va[0];
     for (size_t i = 0; i < n; i++) {
         if (is_null(out, i)) {
@@ -1209,7 +1346,7 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             break;
         }
         case FN_COALESCE: case FN_CONCAT: case FN_GREATEST: case FN_LEAST: case FN_MOD:
-        case FN_NULLIF: case FN_SECONDS: case FN_NOW:
+        case FN_NULLIF: case FN_SECONDS: case FN_NOW: case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE:
             /* handled above, or rewritten by the analysis into other expressions */
             break;
         }

@@ -43,3 +43,7 @@ run 'query { γ bool_and(k) → q (A) };'
 run 'query { γ sum(max(v)) + 1 → q (A) };'
 run 'query { π median(v) → m (A) };'
 RELIX_NOW=yesterday run 'query { π now() → n (A) };'
+run "query { π regexp_like(s, 'a(') → r (A) };"
+run "query { π regexp_replace(s, 'a', 'b', 'q') → r (A) };"
+run "query { π regexp_like(s, 'a', k) → r (A) };"
+run "query { π regexp_like('x', s || '(') → r (A) };"
