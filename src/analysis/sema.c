@@ -31,6 +31,8 @@ typedef struct {
     RxError *err;
     PtrVec view_stack;    /* RelDef * of the views being analyzed, for cycle messages */
     struct GroupCtx *gc;  /* while typing a γ output expression: its keys and aggregates */
+    bool have_now;        /* now_us holds the statement time (the first now() read it) */
+    int64_t now_us;
 } Sema;
 
 /* The output items of one γ being typed: an aggregate call becomes a column after the keys, a
@@ -417,8 +419,13 @@ static int check_regex(Sema *s, const Expr *pat, const Expr *flags, bool global_
 }
 
 /* The statement time that now() stands for: RELIX_NOW (an ISO-8601 timestamp, to pin it in
- * tests) when set, else the clock. 0 with *us set, or -1 with the error at the call. */
+ * tests) when set, else the clock, read once per statement so that every now() of a query is
+ * one value. 0 with *us set, or -1 with the error at the call. */
 static int statement_time(Sema *s, const AstNode *call, int64_t *us) {
+    if (s->have_now) {
+        *us = s->now_us;
+        return 0;
+    }
     const char *pin = getenv("RELIX_NOW");
     if (pin && *pin) {
         const char *why = NULL;
@@ -430,6 +437,8 @@ static int statement_time(Sema *s, const AstNode *call, int64_t *us) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     *us = (int64_t)ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000;
+    s->have_now = true;
+    s->now_us = *us;
     return 0;
 }
 
