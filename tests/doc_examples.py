@@ -69,7 +69,7 @@ OPERATORS = [
     "∨", "or", "∧", "and", "¬", "not", "IS", "NULL", "IN", "BETWEEN",
     "=", "==", "≠", "!=", "<>", "<", "≤", "<=", ">", "≥", ">=",
     "+", "||", "*", "/", "%", "TRUE", "FALSE", "TIMESTAMP", "DATE", "TIME", "DURATION",
-    "CASE", "WHEN", "THEN", "ELSE", "END", "DISTINCT",
+    "CASE", "WHEN", "THEN", "ELSE", "END", "DISTINCT", "LIKE", "ILIKE", "ESCAPE", "CAST", "AS", "::",
     # lexical forms: a comment, a quoted name and its doubled quote, a doubled quote in a
     # string, an exponent, a name with an underscore
     "--", '"', '""', "''", "e", "E", "_",
@@ -90,7 +90,7 @@ def feature(name):
 
 # ---- a tokenizer close enough to src/syntax/lex.c for the coverage checks ------------------------
 
-SYMBOLS = sorted([":=", "=>", "><", "<>", "<=", ">=", "!=", "==", "||", "->", "<-",
+SYMBOLS = sorted([":=", "::", "=>", "><", "<>", "<=", ">=", "!=", "==", "||", "->", "<-",
                   "→", "←", "≠", "≤", "≥", "∧", "∨", "¬", "σ", "π", "ρ", "⨝", "⋈", "×", "∪",
                   "∩", "−", "⟕", "⟖", "⟗", "⋉", "⋊", "▷", "δ", "τ", "γ", "ω",
                   "{", "}", "(", ")", ",", ";", ".", "+", "-", "*", "/", "%", "=", "<", ">"],

@@ -74,11 +74,17 @@ typedef enum {
     LP_SQL               /* a subtree pushed down to a database as one statement */
 } LpKind;
 
-typedef enum { AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST } AggFn;
+typedef enum {
+    AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST,
+    AGG_STDDEV, AGG_STDDEV_POP, AGG_VARIANCE, AGG_VAR_POP, AGG_MEDIAN, AGG_QUANTILE,
+    AGG_STRING_AGG, AGG_ARG_MIN, AGG_ARG_MAX, AGG_BOOL_AND, AGG_BOOL_OR
+} AggFn;
 
 typedef struct {
     AggFn fn;
     Expr *arg;           /* NULL for count(*) */
+    Expr *arg2;          /* string_agg's separator, arg_min/arg_max's ordering value; else NULL */
+    double q;            /* quantile: the constant fraction, 0 to 1 (median: 0.5) */
     bool distinct;       /* count(DISTINCT x) */
     RxType type;         /* result type */
 } AggSpec;

@@ -15,12 +15,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 
 #include "base/hmap.h"
 #include "types/compare.h"
 #include "types/number.h"
+#include "types/temporal.h"
 
 
 typedef struct {
@@ -29,7 +32,22 @@ typedef struct {
     const RxSource *src;  /* the source of the statement being analyzed */
     RxError *err;
     PtrVec view_stack;    /* RelDef * of the views being analyzed, for cycle messages */
+    struct GroupCtx *gc;  /* while typing a γ output expression: its keys and aggregates */
+    bool have_now;        /* now_us holds the statement time (the first now() read it) */
+    int64_t now_us;
 } Sema;
+
+/* The output items of one γ being typed: an aggregate call becomes a column after the keys, a
+ * column reference must name a key. */
+typedef struct GroupCtx {
+    const Schema *in;     /* the γ's operand */
+    Schema keys;          /* the grouping keys as the γ outputs them */
+    AggSpec *aggs;        /* the distinct aggregate calls so far (by source text) */
+    const char **texts;
+    int n_aggs, cap_aggs;
+} GroupCtx;
+
+static int group_aggregate(Sema *s, GroupCtx *g, const AstNode *c);
 
 static LPlan *sema_rel(Sema *s, const AstNode *n);
 
@@ -280,6 +298,7 @@ static const char *conversion_hint(Sema *s, RxType from, RxType to) {
 }
 
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc);
+static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr *b);
 
 /* Records the error for binary operator n applied to types a and b; returns -1. */
 static int type_error_binary(Sema *s, const AstNode *n, RxType a, RxType b) {
@@ -352,7 +371,94 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
     [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
     [FN_TIME_BUCKET] = {FN_TIME_BUCKET, 2, 3},   [FN_DATE_BIN] = {FN_DATE_BIN, 3, 3},
+    [FN_TRIM] = {FN_TRIM, 1, 2},                 [FN_LTRIM] = {FN_LTRIM, 1, 2},
+    [FN_RTRIM] = {FN_RTRIM, 1, 2},               [FN_REPLACE] = {FN_REPLACE, 3, 3},
+    [FN_CONCAT] = {FN_CONCAT, 1, 64},            [FN_STARTS_WITH] = {FN_STARTS_WITH, 2, 2},
+    [FN_CONTAINS] = {FN_CONTAINS, 2, 2},         [FN_SPLIT_PART] = {FN_SPLIT_PART, 3, 3},
+    [FN_SQRT] = {FN_SQRT, 1, 1},                 [FN_POWER] = {FN_POWER, 2, 2},
+    [FN_EXP] = {FN_EXP, 1, 1},                   [FN_LN] = {FN_LN, 1, 1},
+    [FN_LOG10] = {FN_LOG10, 1, 1},               [FN_SIGN] = {FN_SIGN, 1, 1},
+    [FN_MOD] = {FN_MOD, 2, 2},                   [FN_DIV] = {FN_DIV, 2, 2},
+    [FN_GREATEST] = {FN_GREATEST, 1, 64},        [FN_LEAST] = {FN_LEAST, 1, 64},
+    [FN_NULLIF] = {FN_NULLIF, 2, 2},             [FN_EPOCH] = {FN_EPOCH, 1, 1},
+    [FN_TO_SECONDS] = {FN_TO_SECONDS, 1, 1},     [FN_SECONDS] = {FN_SECONDS, 1, 1},
+    [FN_MAKE_TIMESTAMP] = {FN_MAKE_TIMESTAMP, 6, 6}, [FN_NOW] = {FN_NOW, 0, 0},
+    [FN_LIKE] = {FN_LIKE, 2, 3},                 [FN_ILIKE] = {FN_ILIKE, 2, 3},
+    [FN_REGEXP_LIKE] = {FN_REGEXP_LIKE, 2, 3},   [FN_REGEXP_REPLACE] = {FN_REGEXP_REPLACE, 3, 4},
 };
+
+/* Checks a constant regular expression argument (POSIX extended, flags 'i' and, for
+ * regexp_replace, 'g') by compiling it; -1 with the error at the literal. The executor compiles
+ * it again for each batch of rows (regex_t cannot live in the plan's arena). */
+static int check_regex(Sema *s, const Expr *pat, const Expr *flags, bool global_ok) {
+    int cflags = REG_EXTENDED;
+    if (flags) {
+        if (flags->kind != EX_CONST || flags->type != TY_TEXT) {
+            return rx_error(s->err, RX_EVALUE, s->src, flags->span,
+                            "the flags of a regular expression are a constant: 'i'%s",
+                            global_ok ? ", 'g' or 'gi'" : "");
+        }
+        for (size_t i = 0; i < flags->value.v.s.len; i++) {
+            char c = flags->value.v.s.ptr[i];
+            if (c == 'i') cflags |= REG_ICASE;
+            else if (!(c == 'g' && global_ok))
+                return rx_error(s->err, RX_EVALUE, s->src, flags->span,
+                                "unknown regular expression flag '%c' (flags: i%s)", c,
+                                global_ok ? ", g" : "");
+        }
+    }
+    if (pat->kind != EX_CONST || pat->type != TY_TEXT) return 0;
+    char *z = arena_strndup(s->a, pat->value.v.s.ptr, pat->value.v.s.len);
+    if (!z) return rx_error(s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    regex_t re;
+    int rc = regcomp(&re, z, cflags | REG_NOSUB);
+    if (rc != 0) {
+        char msg[200];
+        regerror(rc, &re, msg, sizeof msg);
+        return rx_error(s->err, RX_EVALUE, s->src, pat->span, "invalid regular expression: %s", msg);
+    }
+    regfree(&re);
+    return 0;
+}
+
+/* The statement time that now() stands for: RELIX_NOW (an ISO-8601 timestamp, to pin it in
+ * tests) when set, else the clock, read once per statement so that every now() of a query is
+ * one value. 0 with *us set, or -1 with the error at the call. */
+static int statement_time(Sema *s, const AstNode *call, int64_t *us) {
+    if (s->have_now) {
+        *us = s->now_us;
+        return 0;
+    }
+    const char *pin = getenv("RELIX_NOW");
+    if (pin && *pin) {
+        const char *why = NULL;
+        if (tm_parse_timestamp(pin, strlen(pin), us, &why) < 0)
+            return rx_error(s->err, RX_EVALUE, s->src, call->span,
+                            "RELIX_NOW='%.40s' is not a timestamp: %s", pin, why ? why : "");
+        return 0;
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    *us = (int64_t)ts.tv_sec * US_PER_SEC + ts.tv_nsec / 1000;
+    s->have_now = true;
+    s->now_us = *us;
+    return 0;
+}
+
+/* Whether t is a type of the "one type, INT and FLOAT mixing" family that coalesce, greatest
+ * and least take: sets *acc to the common type; false when t does not fit *acc. */
+static bool unify_type(RxType *acc, RxType t) {
+    if (t == TY_NULL || t == *acc) return true;
+    if (*acc == TY_NULL) {
+        *acc = t;
+        return true;
+    }
+    if (type_is_numeric(*acc) && type_is_numeric(t)) {
+        *acc = TY_FLOAT;
+        return true;
+    }
+    return false;
+}
 
 /* Records the error for argument i of call, which must be `want`; returns -1. */
 static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, const char *want) {
@@ -367,6 +473,14 @@ static int agg_index(const char *name) { return lang_aggregate_index(name, strle
 /* A call of a built-in scalar function: arity and argument types checked, the result typed.
  * NULL with the error recorded (an aggregate outside γ, an unknown function). */
 static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
+    if (agg_index(n->name) >= 0 && s->gc) {
+        GroupCtx *g = s->gc;
+        int k = group_aggregate(s, g, n);
+        if (k < 0) return NULL;
+        Expr *col = new_expr(s, EX_COL, g->aggs[k].type, n->span);
+        if (col) col->col = g->keys.n + k;
+        return col;
+    }
     if (agg_index(n->name) >= 0) {
         rx_error(s->err, RX_ETYPE, s->src, n->span,
                  "the aggregate %s(...) can only stand in a γ list: γ keys; %s(...) → name (R)",
@@ -402,14 +516,14 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
     if (!e) return NULL;
     e->fn = f->id;
     e->n_args = na;
-    e->args = alloc(s, (size_t)na * sizeof *e->args);
+    e->args = alloc(s, (size_t)(na ? na : 1) * sizeof *e->args);
     if (!e->args) return NULL;
     for (int i = 0; i < na; i++) {
         e->args[i] = sema_expr(s, n->items.items[i], sc);
         if (!e->args[i]) return NULL;
     }
     Expr **a = e->args;
-    RxType t0 = a[0]->type;
+    RxType t0 = na ? a[0]->type : TY_NULL;
     switch (f->id) {
     case FN_TO_TIMESTAMP:
         if (t0 != TY_TEXT && t0 != TY_DATE && t0 != TY_TIMESTAMP && t0 != TY_INT && t0 != TY_FLOAT && t0 != TY_NULL) {
@@ -561,6 +675,171 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             }
             e->type = TY_INT;
         }
+        break;
+    }
+    case FN_TRIM: case FN_LTRIM: case FN_RTRIM: case FN_REPLACE: case FN_STARTS_WITH:
+    case FN_CONTAINS: case FN_SPLIT_PART:
+        for (int i = 0; i < na; i++) {
+            bool want_int = f->id == FN_SPLIT_PART && i == 2;
+            RxType ti = a[i]->type;
+            if (ti != TY_NULL && ti != (want_int ? TY_INT : TY_TEXT)) {
+                arg_type_error(s, n, i, a[i], want_int ? "INT" : "TEXT");
+                return NULL;
+            }
+        }
+        e->type = f->id == FN_STARTS_WITH || f->id == FN_CONTAINS ? TY_BOOL : TY_TEXT;
+        break;
+    case FN_CONCAT: e->type = TY_TEXT; break;
+    case FN_SQRT: case FN_EXP: case FN_LN: case FN_LOG10: case FN_POWER:
+        for (int i = 0; i < na; i++)
+            if (!type_is_numeric(a[i]->type) && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "a number");
+                return NULL;
+            }
+        e->type = TY_FLOAT;
+        break;
+    case FN_SIGN:
+        if (!type_is_numeric(t0) && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number");
+            return NULL;
+        }
+        e->type = t0 == TY_NULL ? TY_INT : t0;
+        break;
+    case FN_MOD: case FN_DIV:
+        for (int i = 0; i < na; i++)
+            if (!type_is_numeric(a[i]->type) && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "a number");
+                return NULL;
+            }
+        if (f->id == FN_MOD) {
+            /* mod(a, b) is a % b: one operator, one rule */
+            RxType t = arith_type(OP_MOD, a[0]->type, a[1]->type);
+            return make_binary(s, OP_MOD, t == TY_NULL ? TY_INT : t, n->span, a[0], a[1]);
+        }
+        e->type = a[0]->type == TY_FLOAT || a[1]->type == TY_FLOAT ? TY_FLOAT : TY_INT;
+        break;
+    case FN_GREATEST: case FN_LEAST: {
+        RxType t = TY_NULL;
+        for (int i = 0; i < na; i++) {
+            if (!unify_type(&t, a[i]->type)) {
+                rx_error(s->err, RX_ETYPE, s->src, a[i]->span,
+                         "%s arguments must have one type: %s and %s", lang_function_name(f->id),
+                         type_name(t), type_name(a[i]->type));
+                return NULL;
+            }
+        }
+        e->type = t;
+        break;
+    }
+    case FN_NULLIF: {
+        /* nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END: the comparison rule of '=' */
+        if (!comparable(a[0]->type, a[1]->type)) {
+            rx_error(s->err, RX_ETYPE, s->src, a[1]->span, "cannot compare %s with %s%s",
+                     type_name(a[0]->type), type_name(a[1]->type),
+                     conversion_hint(s, a[0]->type, a[1]->type));
+            return NULL;
+        }
+        Expr *eq = make_binary(s, OP_EQ, TY_BOOL, n->span, a[0], a[1]);
+        Expr *nul = new_expr(s, EX_CONST, TY_NULL, n->span);
+        if (!eq || !nul) return NULL;
+        nul->value.null = true;
+        e->kind = EX_CASE;
+        e->n_args = 3;
+        e->args = alloc(s, 3 * sizeof *e->args);
+        if (!e->args) return NULL;
+        e->args[0] = eq;
+        e->args[1] = nul;
+        e->args[2] = a[0];
+        e->type = a[0]->type;
+        break;
+    }
+    case FN_EPOCH:
+        if (t0 != TY_TIMESTAMP && t0 != TY_DATE && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "TIMESTAMP or DATE");
+            return NULL;
+        }
+        e->type = TY_FLOAT;
+        break;
+    case FN_TO_SECONDS:
+        if (t0 != TY_DURATION && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "DURATION");
+            return NULL;
+        }
+        e->type = TY_FLOAT;
+        break;
+    case FN_SECONDS:
+        if (!type_is_numeric(t0) && t0 != TY_NULL) {
+            arg_type_error(s, n, 0, a[0], "a number of seconds");
+            return NULL;
+        }
+        e->fn = FN_TO_DURATION;
+        e->type = TY_DURATION;
+        break;
+    case FN_MAKE_TIMESTAMP:
+        for (int i = 0; i < na; i++) {
+            RxType ti = a[i]->type;
+            if (ti != TY_NULL && ti != TY_INT && !(i == 5 && ti == TY_FLOAT)) {
+                arg_type_error(s, n, i, a[i], i == 5 ? "a number (seconds)" : "INT");
+                return NULL;
+            }
+        }
+        e->type = TY_TIMESTAMP;
+        break;
+    case FN_LIKE: case FN_ILIKE: {
+        for (int i = 0; i < na; i++)
+            if (a[i]->type != TY_TEXT && a[i]->type != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, a[i]->span, "%s matches TEXT, found %s",
+                         f->id == FN_LIKE ? "LIKE" : "ILIKE", type_name(a[i]->type));
+                return NULL;
+            }
+        RxStr esc = {"\\", 1};
+        if (na == 3) {
+            const Expr *x = a[2];
+            if (x->kind != EX_CONST || x->type != TY_TEXT || utf8_width(x->value.v.s.ptr, x->value.v.s.len) > 1) {
+                rx_error(s->err, RX_EVALUE, s->src, x->span,
+                         "the ESCAPE of LIKE is one character in quotes, or '' for none");
+                return NULL;
+            }
+            esc = x->value.v.s;
+        }
+        const Expr *pat = a[1];
+        if (pat->kind == EX_CONST && pat->type == TY_TEXT && esc.len) {
+            /* a constant pattern is checked once, here */
+            RxStr ps = pat->value.v.s;
+            for (size_t i = 0; i < ps.len; i++)
+                if ((size_t)(ps.len - i) >= esc.len && memcmp(ps.ptr + i, esc.ptr, esc.len) == 0) {
+                    if (i + esc.len >= ps.len) {
+                        rx_error(s->err, RX_EVALUE, s->src, pat->span,
+                                 "a LIKE pattern must not end with its escape character '%.*s'",
+                                 (int)esc.len, esc.ptr);
+                        return NULL;
+                    }
+                    i += esc.len;
+                    while (i + 1 < ps.len && ((unsigned char)ps.ptr[i + 1] & 0xC0) == 0x80) i++;
+                }
+        }
+        e->type = TY_BOOL;
+        break;
+    }
+    case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE: {
+        int nt = f->id == FN_REGEXP_LIKE ? 2 : 3; /* text arguments before the flags */
+        for (int i = 0; i < na; i++)
+            if (a[i]->type != TY_TEXT && a[i]->type != TY_NULL) {
+                arg_type_error(s, n, i, a[i], "TEXT");
+                return NULL;
+            }
+        if (check_regex(s, a[1], na > nt ? a[nt] : NULL, f->id == FN_REGEXP_REPLACE) < 0) return NULL;
+        e->type = f->id == FN_REGEXP_LIKE ? TY_BOOL : TY_TEXT;
+        break;
+    }
+    case FN_NOW: {
+        int64_t us;
+        if (statement_time(s, n, &us) < 0) return NULL;
+        e->kind = EX_CONST;
+        e->type = TY_TIMESTAMP;
+        e->value.type = TY_TIMESTAMP;
+        e->value.v.i = us;
+        e->n_args = 0;
         break;
     }
     case FN_TIME_BUCKET: case FN_DATE_BIN: {
@@ -750,6 +1029,23 @@ static Expr *sema_case(Sema *s, const AstNode *n, const Schema *sc) {
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
     switch (n->kind) {
     case AST_COLREF: {
+        if (s->gc) {
+            int k = lookup_col(s, &s->gc->keys, n);
+            if (k == -2) return NULL;
+            if (k < 0) {
+                if (lookup_col(s, s->gc->in, n) >= 0)
+                    rx_error(s->err, RX_ETYPE, s->src, n->span,
+                             "'%s' is not a grouping key: after the ';' of γ a column stands inside "
+                             "an aggregate (count, sum, avg, min, max, …) or is a key before the ';'",
+                             n->name);
+                else
+                    unknown_column(s, &s->gc->keys, n, " among the keys of γ");
+                return NULL;
+            }
+            Expr *e = new_expr(s, EX_COL, s->gc->keys.cols[k].type, n->span);
+            if (e) e->col = k;
+            return e;
+        }
         int i = lookup_col(s, sc, n);
         if (i == -2) return NULL;
         if (i < 0) {
@@ -1963,104 +2259,23 @@ static LPlan *sema_fill(Sema *s, const AstNode *n) {
     return p;
 }
 
-/* γ keys; aggregates (R): keys and aggregate arguments typed; NULL with the error. */
-/* One aggregate item (count, sum, avg, min, max, first, last over an expression of sc) into
- * *ag, its output column into *ci; op names the operator for the message when the item is not
- * an aggregate. -1 with the error. */
+/* One aggregate item of PACK's WITH list (any aggregate γ takes, over an expression of sc)
+ * into *ag, its output column into *ci; op names the operator for the message when the item is
+ * not an aggregate. -1 with the error. */
 static int sema_agg(Sema *s, const AstNode *it, const Schema *sc, const char *op, AggSpec *ag, ColInfo *ci) {
     const AstNode *c = it->a;
-    int ai = c->kind == AST_CALL ? agg_index(c->name) : -1;
-    if (ai < 0) {
-        if (strcmp(op, "γ") == 0)
-            return rx_error(s->err, RX_ETYPE, s->src, c->span,
-                            "after the ';' of γ come aggregates (count, sum, avg, min, max, first, last); "
-                            "a grouping key goes before the ';'");
+    if (c->kind != AST_CALL || agg_index(c->name) < 0)
         return rx_error(s->err, RX_ETYPE, s->src, c->span,
-                        "after WITH of %s come aggregates (count, sum, avg, min, max, first, last)", op);
-    }
-    static const AggFn fns[] = {AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST};
-    ag->fn = fns[ai];
-    ag->distinct = c->distinct;
-    if (c->star) {
-        if (ag->fn != AGG_COUNT)
-            return rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
-        ag->fn = AGG_COUNT_STAR;
-    } else if (c->items.n != 1) {
-        return rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes one argument, given %zu", c->name,
-                        c->items.n);
-    } else {
-        const AstNode *argn = c->items.items[0];
-        if (argn->kind == AST_CALL && agg_index(argn->name) >= 0)
-            return rx_error(s->err, RX_ETYPE, s->src, argn->span, "aggregates do not nest");
-        ag->arg = sema_expr(s, argn, sc);
-        if (!ag->arg) return -1;
-    }
-    if (ag->distinct && ag->fn != AGG_COUNT)
-        return rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is supported in count only");
-    RxType at = ag->arg ? ag->arg->type : TY_INT;
-    switch (ag->fn) {
-    case AGG_COUNT_STAR: case AGG_COUNT: ag->type = TY_INT; break;
-    case AGG_SUM:
-        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL)
-            return rx_error(s->err, RX_ETYPE, s->src, c->span, "sum needs numbers or DURATIONs, found %s",
-                            type_name(at));
-        ag->type = at == TY_NULL ? TY_INT : at;
-        break;
-    case AGG_AVG:
-        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL)
-            return rx_error(s->err, RX_ETYPE, s->src, c->span, "avg needs numbers or DURATIONs, found %s",
-                            type_name(at));
-        ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
-        break;
-    default:
-        ag->type = at;
-        break;
-    }
+                        "after WITH of %s come aggregates (count, sum, avg, min, max, first, last, …)", op);
+    GroupCtx g = {.in = sc};
+    int k = group_aggregate(s, &g, c);
+    if (k < 0) return -1;
+    *ag = g.aggs[k];
     ci->type = ag->type;
     ci->name = it->name ? it->name : expr_text(s, c->span);
     ci->base = ci->name;
     ci->qual = NULL;
     return 0;
-}
-
-static LPlan *sema_group(Sema *s, const AstNode *n) {
-    LPlan *in = sema_rel(s, n->b);
-    if (!in) return NULL;
-    LPlan *p = new_plan(s, LP_GROUP, n->span);
-    if (!p) return NULL;
-    p->in[0] = in;
-    int nk = (int)n->items.n, na = (int)n->items2.n;
-    p->n_group = nk;
-    p->n_aggs = na;
-    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
-    p->aggs = alloc(s, (size_t)(na + 1) * sizeof *p->aggs);
-    p->schema.n = nk + na;
-    p->schema.cols = alloc(s, (size_t)(nk + na + 1) * sizeof *p->schema.cols);
-    if (!p->group || !p->aggs || !p->schema.cols) return NULL;
-    for (int i = 0; i < nk; i++) {
-        const AstNode *it = n->items.items[i];
-        Expr *e = sema_expr(s, it->a, &in->schema);
-        if (!e) return NULL;
-        p->group[i] = e;
-        ColInfo *ci = &p->schema.cols[i];
-        ci->type = e->type;
-        ci->name = it->name ? it->name : e->kind == EX_COL ? it->a->name : expr_text(s, it->a->span);
-        ci->qual = e->kind == EX_COL && !it->name ? in->schema.cols[e->col].qual : NULL;
-        ci->base = ci->name;
-    }
-    for (int i = 0; i < na; i++)
-        if (sema_agg(s, n->items2.items[i], &in->schema, "γ", &p->aggs[i], &p->schema.cols[nk + i]) < 0)
-            return NULL;
-    for (int i = 0; i < p->schema.n; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
-                const AstNode *it = i < nk ? n->items.items[i] : n->items2.items[i - nk];
-                rx_error(s->err, RX_ENAME, s->src, it->span,
-                         "two columns of this γ are named '%s': rename one with '→ name'",
-                         p->schema.cols[i].name);
-                return NULL;
-            }
-    return p;
 }
 
 /* ---- interval-set operators ------------------------------------------------------------------ */
@@ -2291,6 +2506,256 @@ static LPlan *sema_iset(Sema *s, const AstNode *n) {
     p->in[0] = l;
     p->in[1] = r;
     return sema_iset_binary(s, n, l, r, p);
+}
+
+/* Types the aggregate call c over g->in and adds it to g (an identical call, by its source
+ * text, is added once). Its index in g->aggs, or -1 with the error. */
+static int group_aggregate(Sema *s, GroupCtx *g, const AstNode *c) {
+    const char *text = expr_text(s, c->span);
+    if (!text) return -1;
+    for (int k = 0; k < g->n_aggs; k++)
+        if (strcmp(g->texts[k], text) == 0) return k;
+    if (g->n_aggs == g->cap_aggs) {
+        int cap = g->cap_aggs ? 2 * g->cap_aggs : 8;
+        AggSpec *na = alloc(s, (size_t)cap * sizeof *na);
+        const char **nt = alloc(s, (size_t)cap * sizeof *nt);
+        if (!na || !nt) return -1;
+        if (g->n_aggs) {
+            memcpy(na, g->aggs, (size_t)g->n_aggs * sizeof *na);
+            memcpy(nt, g->texts, (size_t)g->n_aggs * sizeof *nt);
+        }
+        g->aggs = na, g->texts = nt, g->cap_aggs = cap;
+    }
+    int ai = agg_index(c->name);
+    AggSpec *ag = &g->aggs[g->n_aggs];
+    memset(ag, 0, sizeof *ag);
+    static const AggFn fns[LANG_N_AGGREGATES] = {
+        AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX, AGG_FIRST, AGG_LAST, AGG_STDDEV,
+        AGG_STDDEV_POP, AGG_VARIANCE, AGG_VAR_POP, AGG_MEDIAN, AGG_QUANTILE, AGG_STRING_AGG,
+        AGG_ARG_MIN, AGG_ARG_MAX, AGG_BOOL_AND, AGG_BOOL_OR};
+    ag->fn = fns[ai];
+    ag->distinct = c->distinct;
+    int want = ag->fn == AGG_QUANTILE || ag->fn == AGG_STRING_AGG || ag->fn == AGG_ARG_MIN ||
+               ag->fn == AGG_ARG_MAX ? 2 : 1;
+    GroupCtx *outer = s->gc;
+    s->gc = NULL; /* aggregate arguments are typed over the operand's rows */
+    if (c->star) {
+        s->gc = outer;
+        if (ag->fn != AGG_COUNT) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "only count takes *");
+            return -1;
+        }
+        ag->fn = AGG_COUNT_STAR;
+    } else if ((int)c->items.n != want) {
+        s->gc = outer;
+        rx_error(s->err, RX_ETYPE, s->src, c->span, "%s takes %s, given %zu", c->name,
+                 want == 1 ? "one argument" : "two arguments", c->items.n);
+        return -1;
+    } else {
+        Expr *args[2] = {NULL, NULL};
+        for (int i = 0; i < want; i++) {
+            const AstNode *argn = c->items.items[i];
+            if (argn->kind == AST_CALL && agg_index(argn->name) >= 0) {
+                s->gc = outer;
+                rx_error(s->err, RX_ETYPE, s->src, argn->span, "aggregates do not nest");
+                return -1;
+            }
+            args[i] = sema_expr(s, argn, g->in);
+            if (!args[i]) {
+                s->gc = outer;
+                return -1;
+            }
+        }
+        s->gc = outer;
+        ag->arg = args[0];
+        ag->arg2 = args[1];
+    }
+    if (ag->distinct && ag->fn != AGG_COUNT) {
+        rx_error(s->err, RX_ETYPE, s->src, c->span, "DISTINCT is supported in count only");
+        return -1;
+    }
+    RxType at = ag->arg ? ag->arg->type : TY_INT;
+    switch (ag->fn) {
+    case AGG_COUNT_STAR: case AGG_COUNT: ag->type = TY_INT; break;
+    case AGG_SUM:
+        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "sum needs numbers or DURATIONs, found %s",
+                     type_name(at));
+            return -1;
+        }
+        ag->type = at == TY_NULL ? TY_INT : at;
+        break;
+    case AGG_AVG:
+        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "avg needs numbers or DURATIONs, found %s",
+                     type_name(at));
+            return -1;
+        }
+        ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+        break;
+    case AGG_STDDEV: case AGG_STDDEV_POP: case AGG_VARIANCE: case AGG_VAR_POP:
+        if (!type_is_numeric(at) && at != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, ag->arg->span, "%s needs numbers, found %s", c->name,
+                     type_name(at));
+            return -1;
+        }
+        ag->type = TY_FLOAT;
+        break;
+    case AGG_MEDIAN: case AGG_QUANTILE:
+        if (!type_is_numeric(at) && at != TY_DURATION && at != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, ag->arg->span, "%s needs numbers or DURATIONs, found %s",
+                     c->name, type_name(at));
+            return -1;
+        }
+        ag->q = 0.5;
+        if (ag->fn == AGG_QUANTILE) {
+            const Expr *q = ag->arg2;
+            double qv = q->kind == EX_CONST && !q->value.null
+                            ? (q->type == TY_FLOAT ? q->value.v.f : q->type == TY_INT ? (double)q->value.v.i : -1)
+                            : -1;
+            if (q->kind != EX_CONST || !type_is_numeric(q->type) || !(qv >= 0 && qv <= 1)) {
+                rx_error(s->err, RX_EVALUE, s->src, q->span,
+                         "the fraction of quantile is a constant from 0 to 1, e.g. quantile(x, 0.9)");
+                return -1;
+            }
+            ag->q = qv;
+        }
+        ag->type = at == TY_DURATION ? TY_DURATION : TY_FLOAT;
+        break;
+    case AGG_STRING_AGG:
+        if ((at != TY_TEXT && at != TY_NULL) || (ag->arg2->type != TY_TEXT && ag->arg2->type != TY_NULL)) {
+            const Expr *bad = at != TY_TEXT && at != TY_NULL ? ag->arg : ag->arg2;
+            rx_error(s->err, RX_ETYPE, s->src, bad->span, "string_agg joins TEXT with a TEXT separator, found %s",
+                     type_name(bad->type));
+            return -1;
+        }
+        ag->type = TY_TEXT;
+        break;
+    case AGG_ARG_MIN: case AGG_ARG_MAX:
+        if (ag->arg2->type == TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, ag->arg2->span, "the ordering value of %s cannot be NULL", c->name);
+            return -1;
+        }
+        ag->type = at;
+        break;
+    case AGG_BOOL_AND: case AGG_BOOL_OR:
+        if (at != TY_BOOL && at != TY_NULL) {
+            rx_error(s->err, RX_ETYPE, s->src, ag->arg->span, "%s needs BOOL, found %s", c->name,
+                     type_name(at));
+            return -1;
+        }
+        ag->type = TY_BOOL;
+        break;
+    default:
+        ag->type = at;
+        break;
+    }
+    g->texts[g->n_aggs] = text;
+    return g->n_aggs++;
+}
+
+/* γ keys; items (R): keys and aggregate arguments typed; NULL with the error. Each item is an
+ * aggregate call, or an expression over aggregate calls and keys: then the γ computes the keys
+ * and every distinct aggregate call, and a π over it computes the items (a post-projection). */
+static LPlan *sema_group(Sema *s, const AstNode *n) {
+    LPlan *in = sema_rel(s, n->b);
+    if (!in) return NULL;
+    LPlan *p = new_plan(s, LP_GROUP, n->span);
+    if (!p) return NULL;
+    p->in[0] = in;
+    int nk = (int)n->items.n, na = (int)n->items2.n;
+    GroupCtx g = {.in = &in->schema};
+    p->n_group = nk;
+    p->group = alloc(s, (size_t)(nk + 1) * sizeof *p->group);
+    g.keys.n = nk;
+    g.keys.cols = alloc(s, (size_t)(nk + 1) * sizeof *g.keys.cols);
+    if (!p->group || !g.keys.cols) return NULL;
+    for (int i = 0; i < nk; i++) {
+        const AstNode *it = n->items.items[i];
+        Expr *e = sema_expr(s, it->a, &in->schema);
+        if (!e) return NULL;
+        p->group[i] = e;
+        ColInfo *ci = &g.keys.cols[i];
+        ci->type = e->type;
+        ci->name = it->name ? it->name : e->kind == EX_COL ? it->a->name : expr_text(s, it->a->span);
+        ci->qual = e->kind == EX_COL && !it->name ? in->schema.cols[e->col].qual : NULL;
+        ci->base = ci->name;
+    }
+    /* Each item: an aggregate call directly (out[i] < 0 names its aggregate as -1 - k), or an
+     * expression typed over the keys and aggregates. */
+    Expr **items = alloc(s, (size_t)(na + 1) * sizeof *items);
+    int *direct = alloc(s, (size_t)(na + 1) * sizeof *direct);
+    if (!items || !direct) return NULL;
+    bool project = false;
+    for (int i = 0; i < na; i++) {
+        const AstNode *c = ((const AstNode *)n->items2.items[i])->a;
+        direct[i] = -1;
+        if (c->kind == AST_CALL && agg_index(c->name) >= 0) {
+            int k = group_aggregate(s, &g, c);
+            if (k < 0) return NULL;
+            /* a repeated call is a second column: only the first use is the aggregate's own */
+            bool used = false;
+            for (int j = 0; j < i; j++) used |= direct[j] == k;
+            if (used || k != i) project = true;
+            direct[i] = k;
+            continue;
+        }
+        s->gc = &g;
+        items[i] = sema_expr(s, c, &in->schema);
+        s->gc = NULL;
+        if (!items[i]) return NULL;
+        project = true;
+    }
+    p->aggs = g.aggs ? g.aggs : alloc(s, sizeof *p->aggs);
+    p->n_aggs = g.n_aggs;
+    p->schema.n = nk + g.n_aggs;
+    p->schema.cols = alloc(s, (size_t)(nk + g.n_aggs + 1) * sizeof *p->schema.cols);
+    if (!p->aggs || !p->schema.cols) return NULL;
+    for (int i = 0; i < nk; i++) p->schema.cols[i] = g.keys.cols[i];
+    for (int k = 0; k < g.n_aggs; k++) {
+        ColInfo *ci = &p->schema.cols[nk + k];
+        ci->type = g.aggs[k].type;
+        ci->name = g.texts[k];
+        ci->base = ci->name;
+    }
+    /* the output: the γ itself when every item is its aggregate in order, else π over it */
+    LPlan *out = p;
+    if (project) {
+        out = new_plan(s, LP_PROJECT, n->span);
+        if (!out) return NULL;
+        out->in[0] = p;
+        out->n_items = nk + na;
+        out->items = alloc(s, (size_t)(nk + na) * sizeof *out->items);
+        out->schema.n = nk + na;
+        out->schema.cols = alloc(s, (size_t)(nk + na) * sizeof *out->schema.cols);
+        if (!out->items || !out->schema.cols) return NULL;
+        for (int i = 0; i < nk + na; i++) {
+            int src = i < nk ? i : direct[i - nk] >= 0 ? nk + direct[i - nk] : -1;
+            Expr *e = src >= 0 ? new_expr(s, EX_COL, p->schema.cols[src].type, n->span) : items[i - nk];
+            if (!e) return NULL;
+            if (src >= 0) e->col = src;
+            out->items[i] = e;
+            out->schema.cols[i] = i < nk ? p->schema.cols[i] : (ColInfo){0};
+        }
+    }
+    for (int i = 0; i < na; i++) {
+        const AstNode *it = n->items2.items[i];
+        ColInfo *ci = &out->schema.cols[nk + i];
+        ci->type = project ? out->items[nk + i]->type : p->schema.cols[nk + i].type;
+        ci->name = it->name ? it->name : expr_text(s, it->a->span);
+        ci->qual = NULL;
+        ci->base = ci->name;
+    }
+    for (int i = 0; i < out->schema.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(out->schema.cols[i].name, out->schema.cols[j].name) == 0) {
+                const AstNode *it = i < nk ? n->items.items[i] : n->items2.items[i - nk];
+                rx_error(s->err, RX_ENAME, s->src, it->span,
+                         "two columns of this γ are named '%s': rename one with '→ name'",
+                         out->schema.cols[i].name);
+                return NULL;
+            }
+    return out;
 }
 
 /* Analyzes relational expression n into a logical plan in the arena; NULL with the error. */

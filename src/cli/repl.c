@@ -390,7 +390,12 @@ static const char *const keywords[] = {
     /* docs/functions.md */
     "to_timestamp", "to_date", "to_time", "to_duration", "to_text", "to_int", "to_float",
     "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",
-    "date_trunc", "count", "sum", "avg", "min", "max", "first", "last",
+    "date_trunc", "trim", "ltrim", "rtrim", "replace", "concat", "starts_with", "contains",
+    "split_part", "sqrt", "power", "exp", "ln", "log10", "sign", "mod", "div", "greatest", "least",
+    "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "count", "sum", "avg",
+    "min", "max", "first", "last", "stddev", "stddev_pop", "variance", "var_pop", "median",
+    "quantile", "string_agg", "arg_min", "arg_max", "bool_and", "bool_or", "LIKE", "ILIKE",
+    "ESCAPE", "CAST", "AS", "regexp_like", "regexp_replace",
 };
 
 typedef struct {

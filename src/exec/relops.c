@@ -15,6 +15,7 @@
  * sort over order-preserving integer keys; γ gives each row a group id by hashing its keys
  * (groups in order of first appearance) and folds every aggregate into per-group arrays.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -586,6 +587,163 @@ out:
 
 /* ---- γ -------------------------------------------------------------------------------------- */
 
+/* The number at row i of an INT or FLOAT column (a DURATION as its span in microseconds). */
+static double agg_num(const Column *c, size_t i) {
+    switch (c->type) {
+    case TY_INT: return (double)col_i64(c)[i];
+    case TY_DURATION: return (double)rx_dur_span(col_dur(c)[i]);
+    default: return col_f64(c)[i];
+    }
+}
+
+/* variance, var_pop, stddev, stddev_pop: Welford's update per group (numerically stable: the
+ * running mean and the sum of squared deviations from it), in input order. The sample forms
+ * are NULL below two values, the population forms below one (as PostgreSQL). */
+static Column *agg_variance(const AggSpec *ag, const Column *arg, const uint32_t *ids, uint32_t ng) {
+    size_t n = arg->n;
+    Column *out = col_new(TY_FLOAT, ng);
+    int64_t *cnt = rx_calloc(ng ? ng : 1, sizeof *cnt);
+    double *mean = rx_calloc(ng ? ng : 1, sizeof *mean), *m2 = rx_calloc(ng ? ng : 1, sizeof *m2);
+    bool ok = out && cnt && mean && m2;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (arg->type == TY_NULL || col_is_null(arg, i)) continue;
+        uint32_t g = ids[i];
+        double x = agg_num(arg, i), d = x - mean[g];
+        cnt[g]++;
+        mean[g] += d / (double)cnt[g];
+        m2[g] += d * (x - mean[g]);
+    }
+    bool sample = ag->fn == AGG_VARIANCE || ag->fn == AGG_STDDEV;
+    for (uint32_t g = 0; ok && g < ng; g++) {
+        if (cnt[g] < (sample ? 2 : 1)) {
+            col_f64(out)[g] = 0;
+            if (col_set_null(out, g) < 0) ok = false;
+            continue;
+        }
+        double var = m2[g] / (double)(cnt[g] - (sample ? 1 : 0));
+        if (var < 0) var = 0;
+        col_f64(out)[g] = ag->fn == AGG_STDDEV || ag->fn == AGG_STDDEV_POP ? sqrt(var) : var;
+    }
+    rx_free(cnt), rx_free(mean), rx_free(m2);
+    if (!ok) {
+        col_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* One value of a group for median and quantile: its group and number. */
+typedef struct {
+    uint32_t g;
+    uint32_t row;
+    double v;
+} QVal;
+
+static int qval_cmp(const void *x, const void *y) {
+    const QVal *a = x, *b = y;
+    if (a->g != b->g) return a->g < b->g ? -1 : 1;
+    int c = rx_float_cmp(a->v, b->v);
+    if (c) return c;
+    return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* median and quantile(x, q): continuous, as PostgreSQL's percentile_cont: the values of a
+ * group sorted, the position q·(n-1), interpolated linearly between its neighbours. A DURATION
+ * is interpolated by its span (a month as 30 days) and rounded to the microsecond. */
+static Column *agg_quantile(const AggSpec *ag, const Column *arg, const uint32_t *ids, uint32_t ng,
+                            RxError *err, const LPlan *lp) {
+    size_t n = arg->n, m = 0;
+    QVal *v = rx_malloc((n ? n : 1) * sizeof *v);
+    Column *out = col_new(ag->type, ng);
+    if (!v || !out) {
+        rx_free(v);
+        col_release(out);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (arg->type == TY_NULL || col_is_null(arg, i)) continue;
+        if (arg->type == TY_DURATION) {
+            int64_t span;
+            if (!rx_dur_span64(col_dur(arg)[i], &span)) {
+                rx_free(v);
+                col_release(out);
+                rx_error(err, RX_ERUNTIME, lp->src, ag->arg->span,
+                         "duration overflow in %s: a value is longer than 64 bits of microseconds",
+                         ag->fn == AGG_MEDIAN ? "median" : "quantile");
+                return NULL;
+            }
+        }
+        v[m++] = (QVal){ids[i], (uint32_t)i, agg_num(arg, i)};
+    }
+    qsort(v, m, sizeof *v, qval_cmp);
+    bool ok = true;
+    size_t b = 0;
+    for (uint32_t g = 0; g < ng && ok; g++) {
+        size_t e = b;
+        while (e < m && v[e].g == g) e++;
+        if (e == b) {
+            memset((char *)out->data + (size_t)g * type_width(ag->type), 0, type_width(ag->type));
+            if (col_set_null(out, g) < 0) ok = false;
+            continue;
+        }
+        double pos = ag->q * (double)(e - b - 1);
+        size_t lo = (size_t)floor(pos), hi = (size_t)ceil(pos);
+        double x = v[b + lo].v, y = v[b + hi].v;
+        double r = lo == hi ? x : x + (y - x) * (pos - (double)lo);
+        if (ag->type == TY_DURATION) col_dur(out)[g] = (RxDuration){0, (int64_t)llround(r)};
+        else col_f64(out)[g] = r;
+        b = e;
+    }
+    rx_free(v);
+    if (!ok) {
+        col_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* string_agg(x, sep): the group's values that are not NULL in input order, each after the
+ * first preceded by its own row's separator (a NULL separator adds nothing), as PostgreSQL;
+ * NULL for a group without a value. */
+static Column *agg_string(const Column *arg, const Column *sep, const uint32_t *ids, uint32_t ng) {
+    size_t n = arg->n;
+    StrBuf *bufs = rx_calloc(ng ? ng : 1, sizeof *bufs);
+    uint8_t *seen = rx_calloc(ng ? ng : 1, 1);
+    if (!bufs || !seen) {
+        rx_free(bufs), rx_free(seen);
+        return NULL;
+    }
+    for (uint32_t g = 0; g < ng; g++) sb_init(&bufs[g]);
+    for (size_t i = 0; i < n; i++) {
+        if (arg->type == TY_NULL || col_is_null(arg, i)) continue;
+        uint32_t g = ids[i];
+        if (seen[g] && sep->type != TY_NULL && !col_is_null(sep, i))
+            sb_append(&bufs[g], col_str(sep)[i].ptr, col_str(sep)[i].len);
+        seen[g] = 1;
+        sb_append(&bufs[g], col_str(arg)[i].ptr, col_str(arg)[i].len);
+    }
+    ColBuilder cb;
+    colb_init(&cb, TY_TEXT, ng ? ng : 1);
+    bool oom = false;
+    for (uint32_t g = 0; g < ng; g++) {
+        oom |= bufs[g].oom;
+        if (!seen[g]) {
+            colb_push_null(&cb);
+        } else {
+            Value val = {.type = TY_TEXT};
+            val.v.s = (RxStr){bufs[g].p ? bufs[g].p : "", bufs[g].n};
+            colb_push(&cb, &val);
+        }
+        sb_free(&bufs[g]);
+    }
+    rx_free(bufs), rx_free(seen);
+    if (oom) {
+        colb_free(&cb);
+        return NULL;
+    }
+    return colb_finish(&cb);
+}
+
 /* One aggregate over groups: a new column of n_groups rows. */
 Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const uint32_t *ids,
                          uint32_t ng, RxError *err) {
@@ -626,6 +784,76 @@ Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const
         return out;
     }
     RxType at = arg->type;
+    switch (ag->fn) {
+    case AGG_STDDEV: case AGG_STDDEV_POP: case AGG_VARIANCE: case AGG_VAR_POP:
+        out = agg_variance(ag, arg, ids, ng);
+        goto done;
+    case AGG_MEDIAN: case AGG_QUANTILE:
+        out = agg_quantile(ag, arg, ids, ng, err, lp);
+        if (!out && err->code) goto fail;
+        goto done;
+    case AGG_STRING_AGG: {
+        Column *sep = column_of(ag->arg2, in, err);
+        if (!sep) goto fail;
+        out = agg_string(arg, sep, ids, ng);
+        col_release(sep);
+        goto done;
+    }
+    case AGG_BOOL_AND: case AGG_BOOL_OR: {
+        /* true when every (some) value is: the first false (true) decides; NULLs skipped */
+        out = col_new(TY_BOOL, ng);
+        uint8_t *state = rx_malloc(ng ? ng : 1); /* 2: no value yet */
+        if (!out || !state) {
+            rx_free(state);
+            goto oom;
+        }
+        memset(state, 2, ng);
+        for (size_t i = 0; i < n; i++) {
+            if (at == TY_NULL || col_is_null(arg, i)) continue;
+            uint8_t x = col_u8(arg)[i], *st = &state[ids[i]];
+            *st = *st == 2 ? x : ag->fn == AGG_BOOL_AND ? (*st & x) : (*st | x);
+        }
+        bool ok = true;
+        for (uint32_t g = 0; g < ng; g++) {
+            col_u8(out)[g] = state[g] == 1;
+            if (state[g] == 2 && col_set_null(out, g) < 0) ok = false;
+        }
+        rx_free(state);
+        if (!ok) goto oom;
+        col_release(arg);
+        return out;
+    }
+    case AGG_ARG_MIN: case AGG_ARG_MAX: {
+        /* the argument of the row whose ordering value is the smallest (largest), the first of
+         * equal ones; rows whose ordering value is NULL are skipped */
+        Column *key_col = column_of(ag->arg2, in, err);
+        if (!key_col) goto fail;
+        pick = rx_malloc((ng ? ng : 1) * sizeof *pick);
+        KeySet ks = {0};
+        const Column *kc = key_col;
+        if (!pick || keys_encode_ordered(&kc, 1, &ks, err) < 0) {
+            col_release(key_col);
+            if (!pick) goto oom;
+            goto fail;
+        }
+        const int64_t *key = ks.keys[0];
+        for (uint32_t g = 0; g < ng; g++) pick[g] = ROW_NONE;
+        for (size_t i = 0; i < n; i++) {
+            if (col_is_null(key_col, i)) continue;
+            uint32_t g = ids[i], cur = pick[g];
+            if (cur == ROW_NONE || (ag->fn == AGG_ARG_MIN ? key[i] < key[cur] : key[i] > key[cur]))
+                pick[g] = (uint32_t)i;
+        }
+        keys_free(&ks);
+        col_release(key_col);
+        out = col_gather(arg, pick, ng);
+        rx_free(pick);
+        col_release(arg);
+        if (!out) ops_oom(err);
+        return out;
+    }
+    default: break;
+    }
     if (ag->fn == AGG_SUM || ag->fn == AGG_AVG) {
         out = col_new(ag->type, ng);
         cnt = rx_calloc(ng ? ng : 1, sizeof *cnt);
@@ -754,6 +982,10 @@ Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const
     keys_free(&mks);
     out = col_gather(arg, pick, ng);
     rx_free(pick);
+    col_release(arg);
+    if (!out) ops_oom(err);
+    return out;
+done:
     col_release(arg);
     if (!out) ops_oom(err);
     return out;

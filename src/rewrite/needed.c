@@ -34,7 +34,10 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
         break;
     case LP_GROUP:
         for (int k = 0; k < p->n_group; k++) mark_expr(p->group[k], need, 0, 0, n);
-        for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
+        for (int k = 0; k < p->n_aggs; k++) {
+            mark_expr(p->aggs[k].arg, need, 0, 0, n);
+            mark_expr(p->aggs[k].arg2, need, 0, 0, n);
+        }
         break;
     case LP_ISET:
         /* PACK and GAPS read the keys, the interval and the aggregates' arguments; the forms

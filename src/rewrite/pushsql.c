@@ -376,7 +376,9 @@ static bool int_const(const Expr *e, int64_t *v) {
 static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     int na = e->n_args;
     for (int i = 0; i < na; i++)
-        if (e->fn != FN_COALESCE && e->args[i]->type == TY_NULL) return null_of(g, e->type);
+        if (e->fn != FN_COALESCE && e->fn != FN_CONCAT && e->fn != FN_GREATEST && e->fn != FN_LEAST &&
+            e->args[i]->type == TY_NULL)
+            return null_of(g, e->type);
     const Expr *x = na ? e->args[0] : NULL;
     RxType tx = x ? x->type : TY_NULL;
     bool nx = false;
@@ -482,9 +484,61 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     case FN_EXTRACT: case FN_DATE_TRUNC:
         /* fields and edge cases of their own (docs/functions.md): the engine computes them */
         return NULL;
+    case FN_TRIM: case FN_LTRIM: case FN_RTRIM: case FN_REPLACE: case FN_STARTS_WITH:
+    case FN_SPLIT_PART: {
+        /* code points and bytes, no collation: PostgreSQL's btrim, ltrim, rtrim, replace,
+         * starts_with and split_part (a field from 1 on; 0 and negative ones stay here) */
+        if (!g->d->text_functions) return NULL;
+        const char *b[2] = {NULL, NULL};
+        for (int i = 1; i < na && i < 3; i++) {
+            if (e->fn == FN_SPLIT_PART && i == 2) {
+                int64_t k;
+                if (!int_const(e->args[2], &k) || k < 1 || k > 2147483647) return NULL;
+                Value vk = {.type = TY_INT};
+                vk.v.i = k;
+                const char *pk = param(g, &vk);
+                if (!pk || !(b[1] = gfmt(g, "CAST(%s AS int4)", pk))) return NULL;
+            } else if (!(b[i - 1] = expr(g, e->args[i], cols, NULL))) {
+                return NULL;
+            }
+        }
+        static const char *const names[] = {[FN_TRIM] = "btrim", [FN_LTRIM] = "ltrim", [FN_RTRIM] = "rtrim",
+                                            [FN_REPLACE] = "replace", [FN_STARTS_WITH] = "starts_with",
+                                            [FN_SPLIT_PART] = "split_part"};
+        const char *fn = names[e->fn];
+        if (na == 1) return gfmt(g, "%s(%s)", fn, a);
+        if (na == 2) return gfmt(g, "%s(%s, %s)", fn, a, b[0]);
+        return gfmt(g, "%s(%s, %s, %s)", fn, a, b[0], b[1]);
+    }
+    case FN_SQRT: {
+        /* correctly rounded, and an error for a negative number, in PostgreSQL as here */
+        if (!g->d->exact_arith || !g->d->text_functions) return NULL;
+        return gfmt(g, "sqrt(%s)", as_float(g, wide(g, a, nx), tx));
+    }
+    case FN_DIV: {
+        /* int8 division truncates toward zero and fails on zero and on overflow */
+        if (!g->d->exact_arith || e->type != TY_INT) return NULL;
+        const char *d = expr(g, e->args[1], cols, NULL);
+        return d ? gfmt(g, "(%s / %s)", wide(g, a, nx), d) : NULL;
+    }
+    case FN_LIKE: {
+        /* PostgreSQL's LIKE over bytes (COLLATE "C"), '_' one character, backslash the escape
+         * unless ESCAPE says otherwise, failing on a pattern that ends with its escape; ILIKE
+         * there folds more than ASCII letters and SQLite's LIKE folds case: those stay here */
+        if (!g->d->text_functions) return NULL;
+        const char *pat = expr(g, e->args[1], cols, NULL);
+        const char *esc = na == 3 ? expr(g, e->args[2], cols, NULL) : "'\\'";
+        if (!pat || !esc) return NULL;
+        return gfmt(g, "(%s LIKE %s ESCAPE %s)", collated(g, a), pat, esc);
+    }
+    case FN_ILIKE: case FN_CONTAINS: case FN_CONCAT: case FN_POWER: case FN_EXP: case FN_LN: case FN_LOG10:
+    case FN_SIGN: case FN_MOD: case FN_GREATEST: case FN_LEAST: case FN_NULLIF: case FN_EPOCH:
+    case FN_TO_SECONDS: case FN_SECONDS: case FN_MAKE_TIMESTAMP: case FN_NOW:
     case FN_TIME_BUCKET: case FN_DATE_BIN:
-        /* PostgreSQL's date_bin works on its own timestamp type and rejects months; the
-         * engine computes buckets */
+    case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE:
+        /* no exact equivalent everywhere (the last digit of a libm result, NULL and NaN rules,
+         * the text of a FLOAT), or rewritten by the analysis; PostgreSQL's date_bin works on
+         * its own timestamp type and rejects months: the engine computes them */
         return NULL;
     }
     return NULL;
@@ -1505,6 +1559,21 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
         if (x->kind == EX_COL) *nat = cols[x->col].nat;
         return gfmt(g, "(array_agg(%s ORDER BY %s%s) FILTER (WHERE %s IS NOT NULL))[1]", raw, rk,
                     ag->fn == AGG_LAST ? " DESC" : "", raw);
+    case AGG_BOOL_AND: case AGG_BOOL_OR:
+        if (!g->d->bool_type) return NULL;
+        return gfmt(g, "%s(%s)", ag->fn == AGG_BOOL_AND ? "bool_and" : "bool_or", raw);
+    case AGG_STRING_AGG: {
+        /* in input order, the separator a constant: PostgreSQL's string_agg */
+        const Expr *sep = ag->arg2;
+        if (!g->d->ordered_aggregates || sep->kind != EX_CONST || sep->type != TY_TEXT) return NULL;
+        const char *ps = param(g, &sep->value);
+        return ps ? gfmt(g, "string_agg(%s, %s ORDER BY %s)", raw, ps, rk) : NULL;
+    }
+    case AGG_STDDEV: case AGG_STDDEV_POP: case AGG_VARIANCE: case AGG_VAR_POP: case AGG_MEDIAN:
+    case AGG_QUANTILE: case AGG_ARG_MIN: case AGG_ARG_MAX:
+        /* the last digit of a database's variance or percentile is its algorithm's, and
+         * arg_min/arg_max have no equivalent: the engine computes them */
+        return NULL;
     }
     return NULL;
 }

@@ -220,6 +220,10 @@ int lex_script(Arena *a, const RxSource *src, TokenList *out, RxError *err) {
             size_t len = 1;
             switch (c) {
             case ':':
+                if (d == ':') {
+                    k = TK_DCOLON, len = 2;
+                    break;
+                }
                 if (d != '=')
                     return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)p, (uint32_t)p + 1),
                                     "unexpected ':' (did you mean ':='?)");
@@ -319,6 +323,7 @@ const char *tok_kind_name(TokKind k) {
     case TK_SLASH: return "'/'";
     case TK_PERCENT: return "'%'";
     case TK_CONCAT: return "'||'";
+    case TK_DCOLON: return "'::'";
     case TK_AND: return "'∧'";
     case TK_OR: return "'∨'";
     case TK_NOT: return "'¬'";

@@ -377,6 +377,77 @@ static AstNode *parse_case_body(Parser *p, const Token *kw, AstNode *n) {
     return n;
 }
 
+/* The conversion function that CAST(x AS T) and x::T call for the type named by token t:
+ * "to_int" ...; NULL with the error recorded when t names no type a value converts to. */
+static const char *cast_function(Parser *p, const Token *t) {
+    RxType ty;
+    if (!is_name(t) || type_from_name(tok_text(p, t), tok_len(t), &ty) < 0) {
+        char found[64];
+        describe(p, t, found, sizeof found);
+        syntax_error(p, t, "a type expected after %s, found %s (INT, FLOAT, TEXT, TIMESTAMP, DATE, TIME, DURATION)",
+                     p->pos > 0 && p->t[p->pos - 1].kind == TK_DCOLON ? "'::'" : "AS", found);
+        return NULL;
+    }
+    switch (ty) {
+    case TY_INT: return "to_int";
+    case TY_FLOAT: return "to_float";
+    case TY_TEXT: return "to_text";
+    case TY_TIMESTAMP: return "to_timestamp";
+    case TY_DATE: return "to_date";
+    case TY_TIME: return "to_time";
+    case TY_DURATION: return "to_duration";
+    default: break;
+    }
+    syntax_error(p, t, "a value cannot be cast to %s: compare it instead (x = 'true', x <> 0)", type_name(ty));
+    return NULL;
+}
+
+/* A call of conversion function fn on x over span: the AST of a cast. */
+static AstNode *cast_node(Parser *p, const char *fn, AstNode *x, RxSpan span, RxSpan name_span) {
+    AstNode *n = node(p, AST_CALL, span);
+    if (!n) return NULL;
+    n->name = fn;
+    n->name_span = name_span;
+    ptrvec_push(p->a, &n->items, x);
+    return n;
+}
+
+/* cast = 'CAST' '(' expr 'AS' type ')' */
+static AstNode *parse_cast(Parser *p) {
+    const Token *kw = advance(p);
+    const Token *open = advance(p); /* '(' */
+    if (enter(p, open) < 0) return NULL;
+    AstNode *x = parse_expr(p);
+    if (!x) return NULL;
+    if (!at_word(p, "AS")) {
+        leave(p);
+        expected(p, "AS in CAST(x AS type)");
+        return NULL;
+    }
+    advance(p);
+    const Token *tt = peek(p);
+    const char *fn = cast_function(p, tt);
+    if (!fn) return NULL;
+    advance(p);
+    leave(p);
+    RxSpan close = peek(p)->span;
+    if (expect_close(p, TK_RPAREN, open) < 0) return NULL;
+    return cast_node(p, fn, x, rx_span_join(kw->span, close), kw->span);
+}
+
+/* postfix = primary { '::' type } */
+static AstNode *parse_postfix(Parser *p, AstNode *x) {
+    while (x && peek_kind(p) == TK_DCOLON) {
+        const Token *op = advance(p);
+        const Token *tt = peek(p);
+        const char *fn = cast_function(p, tt);
+        if (!fn) return NULL;
+        advance(p);
+        x = cast_node(p, fn, x, rx_span_join(x->span, tt->span), op->span);
+    }
+    return x;
+}
+
 /* primary = INT | FLOAT | STRING | TRUE | FALSE | NULL | type STRING | call | case
  *         | name [ '.' name ] | '(' expr ')' */
 static AstNode *parse_primary(Parser *p) {
@@ -464,6 +535,8 @@ static AstNode *parse_primary(Parser *p) {
                                             : "DURATION 'PT5M'");
             return NULL;
         }
+        if (t->kind == TK_IDENT && word_is(p, t, "CAST") && peek_at(p, 1)->kind == TK_LPAREN)
+            return parse_cast(p);
         if (t->kind == TK_IDENT && word_is(p, t, "CASE") && at_case_start(p)) return parse_case(p);
         if (t->kind == TK_IDENT && word_is(p, t, "CASE") && case_without_when(p)) {
             syntax_error(p, peek_at(p, 1), "WHEN expected after CASE: CASE WHEN condition THEN value … END");
@@ -565,7 +638,7 @@ static AstNode *parse_unary(Parser *p) {
         if (n) n->ival = INT64_MIN;
         return n;
     }
-    return parse_primary(p);
+    return parse_postfix(p, parse_primary(p));
 }
 
 /* mul = unary { ( '*' | '/' | '%' ) unary } */
@@ -615,11 +688,12 @@ static bool starts_value(const Token *t) {
 }
 
 /* cmp = add [ cmpop add | IS [NOT] NULL | [NOT] IN '(' expr { ',' expr } ')'
- *           | [NOT] BETWEEN add AND add ] */
+ *           | [NOT] BETWEEN add AND add | [NOT] ( LIKE | ILIKE ) add [ ESCAPE add ] ] */
 static AstNode *parse_cmp(Parser *p) {
     AstNode *l = parse_add(p);
     if (!l) return NULL;
-    bool neg = at_word(p, "NOT") && (word_is(p, peek_at(p, 1), "IN") || word_is(p, peek_at(p, 1), "BETWEEN"));
+    bool neg = at_word(p, "NOT") && (word_is(p, peek_at(p, 1), "IN") || word_is(p, peek_at(p, 1), "BETWEEN") ||
+                                     word_is(p, peek_at(p, 1), "LIKE") || word_is(p, peek_at(p, 1), "ILIKE"));
     if (!neg && at_word(p, "NOT") && starts_value(peek_at(p, 1))) {
         /* not a relation named NOT: a value or a group follows */
         advance(p);
@@ -673,8 +747,33 @@ static AstNode *parse_cmp(Parser *p) {
         ptrvec_push(p->a, &n->items, hi);
         return n;
     }
+    if (at_word(p, "LIKE") || at_word(p, "ILIKE")) {
+        /* s [NOT] LIKE pattern [ESCAPE c]: the call like(s, pattern [, c]) */
+        const Token *kw = advance(p);
+        AstNode *pat = parse_add(p);
+        if (!pat) return NULL;
+        AstNode *n = node(p, AST_CALL, rx_span_join(l->span, pat->span));
+        if (!n) return NULL;
+        n->name = word_is(p, kw, "LIKE") ? "like" : "ilike";
+        n->name_span = kw->span;
+        ptrvec_push(p->a, &n->items, l);
+        ptrvec_push(p->a, &n->items, pat);
+        if (at_word(p, "ESCAPE")) {
+            advance(p);
+            AstNode *esc = parse_add(p);
+            if (!esc) return NULL;
+            ptrvec_push(p->a, &n->items, esc);
+            n->span = rx_span_join(n->span, esc->span);
+        }
+        if (!neg) return n;
+        AstNode *m = node(p, AST_UNARY, n->span);
+        if (!m) return NULL;
+        m->op = OP_NOT;
+        m->a = n;
+        return m;
+    }
     if (neg) {
-        expected(p, "IN or BETWEEN after NOT");
+        expected(p, "IN, BETWEEN or LIKE after NOT");
         return NULL;
     }
     int op = cmp_op(peek_kind(p));

@@ -42,7 +42,8 @@ typedef enum {
     TK_LJOIN, TK_RJOIN, TK_FJOIN,   /* ⟕ ⟖ ⟗ */
     TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
     TK_DELTA, TK_TAU, TK_GAMMA,     /* δ τ γ */
-    TK_OMEGA      /* ω */
+    TK_OMEGA,     /* ω */
+    TK_DCOLON     /* :: (a cast, x::INT) */
 } TokKind;
 
 typedef struct {

@@ -40,9 +40,11 @@ const char *op_text(AstOp op) {
 static const char *const function_names[FN_N_FUNCTIONS + LANG_N_AGGREGATES] = {
     "to_timestamp", "to_date", "to_time", "to_duration", "to_text", "to_int", "to_float",
     "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",
-    "date_trunc",
-    "time_bucket", "date_bin",
-    "count", "sum", "avg", "min", "max", "first", "last",
+    "date_trunc", "time_bucket", "date_bin", "trim", "ltrim", "rtrim", "replace", "concat", "starts_with", "contains",
+    "split_part", "sqrt", "power", "exp", "ln", "log10", "sign", "mod", "div", "greatest",
+    "least", "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "like", "ilike", "regexp_like", "regexp_replace",
+    "count", "sum", "avg", "min", "max", "first", "last", "stddev", "stddev_pop", "variance",
+    "var_pop", "median", "quantile", "string_agg", "arg_min", "arg_max", "bool_and", "bool_or",
 };
 
 static int lower_ascii(int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }

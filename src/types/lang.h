@@ -32,19 +32,24 @@ typedef enum {
     FN_TO_FLOAT, FN_COALESCE, FN_ABS, FN_ROUND, FN_FLOOR, FN_CEIL, FN_LOWER, FN_UPPER,
     FN_LENGTH, FN_SUBSTR, FN_EXTRACT, FN_DATE_TRUNC,
     /* time series (docs/functions.md, "Buckets") */
-    FN_TIME_BUCKET, FN_DATE_BIN
+    FN_TIME_BUCKET, FN_DATE_BIN,
+    FN_TRIM, FN_LTRIM, FN_RTRIM, FN_REPLACE, FN_CONCAT, FN_STARTS_WITH, FN_CONTAINS,
+    FN_SPLIT_PART, FN_SQRT, FN_POWER, FN_EXP, FN_LN, FN_LOG10, FN_SIGN, FN_MOD, FN_DIV,
+    FN_GREATEST, FN_LEAST, FN_NULLIF, FN_EPOCH, FN_TO_SECONDS, FN_SECONDS, FN_MAKE_TIMESTAMP,
+    FN_NOW, FN_LIKE, FN_ILIKE, FN_REGEXP_LIKE, FN_REGEXP_REPLACE
 } FuncId;
-#define FN_N_FUNCTIONS (FN_DATE_BIN + 1)
+#define FN_N_FUNCTIONS (FN_REGEXP_REPLACE + 1)
 
 /* The aggregate functions by name, in the order lang_aggregate_index numbers them. */
-#define LANG_N_AGGREGATES 7
+#define LANG_N_AGGREGATES 18
 
 /* "to_timestamp", "abs", ... as the language spells them (lower case); "?" for no function. */
 const char *lang_function_name(FuncId f);
 /* Case-insensitive lookup of the scalar function named s[0..n): 0 with *out set, or -1. */
 int lang_function_from_name(const char *s, size_t n, FuncId *out);
-/* Case-insensitive lookup of an aggregate name s[0..n) (count, sum, avg, min, max, first, last):
- * its index in that order, or -1. */
+/* Case-insensitive lookup of an aggregate name s[0..n) (count, sum, avg, min, max, first, last,
+ * stddev, stddev_pop, variance, var_pop, median, quantile, string_agg, arg_min, arg_max,
+ * bool_and, bool_or): its index in that order, or -1. */
 int lang_aggregate_index(const char *s, size_t n);
 /* Whether s[0..n) names a built-in function, scalar or aggregate (case-insensitive). Window
  * functions are not: they are calls only in ω's list, and `rank (R)` stays a column and an
