@@ -516,7 +516,7 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
         ls.e = pe;
         ls.valid = lv;
     }
-    IjOptions opt = {.algo = p->ij_algo};
+    IjOptions opt = {.algo = p->ij_algo, .set = lp->relset};
     KeyParts kp = {0};
     if (lp->n_keys > 0) {
         /* fused equality keys: one sweep per partition; rows whose key has no partner never match */
@@ -549,7 +549,10 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
         opt.n_parts = kp.n_parts;
     }
     double t0 = now_s();
-    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name(lp->relation), l->n_rows, r->n_rows);
+    char setname[256];
+    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)",
+                   lp->relset ? ij_set_name(lp->relset, setname, sizeof setname) : ij_relation_name(lp->relation),
+                   l->n_rows, r->n_rows);
     int rc = ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
     x->t_join_s += now_s() - t0;
     progress_update(pairs->n, NULL);

@@ -20,6 +20,7 @@
  *        c. dominance sweep (ijoin_dominance.c): DURING, CONTAINS;
  *        d. sweep (ijoin_sweep.c): INTERSECTS;
  *        e. range scan (ijoin_range.c): OVERLAPS, OVERLAPPED_BY;
+ *        f. box scan (ijoin_set.c): a set of relations (opt->set), in one pass;
  *        the nested loop (IJ_ALGO_NESTED_LOOP, here): ij_holds over every valid pair, the
  *        reference every engine is tested against.
  *      Sorting is the LSD radix sort of radix.c.
@@ -47,12 +48,14 @@ void ij_pairs_free(IjPairs *p) {
 
 /* ---- nested loop ---------------------------------------------------------------------------- */
 
-static int nested_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+static int nested_join(IjRelation rel, IjRelSet set, const Sub *L, const Sub *R, Out *o) {
     for (size_t i = 0; i < L->n; i++) {
         uint32_t gl = gid_of(L, i);
         bool open = false;
         for (size_t j = 0; j < R->n; j++) {
-            if (!ij_holds(rel, L->s[i], L->e[i], R->s[j], R->e[j])) continue;
+            if (set ? !ij_holds_set(set, L->s[i], L->e[i], R->s[j], R->e[j])
+                    : !ij_holds(rel, L->s[i], L->e[i], R->s[j], R->e[j]))
+                continue;
             if (!open) {
                 run_open(o, gl);
                 open = true;
@@ -119,9 +122,10 @@ static Sub make_sub(const IjSide *x, const uint32_t *rows, size_t a, size_t b, i
     return s;
 }
 
-static int join_sub(IjRelation rel, IjEngine eng, const Sub *L, const Sub *R, Out *o) {
+static int join_sub(IjRelation rel, IjRelSet set, IjEngine eng, const Sub *L, const Sub *R, Out *o) {
     switch (eng) {
-    case ENG_NESTED: return nested_join(rel, L, R, o);
+    case ENG_NESTED: return nested_join(rel, set, L, R, o);
+    case ENG_SET: return set_join(set, L, R, o);
     case ENG_EQ: return eq_join(rel, L, R, o);
     case ENG_BAND: return band_join(rel, L, R, o);
     case ENG_DOM: return dom_join(rel, L, NULL, L->n, R, NULL, R->n, o, false);
@@ -133,7 +137,10 @@ static int join_sub(IjRelation rel, IjEngine eng, const Sub *L, const Sub *R, Ou
 
 int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
             IjPairs *out, RxError *err) {
-    if ((unsigned)rel >= IJ_N_RELATIONS)
+    IjRelSet set = opt ? opt->set : 0;
+    if (set & ~(IJ_SET_OF(IJ_N_RELATIONS) - 1))
+        return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation in a set");
+    if (!set && (unsigned)rel >= IJ_N_RELATIONS)
         return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation");
     if (l->n > UINT32_MAX || r->n > UINT32_MAX)
         return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
@@ -187,7 +194,7 @@ int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *o
         if (lst[p] == lst[p + 1] || rst[p] == rst[p + 1]) continue;
         Sub L = make_sub(l, lrows, lst[p], lst[p + 1], lbs, lbe);
         Sub R = make_sub(r, rrows, rst[p], rst[p + 1], rbs, rbe);
-        if (join_sub(rel, eng, &L, &R, &o) != 0) goto done;
+        if (join_sub(rel, set, eng, &L, &R, &o) != 0) goto done;
     }
     if (assemble(&o, l->n, out) != 0) goto done;
     rc = 0;

@@ -221,5 +221,7 @@ int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq, const 
 int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o);
 /* ijoin_sweep.c: INTERSECTS. */
 int sweep_join(const Sub *L, const Sub *R, Out *o);
+/* ijoin_set.c: a set of relations (two members or more). */
+int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o);
 
 #endif
