@@ -1199,7 +1199,7 @@ static int parse_relation_set(Parser *p, IjRelSet *set) {
         advance(p);
     }
     if (peek_kind(p) != TK_RPAREN)
-        return expected(p, "'|' and another relation, or ')' closing the set of relations");
+        return expected(p, "'|' (between two relations) or ')' (closing the set)");
     return expect_close(p, TK_RPAREN, open);
 }
 
@@ -1216,8 +1216,13 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     const Token *rt = peek(p);
     IjRelation rel = IJ_INTERSECTS;
     IjRelSet set = 0;
-    const Token *set_open = rt;
-    if (rt->kind == TK_LPAREN) {
+    const Token *set_open = rt, *first = peek_at(p, 1);
+    IjRelation first_rel;
+    /* '(' opens a set when a relation, or a word followed by '|' or ')', follows; otherwise the
+     * relation was left out before the endpoints: IJOIN (L.s, ...) */
+    if (rt->kind == TK_LPAREN && first->kind == TK_IDENT &&
+        (ij_relation_from_name(tok_text(p, first), tok_len(first), &first_rel) == 0 ||
+         peek_at(p, 2)->kind == TK_BAR || peek_at(p, 2)->kind == TK_RPAREN)) {
         if (parse_relation_set(p, &set) < 0) return NULL;
         rel = ij_set_relation(set);
         rt = &p->t[p->pos - 1];
