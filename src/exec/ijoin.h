@@ -40,4 +40,11 @@ void ij_pairs_free(IjPairs *p);
 int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
             IjPairs *out, RxError *err);
 
+/* IJOIN SEMI and ANTI: hit[i] = 1 when left row i has at least one partner (with opt->set,
+ * under some member), else 0, without listing pairs: O((n + m) log m) however many pairs there
+ * are (IJ_ALGO_NESTED_LOOP: the reference loop, stopping at a row's first partner). hit has
+ * l->n bytes. Returns 0, or -1 with err set (RX_ENOMEM, RX_ELIMIT). */
+int ij_exists(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
+              uint8_t *hit, RxError *err);
+
 #endif

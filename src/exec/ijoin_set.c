@@ -22,9 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Relation r's box for left row (ls, le): b = {xlo, xhi, ylo, yhi}, inclusive bounds on the
- * right row's start (x) and end (y); false when no right row can satisfy r. */
-static bool member_box(IjRelation r, int64_t ls, int64_t le, int64_t b[4]) {
+bool ij_member_box(IjRelation r, int64_t ls, int64_t le, int64_t b[4]) {
     int64_t xlo = INT64_MIN, xhi = INT64_MAX, ylo = INT64_MIN, yhi = INT64_MAX;
     bool ok = true;
     switch (r) {
@@ -55,7 +53,7 @@ static bool set_box(IjRelSet set, int64_t ls, int64_t le, int64_t b[4]) {
     bool any = false;
     for (int r = 0; r < IJ_N_RELATIONS; r++) {
         int64_t m[4];
-        if (!(set >> r & 1) || !member_box((IjRelation)r, ls, le, m)) continue;
+        if (!(set >> r & 1) || !ij_member_box((IjRelation)r, ls, le, m)) continue;
         if (!any) {
             memcpy(b, m, sizeof m);
             any = true;

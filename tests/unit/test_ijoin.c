@@ -12,6 +12,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     uint64_t s;
@@ -272,6 +273,55 @@ static void set_cases(int n_cases) {
     CHECK(strcmp(ij_set_name(IJ_SET_OF(IJ_MEETS) | IJ_SET_OF(IJ_PRECEDES), buf, sizeof buf),
                  "(PRECEDES | MEETS)") == 0);
     CHECK(strlen(ij_set_name((IjRelSet)((1u << IJ_N_RELATIONS) - 1), buf, 16)) < 16);
+}
+
+/* The existence test of SEMI and ANTI (ij_exists): for every relation and for random sets, over
+ * the random inputs of random_cases, each left row's flag must be whether the brute-force
+ * oracle lists a pair for it, with the fast path and the reference loop. */
+static void exists_cases(int per_relation) {
+    for (int c = 0; c < per_relation * (IJ_N_RELATIONS + 4); c++) {
+        uint64_t seed = 5000011u + (uint64_t)c;
+        Rng g = {seed};
+        IjRelation rel = (IjRelation)(c % (IJ_N_RELATIONS + 4));
+        IjRelSet set = 0;
+        if ((int)rel >= IJ_N_RELATIONS) {
+            do set = (IjRelSet)rng_below(&g, (uint64_t)1 << IJ_N_RELATIONS);
+            while (__builtin_popcount(set) < 2);
+            rel = IJ_N_RELATIONS;
+        }
+        size_t n = (size_t)rng_below(&g, 121), m = (size_t)rng_below(&g, 121);
+        if (rng_below(&g, 10) == 0) m = rng_below(&g, 4);
+        uint64_t range = 2 + rng_below(&g, rng_below(&g, 2) ? 12 : 80);
+        int64_t base = (int64_t)rng_below(&g, 20) - 10;
+        bool wild = rng_below(&g, 6) == 0, with_valid = rng_below(&g, 3) == 0;
+        uint32_t n_parts = rng_below(&g, 3) == 0 ? (uint32_t)(1 + rng_below(&g, 5)) : 0;
+        Side l, r;
+        gen_side(&g, &l, n, base, range, wild, with_valid, n_parts);
+        gen_side(&g, &r, m, base, range, wild, with_valid && rng_below(&g, 2), n_parts);
+        IjPairs want = {0};
+        if (set) brute_set(set, &l, &r, &want);
+        else brute(rel, &l, &r, &want);
+        uint8_t *expect = calloc(n ? n : 1, 1), *hit = malloc(n ? n : 1);
+        for (size_t k = 0; k < want.n; k++) expect[want.left[k]] = 1;
+        IjSide L = as_ij(&l), R = as_ij(&r);
+        static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_NESTED_LOOP};
+        for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
+            IjOptions opt = {algos[a], n_parts, set};
+            RxError err = {0};
+            memset(hit, 7, n ? n : 1);
+            int rc = ij_exists(rel, &L, &R, &opt, hit, &err);
+            bool ok = rc == 0 && (n == 0 || memcmp(hit, expect, n) == 0);
+            CHECK(ok);
+            if (!ok && n_failed_cases++ < 400)
+                fprintf(stderr, "  exists %s set 0x%x algo %d seed %llu: n=%zu m=%zu (rc %d)\n",
+                        ij_relation_name(rel), (unsigned)set, (int)algos[a], (unsigned long long)seed, n, m, rc);
+        }
+        free(expect);
+        free(hit);
+        ij_pairs_free(&want);
+        free_side(&l);
+        free_side(&r);
+    }
 }
 
 /* Larger inputs: radix passes with wide digits, keys that need the two-stage sort, one side
@@ -585,6 +635,7 @@ int main(int argc, char **argv) {
     degenerate_case();
     random_cases(per_relation);
     set_cases(per_relation * 10);
+    exists_cases(per_relation);
     large_cases();
     halves_cases();
     sweep_halves_cases();
