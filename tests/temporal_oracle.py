@@ -3,7 +3,8 @@
 
 Writes a Relix script of N random cases and the output it must print (--format csv): for each
 case two inline tables with NULLs, duplicates, equal, empty and inverted intervals, and one query
-of a random form: IJOIN LEFT / SEMI / ANTI over any of the sixteen relations, IJOIN AT (inner,
+of a random form: IJOIN LEFT / SEMI / ANTI over any of the sixteen relations, IJOIN over a set of
+relations (R1 | R2 | ...; inner, LEFT, SEMI, ANTI, inner with a key), IJOIN AT (inner,
 LEFT, SEMI, ANTI), ASOF NEAREST under each of the four comparisons with TIES and INNER, ASOF k
 [NEAREST] with TIES(FIRST|LAST|ALL) and its rank column, and
 range joins written by hand (σ over ×, ⨝, ⟕, ⋉, ▷ with endpoint comparisons, which the optimizer
@@ -93,7 +94,7 @@ def main():
         nl, nr = rng.randrange(0, 9), rng.randrange(0, 9)
         keyed = rng.random() < 0.4
         nkeys = rng.choice([1, 2, 3])
-        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST", "HAND", "HAND", "K"])
+        form = rng.choice(["LEFT", "SEMI", "ANTI", "AT", "NEAREST", "HAND", "HAND", "K", "SET", "SET"])
         L, R = "L%d" % c, "R%d" % c
         li = gen_intervals(rng, nl, span, null_pct)
         ri = gen_intervals(rng, nr, span, null_pct)
@@ -249,8 +250,18 @@ def main():
                     continue
                 out.append("%d,%s" % (i, csvv(best[2] if best else None)))
         else:
-            kind = form if form != "AT" else rng.choice(["", "LEFT", "SEMI", "ANTI"])
-            if form == "AT":
+            kind = form if form not in ("AT", "SET") else rng.choice(["", "LEFT", "SEMI", "ANTI"])
+            if form == "SET":
+                # IJOIN (R1 | R2 | ...): a pair matches when some member holds; one that matches
+                # several members comes once
+                rels = rng.sample(RELS, rng.choice([2, 2, 3, 4, 6, 16]))
+                head = "%s IJOIN %s (%s) (%s.s, %s.e, %s.s, %s.e) %s" % (L, kind, " | ".join(rels), L, L, R, R, R)
+                pred = lambda l, r, rels=rels: None not in (l[2], l[3], r[2], r[3]) and any(holds(x, l[2], l[3], r[2], r[3]) for x in rels)
+                if keyed and kind == "":
+                    # an equality above the inner join: fused into partition keys
+                    head = "σ %s.k = %s.k (%s)" % (L, R, head)
+                    pred = lambda l, r, p0=pred: l[1] is not None and l[1] == r[1] and p0(l, r)
+            elif form == "AT":
                 head = "%s IJOIN %sAT (%s.s, %s.s, %s.e) %s" % (L, kind + " " if kind else "", L, R, R, R)
                 pred = lambda l, r: l[2] is not None and r[2] is not None and r[3] is not None and r[2] <= l[2] < r[3]
             else:

@@ -8,7 +8,8 @@
 # CASE choosing the nearer; Polars: joinAsof strategy 'nearest'), the 3 nearest (DuckDB: a
 # LATERAL subquery ordered by distance with LIMIT 3), IJOIN COVERS (DuckDB: the range join), IJOIN AT of readings in windows
 # (DuckDB: a range join s <= ts AND ts < e), IJOIN SEMI and ANTI of the same (DuckDB: [NOT]
-# EXISTS), IJOIN LEFT INTERSECTS of bookings and stays (DuckDB: LEFT JOIN ON s < e AND s < e),
+# EXISTS), a set of relations (INTERSECTS | MEETS | MET_BY) (DuckDB: the non-strict range
+# join), IJOIN SEMI INTERSECTS (DuckDB: EXISTS), IJOIN LEFT INTERSECTS of bookings and stays (DuckDB: LEFT JOIN ON s < e AND s < e),
 # and the hand-written range join of the same pairs as σ over × (which the optimizer rewrites
 # to the IJOIN; timed beside the IJOIN it becomes). Every engine prints its row count; each
 # time is the median of 3 runs of a fresh process. Ratios are DuckDB's (or Polars') seconds
@@ -78,6 +79,12 @@ for n in $sizes; do
     "SELECT count(*) FROM ${rd}/readings_$n.csv') r WHERE NOT EXISTS (SELECT 1 FROM ${rd}/windows_$n.csv') w WHERE w.s <= r.ts AND r.ts < w.e)"
   run_one "IJOIN LEFT INTERSECTS" "$B query { B IJOIN LEFT INTERSECTS (B.s, B.e, S.s, S.e) S };" \
     "SELECT count(*) FROM ${rd}/bookings_$n.csv') b LEFT JOIN ${rd}/stays_$n.csv') s ON b.s < s.e AND s.s < b.e"
+  # a set of relations, "touches or shares time": for gen.py's proper intervals exactly the
+  # non-strict range join
+  run_one "IJOIN (INTERSECTS|MEETS|MET_BY)" "$B query { B IJOIN (INTERSECTS | MEETS | MET_BY) (B.s, B.e, S.s, S.e) S };" \
+    "SELECT count(*) FROM ${rd}/bookings_$n.csv') b JOIN ${rd}/stays_$n.csv') s ON b.s <= s.e AND s.s <= b.e"
+  run_one "IJOIN SEMI INTERSECTS" "$B query { B IJOIN SEMI INTERSECTS (B.s, B.e, S.s, S.e) S };" \
+    "SELECT count(*) FROM ${rd}/bookings_$n.csv') b WHERE EXISTS (SELECT 1 FROM ${rd}/stays_$n.csv') s WHERE b.s < s.e AND s.s < b.e)"
   run_one "IJOIN COVERS" "$B query { B IJOIN COVERS (B.s, B.e, S.s, S.e) S };" \
     "SELECT count(*) FROM ${rd}/bookings_$n.csv') b JOIN ${rd}/stays_$n.csv') s ON b.s <= s.s AND s.e <= b.e"
   run_one "IJOIN INTERSECTS" "$B query { B IJOIN INTERSECTS (B.s, B.e, S.s, S.e) S };" \

@@ -138,6 +138,8 @@ struct LPlan {
      * point (IJOIN AT): the left point ends[0] (= ends[1]) lies in [rs, re): rs <= t < re;
      * relation is then INTERSECTS, which the executor runs on [t, t+1). */
     IjRelation relation;
+    IjRelSet relset;     /* IJOIN (R1 | R2 | ...): two members or more, relation then
+                          * IJ_N_RELATIONS; 0: the one relation */
     bool point;
     int ends[4];         /* ls, le in in[0]'s schema; rs, re in in[1]'s */
     /* LP_ASOF */

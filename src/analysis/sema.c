@@ -1439,6 +1439,7 @@ static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
     p->in[0] = l;
     p->in[1] = r;
     p->relation = n->relation;
+    p->relset = n->relset;
     p->point = n->point;
     p->join_kind = n->join_kind;
     static const char *const what[4] = {"left start", "left end", "right start", "right end"};

@@ -404,7 +404,10 @@ static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *st
     if ((p->kind == PN_IJOIN || p->kind == PN_ASOF) && t && t->focus_error) {
         report_no_timeline(sr->h, title, t->focus_error);
     } else if (p->kind == PN_IJOIN && t) {
-        RepIJoin j = {.title = title, .relation = ij_relation_name(lp->relation),
+        char setname[256];
+        RepIJoin j = {.title = title,
+                      .relation = lp->relset ? ij_set_name(lp->relset, setname, sizeof setname)
+                                             : ij_relation_name(lp->relation),
                       .left_name = side_name(lp->in[0], lp->ends[0], "left"),
                       .right_name = side_name(lp->in[1], lp->ends[2], "right"),
                       .l = t->l, .r = t->r, .n_keys = nk, .lkeys = lp->lkeys, .rkeys = lp->rkeys,

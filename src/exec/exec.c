@@ -481,8 +481,10 @@ oom:
     return NULL;
 }
 
-int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r, IjPairs *pairs,
-                     RxError *err) {
+/* exec_ijoin_pairs, or with hit (l->n_rows bytes) whether each left row has a partner
+ * (ij_exists: SEMI and ANTI, no pair listed; pairs unused). */
+static int ijoin_kernel(ExecCtx *x, const PNode *p, const Table *l, const Table *r, IjPairs *pairs,
+                        uint8_t *hit, RxError *err) {
     const LPlan *lp = p->lp;
     const Column *ends[4] = {l->cols[lp->ends[0]], l->cols[lp->ends[1]], r->cols[lp->ends[2]],
                              r->cols[lp->ends[3]]};
@@ -516,7 +518,7 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
         ls.e = pe;
         ls.valid = lv;
     }
-    IjOptions opt = {.algo = p->ij_algo};
+    IjOptions opt = {.algo = p->ij_algo, .set = lp->relset};
     KeyParts kp = {0};
     if (lp->n_keys > 0) {
         /* fused equality keys: one sweep per partition; rows whose key has no partner never match */
@@ -549,16 +551,51 @@ int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r,
         opt.n_parts = kp.n_parts;
     }
     double t0 = now_s();
-    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)", ij_relation_name(lp->relation), l->n_rows, r->n_rows);
-    int rc = ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
+    char setname[256];
+    progress_begin("pairs", 0, "IJOIN %s (%zu × %zu rows)",
+                   lp->relset ? ij_set_name(lp->relset, setname, sizeof setname) : ij_relation_name(lp->relation),
+                   l->n_rows, r->n_rows);
+    int rc = hit ? ij_exists(lp->relation, &ls, &rs, &opt, hit, err)
+                 : ij_join(lp->relation, &ls, &rs, &opt, pairs, err);
     x->t_join_s += now_s() - t0;
-    progress_update(pairs->n, NULL);
+    if (!hit) progress_update(pairs->n, NULL);
     rx_free(pe);
     rx_free(lv);
     rx_free(rv);
     keys_parts_free(&kp);
     keys_free(&ks);
     return rc;
+}
+
+int exec_ijoin_pairs(ExecCtx *x, const PNode *p, const Table *l, const Table *r, IjPairs *pairs,
+                     RxError *err) {
+    return ijoin_kernel(x, p, l, r, pairs, NULL, err);
+}
+
+/* IJOIN SEMI and ANTI without a report to feed: the left rows with some / with no partner, once
+ * each, in left order, each decided by the existence test (ij_exists), not by listing pairs.
+ * NULL with err set. */
+static Table *ijoin_semi_exists(ExecCtx *x, const PNode *p, const Table *l, const Table *r, RxError *err) {
+    size_t nl = l->n_rows;
+    uint8_t *hit = rx_malloc(nl ? nl : 1);
+    uint32_t *idx = rx_malloc((nl ? nl : 1) * sizeof *idx);
+    if (!hit || !idx) {
+        rx_free(hit), rx_free(idx);
+        ops_oom(err);
+        return NULL;
+    }
+    IjPairs none = {0};
+    Table *t = NULL;
+    if (ijoin_kernel(x, p, l, r, &none, hit, err) == 0) {
+        bool semi = p->lp->join_kind == JOIN_SEMI;
+        size_t k = 0;
+        for (size_t i = 0; i < nl; i++)
+            if ((hit[i] != 0) == semi) idx[k++] = (uint32_t)i;
+        t = ops_gather_join(p, l, r, idx, NULL, k, err);
+    }
+    rx_free(hit), rx_free(idx);
+    progress_end();
+    return t;
 }
 
 /* IJOIN LEFT, SEMI and ANTI from the kernel's pairs (sorted by left row): every left row with
@@ -615,6 +652,9 @@ static Table *ijoin_outer_or_semi(const PNode *p, const Table *l, const Table *r
 }
 
 static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
+    int kind = p->lp->join_kind;
+    /* the report's timeline (on_join) draws the pairs: only then do SEMI and ANTI list them */
+    if ((kind == JOIN_SEMI || kind == JOIN_ANTI) && !x->on_join) return ijoin_semi_exists(x, p, l, r, err);
     IjPairs pairs = {0};
     int rc = exec_ijoin_pairs(x, p, l, r, &pairs, err);
     if (rc == 0 && x->on_join) x->on_join(x->join_ud, p, l, r, pairs.left, pairs.right, pairs.n);

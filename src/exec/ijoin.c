@@ -20,6 +20,7 @@
  *        c. dominance sweep (ijoin_dominance.c): DURING, CONTAINS;
  *        d. sweep (ijoin_sweep.c): INTERSECTS;
  *        e. range scan (ijoin_range.c): OVERLAPS, OVERLAPPED_BY;
+ *        f. box scan (ijoin_set.c): a set of relations (opt->set), in one pass;
  *        the nested loop (IJ_ALGO_NESTED_LOOP, here): ij_holds over every valid pair, the
  *        reference every engine is tested against.
  *      Sorting is the LSD radix sort of radix.c.
@@ -47,12 +48,14 @@ void ij_pairs_free(IjPairs *p) {
 
 /* ---- nested loop ---------------------------------------------------------------------------- */
 
-static int nested_join(IjRelation rel, const Sub *L, const Sub *R, Out *o) {
+static int nested_join(IjRelation rel, IjRelSet set, const Sub *L, const Sub *R, Out *o) {
     for (size_t i = 0; i < L->n; i++) {
         uint32_t gl = gid_of(L, i);
         bool open = false;
         for (size_t j = 0; j < R->n; j++) {
-            if (!ij_holds(rel, L->s[i], L->e[i], R->s[j], R->e[j])) continue;
+            if (set ? !ij_holds_set(set, L->s[i], L->e[i], R->s[j], R->e[j])
+                    : !ij_holds(rel, L->s[i], L->e[i], R->s[j], R->e[j]))
+                continue;
             if (!open) {
                 run_open(o, gl);
                 open = true;
@@ -119,9 +122,10 @@ static Sub make_sub(const IjSide *x, const uint32_t *rows, size_t a, size_t b, i
     return s;
 }
 
-static int join_sub(IjRelation rel, IjEngine eng, const Sub *L, const Sub *R, Out *o) {
+static int join_sub(IjRelation rel, IjRelSet set, IjEngine eng, const Sub *L, const Sub *R, Out *o) {
     switch (eng) {
-    case ENG_NESTED: return nested_join(rel, L, R, o);
+    case ENG_NESTED: return nested_join(rel, set, L, R, o);
+    case ENG_SET: return set_join(set, L, R, o);
     case ENG_EQ: return eq_join(rel, L, R, o);
     case ENG_BAND: return band_join(rel, L, R, o);
     case ENG_DOM: return dom_join(rel, L, NULL, L->n, R, NULL, R->n, o, false);
@@ -133,7 +137,10 @@ static int join_sub(IjRelation rel, IjEngine eng, const Sub *L, const Sub *R, Ou
 
 int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
             IjPairs *out, RxError *err) {
-    if ((unsigned)rel >= IJ_N_RELATIONS)
+    IjRelSet set = opt ? opt->set : 0;
+    if (set & ~(IJ_SET_OF(IJ_N_RELATIONS) - 1))
+        return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation in a set");
+    if (!set && (unsigned)rel >= IJ_N_RELATIONS)
         return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation");
     if (l->n > UINT32_MAX || r->n > UINT32_MAX)
         return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
@@ -187,7 +194,7 @@ int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *o
         if (lst[p] == lst[p + 1] || rst[p] == rst[p + 1]) continue;
         Sub L = make_sub(l, lrows, lst[p], lst[p + 1], lbs, lbe);
         Sub R = make_sub(r, rrows, rst[p], rst[p + 1], rbs, rbe);
-        if (join_sub(rel, eng, &L, &R, &o) != 0) goto done;
+        if (join_sub(rel, set, eng, &L, &R, &o) != 0) goto done;
     }
     if (assemble(&o, l->n, out) != 0) goto done;
     rc = 0;
@@ -197,6 +204,74 @@ done:
     xfree(o.tmp);
     xfree(o.xl);
     xfree(o.xr);
+    xfree(lrows);
+    xfree(rrows);
+    xfree(lst);
+    xfree(rst);
+    xfree(buf);
+    return rc;
+}
+
+/* ---- existence (IJOIN SEMI, ANTI) ----------------------------------------------------------- */
+
+/* The reference: each left row scans the right rows up to its first partner. */
+static void nested_exists(IjRelSet set, const Sub *L, const Sub *R, uint8_t *hit) {
+    for (size_t i = 0; i < L->n; i++) {
+        uint32_t gl = gid_of(L, i);
+        for (size_t j = 0; j < R->n && !hit[gl]; j++)
+            hit[gl] = ij_holds_set(set, L->s[i], L->e[i], R->s[j], R->e[j]);
+    }
+}
+
+int ij_exists(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
+              uint8_t *hit, RxError *err) {
+    IjRelSet set = opt && opt->set ? opt->set : (unsigned)rel < IJ_N_RELATIONS ? IJ_SET_OF(rel) : 0;
+    if (!set || (set & ~(IJ_SET_OF(IJ_N_RELATIONS) - 1)))
+        return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "unknown interval relation");
+    if (l->n > UINT32_MAX || r->n > UINT32_MAX)
+        return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                        "the interval join takes at most %u rows per side", (unsigned)UINT32_MAX);
+    memset(hit, 0, l->n);
+    bool nested = opt && opt->algo == IJ_ALGO_NESTED_LOOP;
+    uint32_t n_parts = 1;
+    const IjSide *sides[2] = {l, r};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; sides[k]->part && i < sides[k]->n; i++)
+            if (sides[k]->part[i] >= n_parts && row_valid(sides[k], i)) {
+                if (sides[k]->part[i] == UINT32_MAX)
+                    return rx_error(err, RX_ELIMIT, NULL, rx_span(0, 0),
+                                    "interval join: partition id out of range");
+                n_parts = sides[k]->part[i] + 1;
+            }
+    uint32_t *lrows = NULL, *rrows = NULL;
+    size_t *lst = NULL, *rst = NULL;
+    int64_t *buf = NULL;
+    int rc = -1;
+    if (group_rows(l, n_parts, &lrows, &lst) != 0 || group_rows(r, n_parts, &rrows, &rst) != 0) {
+        oom(err);
+        goto done;
+    }
+    size_t maxl = 0, maxr = 0;
+    for (uint32_t p = 0; p < n_parts; p++) {
+        if (lst[p + 1] - lst[p] > maxl) maxl = lst[p + 1] - lst[p];
+        if (rst[p + 1] - rst[p] > maxr) maxr = rst[p + 1] - rst[p];
+    }
+    buf = xmalloc((lrows ? 2 * maxl : 0) + (rrows ? 2 * maxr : 0), sizeof *buf);
+    if (!buf) {
+        oom(err);
+        goto done;
+    }
+    int64_t *lbs = buf, *lbe = lbs + (lrows ? maxl : 0);
+    int64_t *rbs = lbe + (lrows ? maxl : 0), *rbe = rbs + (rrows ? maxr : 0);
+    for (uint32_t p = 0; p < n_parts; p++) {
+        if (lst[p] == lst[p + 1] || rst[p] == rst[p + 1]) continue;
+        Sub L = make_sub(l, lrows, lst[p], lst[p + 1], lbs, lbe);
+        Sub R = make_sub(r, rrows, rst[p], rst[p + 1], rbs, rbe);
+        if (nested) nested_exists(set, &L, &R, hit);
+        else if (exists_join(set, &L, &R, hit, err) != 0) goto done;
+    }
+    rc = 0;
+done:
     xfree(lrows);
     xfree(rrows);
     xfree(lst);

@@ -33,10 +33,18 @@ typedef struct IjPairs {
 
 void ij_pairs_free(IjPairs *p);
 
-/* Computes every matching pair into *out (which the caller zero-initializes and frees with
- * ij_pairs_free, also on failure). Returns 0, or -1 with err set (RX_ENOMEM; RX_ELIMIT when the
+/* Computes every matching pair into *out, which the caller zero-initializes and frees with
+ * ij_pairs_free, also on failure. With opt->set, the pairs for which some member of the set
+ * holds, each once (rel is then ignored). Returns 0, or -1 with err set (RX_ENOMEM; RX_ELIMIT when the
  * result would exceed 2^32-1 rows). */
 int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
             IjPairs *out, RxError *err);
+
+/* IJOIN SEMI and ANTI: hit[i] = 1 when left row i has at least one partner (with opt->set,
+ * under some member), else 0, without listing pairs: O((n + m) log m) however many pairs there
+ * are (IJ_ALGO_NESTED_LOOP: the reference loop, stopping at a row's first partner). hit has
+ * l->n bytes. Returns 0, or -1 with err set (RX_ENOMEM, RX_ELIMIT). */
+int ij_exists(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *opt,
+              uint8_t *hit, RxError *err);
 
 #endif

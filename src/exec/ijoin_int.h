@@ -221,5 +221,14 @@ int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq, const 
 int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o);
 /* ijoin_sweep.c: INTERSECTS. */
 int sweep_join(const Sub *L, const Sub *R, Out *o);
+/* ijoin_set.c: a set of relations (two members or more). */
+int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o);
+/* Relation r's box for left row (ls, le): b = {xlo, xhi, ylo, yhi}, inclusive bounds on the
+ * right row's start (x) and end (y) within which r holds exactly (every relation is such a
+ * box); false when no right row can satisfy r (ijoin_set.c). */
+bool ij_member_box(IjRelation r, int64_t ls, int64_t le, int64_t b[4]);
+/* ijoin_exists.c: sets hit[input row] for every left row of L with a partner in R under some
+ * member of set (a single relation is a one-member set); 0, or -1 with err set (RX_ENOMEM). */
+int exists_join(IjRelSet set, const Sub *L, const Sub *R, uint8_t *hit, RxError *err);
 
 #endif

@@ -7,6 +7,7 @@
 
 IjEngine ij_engine(IjRelation rel, const IjOptions *opt) {
     if (opt && opt->algo == IJ_ALGO_NESTED_LOOP) return ENG_NESTED;
+    if (opt && opt->set) return ENG_SET;
     switch (rel) {
     case IJ_INTERSECTS: return ENG_SWEEP;
     case IJ_PRECEDES:
@@ -38,6 +39,7 @@ const char *ij_strategy(IjRelation rel, const IjOptions *opt) {
     case ENG_DOM: return "dominance sweep";
     case ENG_RANGE: return "range scan";
     case ENG_SWEEP: return "sweep";
+    case ENG_SET: return "relation set: one box scan";
     }
     return "nested loop";
 }

@@ -18,6 +18,8 @@ typedef enum {
 typedef struct {
     IjAlgo algo;
     uint32_t n_parts;          /* number of distinct partition ids when part is set */
+    IjRelSet set;              /* a set of relations (IJOIN (R1 | R2)), the relation argument
+                                * then ignored; 0: the one relation */
 } IjOptions;
 
 typedef enum {
@@ -29,7 +31,7 @@ typedef enum {
 
 /* The interval-join engine that runs rel under opt (opt NULL: the defaults); the executor's
  * kernel dispatches on it (docs/ijoin.md describes each). */
-typedef enum { ENG_NESTED, ENG_EQ, ENG_BAND, ENG_DOM, ENG_RANGE, ENG_SWEEP } IjEngine;
+typedef enum { ENG_NESTED, ENG_EQ, ENG_BAND, ENG_DOM, ENG_RANGE, ENG_SWEEP, ENG_SET } IjEngine;
 IjEngine ij_engine(IjRelation rel, const IjOptions *opt);
 
 /* A short description of the algorithm ij_join uses for rel under opt, for EXPLAIN

@@ -294,7 +294,8 @@ static double ijoin_estimate(const LPlan *lp, double nl, double nr) {
     size_t hits = 0;
     for (size_t i = 0; i < m0; i++)
         for (size_t j = 0; j < m1; j++)
-            hits += ij_holds(lp->relation, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]));
+            hits += lp->relset ? ij_holds_set(lp->relset, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]))
+                               : ij_holds(lp->relation, dkey(ls[i]), dkey(le[i]), dkey(rs[j]), dkey(re[j]));
     double pairs = (double)m0 * (double)m1;
     double frac = hits ? (double)hits / pairs : 0.5 / pairs;
     /* rows with a NULL endpoint never match */
@@ -524,14 +525,16 @@ void plan_label(const PNode *p, StrBuf *out) {
     case PN_PROJECT: sb_puts(out, "Project"); break;
     case PN_RENAME: sb_puts(out, "Rename"); break;
     case PN_IJOIN: {
-        IjOptions o = {.algo = p->ij_algo};
+        IjOptions o = {.algo = p->ij_algo, .set = lp->relset};
         static const char *const kinds[] = {"", " left", "", "", " semi", "", " anti", ""};
+        char setname[256];
         if (lp->point)
             sb_printf(out, "IntervalJoin%s AT [%d;%d,%d] (point in [start, end): %s", kinds[lp->join_kind],
                       lp->ends[0], lp->ends[2], lp->ends[3], ij_strategy(lp->relation, &o));
         else
             sb_printf(out, "IntervalJoin%s %s [%d,%d;%d,%d] (%s", kinds[lp->join_kind],
-                      ij_relation_name(lp->relation), lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
+                      lp->relset ? ij_set_name(lp->relset, setname, sizeof setname) : ij_relation_name(lp->relation),
+                      lp->ends[0], lp->ends[1], lp->ends[2], lp->ends[3],
                       ij_strategy(lp->relation, &o));
         if (lp->n_keys) {
             sb_puts(out, ", one per partition of ");

@@ -114,6 +114,7 @@ typedef struct {
     PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
     const char *why;    /* the form an AS-OF or interval join took and why, for the log */
     bool pull;          /* the cost model prefers pulling the inputs of the join it met */
+    const char *kept;   /* why a join it met stays in the engine (no SQL form), for the log */
     bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
@@ -1180,6 +1181,15 @@ static bool gen_inputs(Gen *g, const LPlan *p, const uint8_t *need, Blk **l, Blk
 static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *l, *r;
     uint8_t *nl_, *nr_;
+    if (p->kind == LP_IJOIN && p->relset) {
+        /* An OR of the members' predicates would be exact, but a database runs it as a nested
+         * loop: the engine's box scan joins the set in one pass. */
+        char buf[256];
+        g->kept = gfmt(g, "IJOIN %s runs in the engine as one box scan (in SQL an OR of the "
+                          "relations' predicates, which databases join by a nested loop)",
+                       ij_set_name(p->relset, buf, sizeof buf));
+        return NULL;
+    }
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
     int kind = p->join_kind;   /* IJOIN too: INNER, LEFT (LEFT JOIN), SEMI and ANTI ([NOT] EXISTS) */
     if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
@@ -1849,6 +1859,8 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         return NULL;
     }
     if (!b && g.pull && g.why && log_once(w, "PUSH-SQL-004", "Join left in the engine, its inputs pulled: cheaper than pushing it", g.why) < 0)
+        w->rc = -1;
+    if (!b && g.kept && log_once(w, "PUSH-SQL-005", "Join kept in the engine: it has no SQL form that is pushed", g.kept) < 0)
         w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;

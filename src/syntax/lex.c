@@ -269,11 +269,9 @@ int lex_script(Arena *a, const RxSource *src, TokenList *out, RxError *err) {
                 else k = TK_GT;
                 break;
             case '|':
-                if (d != '|')
-                    return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)p, (uint32_t)p + 1),
-                                    "unexpected '|' (inline table rows go inside "
-                                    "'Name := [ ... ];', concatenation is '||')");
-                k = TK_CONCAT, len = 2;
+                /* A single '|' separates IJOIN's relations; the parser reports it elsewhere. */
+                if (d != '|') k = TK_BAR;
+                else k = TK_CONCAT, len = 2;
                 break;
             default:
                 return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)p, (uint32_t)p + 1),
@@ -324,6 +322,7 @@ const char *tok_kind_name(TokKind k) {
     case TK_PERCENT: return "'%'";
     case TK_CONCAT: return "'||'";
     case TK_DCOLON: return "'::'";
+    case TK_BAR: return "'|'";
     case TK_AND: return "'∧'";
     case TK_OR: return "'∨'";
     case TK_NOT: return "'¬'";

@@ -86,6 +86,11 @@ static void describe(Parser *p, const Token *t, char *buf, size_t cap) {
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int syntax_error(Parser *p, const Token *t, const char *fmt, ...) {
+    if (t->kind == TK_BAR)
+        /* A single '|' has one place, between IJOIN's relations: elsewhere say what it is not. */
+        return rx_error(p->err, RX_ESYNTAX, p->src, t->span,
+                        "unexpected '|' (inline table rows go inside 'Name := [ ... ];', "
+                        "concatenation is '||')");
     va_list ap;
     va_start(ap, fmt);
     rx_verror(p->err, RX_ESYNTAX, p->src, t->span, fmt, ap);
@@ -1595,8 +1600,33 @@ out:
     return result;
 }
 
+/* relation_set = '(' relation { '|' relation } ')': the relations of IJOIN (R1 | R2), into *set
+ * (at the '('; past the ')' after). A relation named twice is an error at its second mention.
+ * 0, or -1 with the error. */
+static int parse_relation_set(Parser *p, IjRelSet *set) {
+    const Token *open = advance(p);
+    *set = 0;
+    for (;;) {
+        const Token *t = peek(p);
+        IjRelation r;
+        if (t->kind != TK_IDENT || ij_relation_from_name(tok_text(p, t), tok_len(t), &r) < 0)
+            return expected(p, "an interval relation of the set (INTERSECTS, PRECEDES, PRECEDED_BY, "
+                               "MEETS, MET_BY, OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, "
+                               "CONTAINS, FINISHES, FINISHED_BY, EQUALS, COVERS, COVERED_BY)");
+        if (*set & IJ_SET_OF(r))
+            return syntax_error(p, t, "%s is named twice in the set of relations", ij_relation_name(r));
+        *set |= IJ_SET_OF(r);
+        advance(p);
+        if (peek_kind(p) != TK_BAR) break;
+        advance(p);
+    }
+    if (peek_kind(p) != TK_RPAREN)
+        return expected(p, "'|' (between two relations) or ')' (closing the set)");
+    return expect_close(p, TK_RPAREN, open);
+}
+
 /* ijoin = 'IJOIN' [ 'LEFT' | 'SEMI' | 'ANTI' ]
- *         ( relation '(' colref ',' colref ',' colref ',' colref ')'
+ *         ( ( relation | relation_set ) '(' colref ',' colref ',' colref ',' colref ')'
  *         | 'AT' '(' colref ',' colref ',' colref ')' ) rel_unary */
 static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     int kind = JOIN_INNER;
@@ -1607,8 +1637,20 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
     }
     const Token *rt = peek(p);
     IjRelation rel = IJ_INTERSECTS;
-    bool point = rt->kind == TK_IDENT && word_is(p, rt, "AT");
-    if (!point && (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0)) {
+    IjRelSet set = 0;
+    const Token *set_open = rt, *first = peek_at(p, 1);
+    IjRelation first_rel;
+    /* '(' opens a set when a relation, or a word followed by '|' or ')', follows; otherwise the
+     * relation was left out before the endpoints: IJOIN (L.s, ...) */
+    if (rt->kind == TK_LPAREN && first->kind == TK_IDENT &&
+        (ij_relation_from_name(tok_text(p, first), tok_len(first), &first_rel) == 0 ||
+         peek_at(p, 2)->kind == TK_BAR || peek_at(p, 2)->kind == TK_RPAREN)) {
+        if (parse_relation_set(p, &set) < 0) return NULL;
+        rel = ij_set_relation(set);
+        rt = &p->t[p->pos - 1];
+    }
+    bool point = !set && rt->kind == TK_IDENT && word_is(p, rt, "AT");
+    if (!set && !point && (rt->kind != TK_IDENT || ij_relation_from_name(tok_text(p, rt), tok_len(rt), &rel) < 0)) {
         expected(p, kind == JOIN_INNER && kt == rt
                         ? "an interval relation (INTERSECTS, PRECEDES, PRECEDED_BY, MEETS, MET_BY, "
                           "OVERLAPS, OVERLAPPED_BY, STARTS, STARTED_BY, DURING, CONTAINS, FINISHES, "
@@ -1618,12 +1660,13 @@ static AstNode *parse_ijoin(Parser *p, AstNode *left, const Token *kw) {
                           "FINISHED_BY, EQUALS, COVERS, COVERED_BY) or AT for a point in an interval");
         return NULL;
     }
-    advance(p);
+    if (!set) advance(p);
     AstNode *n = node(p, AST_IJOIN, kw->span);
     if (!n) return NULL;
     n->a = left;
     n->relation = rel;
-    n->relation_span = rt->span;
+    n->relset = rel == IJ_N_RELATIONS ? set : 0;
+    n->relation_span = set ? rx_span_join(set_open->span, rt->span) : rt->span;
     n->join_kind = kind;
     n->point = point;
     int n_ends = point ? 3 : 4;

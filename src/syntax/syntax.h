@@ -43,7 +43,8 @@ typedef enum {
     TK_LSEMI, TK_RSEMI, TK_ANTI,    /* ⋉ ⋊ ▷ */
     TK_DELTA, TK_TAU, TK_GAMMA,     /* δ τ γ */
     TK_OMEGA,     /* ω */
-    TK_DCOLON     /* :: (a cast, x::INT) */
+    TK_DCOLON,    /* :: (a cast, x::INT) */
+    TK_BAR        /* a single '|': between the relations of IJOIN (R1 | R2) */
 } TokKind;
 
 typedef struct {
@@ -134,6 +135,7 @@ struct AstNode {
     int64_t asof_k;       /* ASOF k: the k nearest rows (0: not given) */
     RxSpan asof_k_span;
     IjRelation relation;  /* IJOIN */
+    IjRelSet relset;      /* IJOIN (R1 | R2 | ...): the set, two members or more; 0 none */
     bool point;           /* IJOIN AT: items are the left point, the right start and end */
     RxSpan relation_span;
     int join_kind;        /* AST_JOIN: JoinKind; AST_IJOIN: JOIN_INNER, LEFT, SEMI or ANTI */

@@ -8,6 +8,7 @@
  */
 #include "types/lang.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- scalar operators ----------------------------------------------------------------------- */
@@ -180,6 +181,40 @@ bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re) {
     case IJ_N_RELATIONS: break;
     }
     return false;
+}
+
+bool ij_holds_set(IjRelSet set, int64_t ls, int64_t le, int64_t rs, int64_t re) {
+    for (int r = 0; r < IJ_N_RELATIONS; r++)
+        if ((set >> r & 1) && ij_holds((IjRelation)r, ls, le, rs, re)) return true;
+    return false;
+}
+
+IjRelation ij_set_relation(IjRelSet set) {
+    /* Every predicate compares the four endpoints with < and = only, so it is decided by their
+     * order pattern; values 0..3 give every pattern of four endpoints. */
+    for (int r = 0; r < IJ_N_RELATIONS; r++) {
+        bool same = true;
+        for (int v = 0; v < 256 && same; v++) {
+            int64_t ls = v & 3, le = v >> 2 & 3, rs = v >> 4 & 3, re = v >> 6 & 3;
+            same = ij_holds((IjRelation)r, ls, le, rs, re) == ij_holds_set(set, ls, le, rs, re);
+        }
+        if (same) return (IjRelation)r;
+    }
+    return IJ_N_RELATIONS;
+}
+
+const char *ij_set_name(IjRelSet set, char *buf, size_t n) {
+    size_t k = 0;
+    if (n == 0) return buf;
+    buf[0] = 0;
+    for (int r = 0; r < IJ_N_RELATIONS; r++) {
+        if (!(set >> r & 1)) continue;
+        int w = snprintf(buf + k, n - k, "%s%s", k ? " | " : "(", relation_names[r]);
+        if (w < 0 || (size_t)w >= n - k) return buf;
+        k += (size_t)w;
+    }
+    if (k + 1 < n) buf[k] = ')', buf[k + 1] = 0;
+    return buf;
 }
 
 /* ---- AS-OF directions ----------------------------------------------------------------------- */

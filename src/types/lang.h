@@ -106,6 +106,19 @@ IjRelation ij_converse(IjRelation r);
 /* The endpoint predicate itself, the oracle every algorithm must agree with. */
 bool ij_holds(IjRelation r, int64_t ls, int64_t le, int64_t rs, int64_t re);
 
+/* A set of relations, bit r for IjRelation r: IJOIN (PRECEDES | MEETS) holds for a pair when
+ * any member does. 0 is no set (a single relation). */
+typedef uint32_t IjRelSet;
+#define IJ_SET_OF(r) ((IjRelSet)1u << (r))
+/* Whether some member of set holds (the disjunction of the members' predicates). */
+bool ij_holds_set(IjRelSet set, int64_t ls, int64_t le, int64_t rs, int64_t re);
+/* The relation whose predicate equals the disjunction of set's for every four endpoints (empty
+ * and inverted intervals included), or IJ_N_RELATIONS when none does. A one-member set is its
+ * member; {CONTAINS, STARTED_BY, FINISHED_BY, EQUALS} is COVERS. */
+IjRelation ij_set_relation(IjRelSet set);
+/* "(PRECEDES | MEETS)", members in the enum's order, into buf (truncated to n bytes); buf. */
+const char *ij_set_name(IjRelSet set, char *buf, size_t n);
+
 /* ---- AS-OF directions (spec/asof-join.md) --------------------------------------------------- */
 
 /* BACKWARD L >= R, BACKWARD_STRICT L > R, FORWARD L <= R, FORWARD_STRICT L < R. */

@@ -1,5 +1,5 @@
 # The temporal join forms against a brute-force oracle (tests/temporal_oracle.py): IJOIN LEFT,
-# SEMI and ANTI over the sixteen relations, IJOIN AT (inner, LEFT, SEMI, ANTI) and ASOF NEAREST
+# SEMI and ANTI over the sixteen relations, IJOIN over a set of relations (R1 | R2 | ...), IJOIN AT (inner, LEFT, SEMI, ANTI) and ASOF NEAREST
 # (four comparisons, TIES, INNER, with and without a key), ASOF k [NEAREST] with TIES(FIRST, LAST,
 # ALL) and its rank column, and range joins written by hand (σ over
 # ×, ⨝, ⟕, ⋉, ▷ with endpoint comparisons: the optimizer's IJOIN-001, off under --no-optimize),

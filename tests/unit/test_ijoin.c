@@ -12,6 +12,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     uint64_t s;
@@ -124,7 +125,7 @@ static void check_case(IjRelation rel, const Side *l, const Side *r, uint32_t n_
     static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_FAST, IJ_ALGO_NESTED_LOOP};
     IjSide L = as_ij(l), R = as_ij(r);
     for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
-        IjOptions opt = {algos[a], n_parts};
+        IjOptions opt = {algos[a], n_parts, 0};
         IjPairs got = {0};
         RxError err = {0};
         int rc = ij_join(rel, &L, &R, &opt, &got, &err);
@@ -137,7 +138,7 @@ static void check_case(IjRelation rel, const Side *l, const Side *r, uint32_t n_
         ij_pairs_free(&got);
     }
     /* The converse with the sides swapped gives the same pairs. */
-    IjOptions opt = {IJ_ALGO_FAST, n_parts};
+    IjOptions opt = {IJ_ALGO_FAST, n_parts, 0};
     IjPairs conv = {0};
     RxError err = {0};
     if (ij_join(ij_converse(rel), &R, &L, &opt, &conv, &err) == 0 && conv.n == want.n) {
@@ -173,6 +174,153 @@ static void random_cases(int per_relation) {
             free_side(&l);
             free_side(&r);
         }
+    }
+}
+
+/* The oracle for a set of relations: every valid pair of equal partition for which some member
+ * holds, once, in (left, right) order. */
+static void brute_set(IjRelSet set, const Side *l, const Side *r, IjPairs *p) {
+    size_t cap = 64;
+    p->left = malloc(cap * sizeof *p->left);
+    p->right = malloc(cap * sizeof *p->right);
+    p->n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (!valid_row(l, i)) continue;
+        for (size_t j = 0; j < r->n; j++) {
+            if (!valid_row(r, j) || (l->part ? l->part[i] : 0) != (r->part ? r->part[j] : 0)) continue;
+            bool any = false;
+            for (int k = 0; k < IJ_N_RELATIONS; k++)
+                any |= (set >> k & 1) && ij_holds((IjRelation)k, l->s[i], l->e[i], r->s[j], r->e[j]);
+            if (!any) continue;
+            if (p->n == cap) {
+                cap *= 2;
+                p->left = realloc(p->left, cap * sizeof *p->left);
+                p->right = realloc(p->right, cap * sizeof *p->right);
+            }
+            p->left[p->n] = (uint32_t)i;
+            p->right[p->n] = (uint32_t)j;
+            p->n++;
+        }
+    }
+    p->cap = cap;
+}
+
+/* Sets of relations (IJOIN (R1 | R2 | ...)): random sets of two members or more, the adjoining
+ * pairs the docs name (PRECEDES | MEETS, ...) and all sixteen, over the random inputs of
+ * random_cases, joined in one pass by every algorithm and compared with brute_set; the set's
+ * name and its reduction to a single relation where one equals it. */
+static void set_cases(int n_cases) {
+    static const IjRelSet named[] = {
+        IJ_SET_OF(IJ_PRECEDES) | IJ_SET_OF(IJ_MEETS),
+        IJ_SET_OF(IJ_PRECEDED_BY) | IJ_SET_OF(IJ_MET_BY),
+        IJ_SET_OF(IJ_OVERLAPS) | IJ_SET_OF(IJ_DURING) | IJ_SET_OF(IJ_STARTS),
+        IJ_SET_OF(IJ_PRECEDES) | IJ_SET_OF(IJ_PRECEDED_BY),
+        IJ_SET_OF(IJ_MEETS) | IJ_SET_OF(IJ_MET_BY) | IJ_SET_OF(IJ_EQUALS),
+        IJ_SET_OF(IJ_INTERSECTS) | IJ_SET_OF(IJ_MEETS) | IJ_SET_OF(IJ_MET_BY),
+        (IjRelSet)((1u << IJ_N_RELATIONS) - 1),
+    };
+    for (int c = 0; c < n_cases; c++) {
+        uint64_t seed = 9000001u + (uint64_t)c;
+        Rng g = {seed};
+        IjRelSet set;
+        if (c < (int)RX_ARRAY_LEN(named) * 8) {
+            set = named[c % RX_ARRAY_LEN(named)];
+        } else {
+            do set = (IjRelSet)rng_below(&g, (uint64_t)1 << IJ_N_RELATIONS);
+            while (__builtin_popcount(set) < 2);
+        }
+        size_t n = (size_t)rng_below(&g, 121), m = (size_t)rng_below(&g, 121);
+        if (rng_below(&g, 10) == 0) n = rng_below(&g, 4);
+        uint64_t range = 2 + rng_below(&g, rng_below(&g, 2) ? 12 : 80);
+        int64_t base = (int64_t)rng_below(&g, 20) - 10;
+        bool wild = rng_below(&g, 6) == 0, with_valid = rng_below(&g, 3) == 0;
+        uint32_t n_parts = rng_below(&g, 3) == 0 ? (uint32_t)(1 + rng_below(&g, 5)) : 0;
+        Side l, r;
+        gen_side(&g, &l, n, base, range, wild, with_valid, n_parts);
+        gen_side(&g, &r, m, base, range, wild, with_valid && rng_below(&g, 2), n_parts);
+        IjPairs want = {0};
+        brute_set(set, &l, &r, &want);
+        IjSide L = as_ij(&l), R = as_ij(&r);
+        static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_FAST, IJ_ALGO_NESTED_LOOP};
+        for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
+            IjOptions opt = {algos[a], n_parts, set};
+            IjPairs got = {0};
+            RxError err = {0};
+            /* the relation argument is ignored with a set: pass one outside the enum */
+            int rc = ij_join(IJ_N_RELATIONS, &L, &R, &opt, &got, &err);
+            bool ok = rc == 0 && same_pairs(&got, &want);
+            CHECK(ok);
+            if (!ok && n_failed_cases++ < 400)
+                fprintf(stderr, "  set 0x%x algo %d seed %llu: n=%zu m=%zu got %zu pairs want %zu (rc %d)\n",
+                        (unsigned)set, (int)algos[a], (unsigned long long)seed, n, m, got.n, want.n, rc);
+            ij_pairs_free(&got);
+        }
+        ij_pairs_free(&want);
+        free_side(&l);
+        free_side(&r);
+    }
+    /* Reductions: a set equal to one relation is that relation, for every four endpoints. */
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_MEETS)) == IJ_MEETS);
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_CONTAINS) | IJ_SET_OF(IJ_STARTED_BY) | IJ_SET_OF(IJ_FINISHED_BY) |
+                          IJ_SET_OF(IJ_EQUALS)) == IJ_COVERS);
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_DURING) | IJ_SET_OF(IJ_STARTS) | IJ_SET_OF(IJ_FINISHES) |
+                          IJ_SET_OF(IJ_EQUALS) | IJ_SET_OF(IJ_COVERED_BY)) == IJ_COVERED_BY);
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_PRECEDES) | IJ_SET_OF(IJ_MEETS)) == IJ_N_RELATIONS);
+    /* INTERSECTS does not contain STARTS literally: [5, 3) STARTS [5, 9) but shares no time */
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_INTERSECTS) | IJ_SET_OF(IJ_STARTS)) == IJ_N_RELATIONS);
+    CHECK(ij_set_relation(IJ_SET_OF(IJ_INTERSECTS) | IJ_SET_OF(IJ_OVERLAPS)) == IJ_INTERSECTS);
+    char buf[64];
+    CHECK(strcmp(ij_set_name(IJ_SET_OF(IJ_MEETS) | IJ_SET_OF(IJ_PRECEDES), buf, sizeof buf),
+                 "(PRECEDES | MEETS)") == 0);
+    CHECK(strlen(ij_set_name((IjRelSet)((1u << IJ_N_RELATIONS) - 1), buf, 16)) < 16);
+}
+
+/* The existence test of SEMI and ANTI (ij_exists): for every relation and for random sets, over
+ * the random inputs of random_cases, each left row's flag must be whether the brute-force
+ * oracle lists a pair for it, with the fast path and the reference loop. */
+static void exists_cases(int per_relation) {
+    for (int c = 0; c < per_relation * (IJ_N_RELATIONS + 4); c++) {
+        uint64_t seed = 5000011u + (uint64_t)c;
+        Rng g = {seed};
+        IjRelation rel = (IjRelation)(c % (IJ_N_RELATIONS + 4));
+        IjRelSet set = 0;
+        if ((int)rel >= IJ_N_RELATIONS) {
+            do set = (IjRelSet)rng_below(&g, (uint64_t)1 << IJ_N_RELATIONS);
+            while (__builtin_popcount(set) < 2);
+            rel = IJ_N_RELATIONS;
+        }
+        size_t n = (size_t)rng_below(&g, 121), m = (size_t)rng_below(&g, 121);
+        if (rng_below(&g, 10) == 0) m = rng_below(&g, 4);
+        uint64_t range = 2 + rng_below(&g, rng_below(&g, 2) ? 12 : 80);
+        int64_t base = (int64_t)rng_below(&g, 20) - 10;
+        bool wild = rng_below(&g, 6) == 0, with_valid = rng_below(&g, 3) == 0;
+        uint32_t n_parts = rng_below(&g, 3) == 0 ? (uint32_t)(1 + rng_below(&g, 5)) : 0;
+        Side l, r;
+        gen_side(&g, &l, n, base, range, wild, with_valid, n_parts);
+        gen_side(&g, &r, m, base, range, wild, with_valid && rng_below(&g, 2), n_parts);
+        IjPairs want = {0};
+        if (set) brute_set(set, &l, &r, &want);
+        else brute(rel, &l, &r, &want);
+        uint8_t *expect = calloc(n ? n : 1, 1), *hit = malloc(n ? n : 1);
+        for (size_t k = 0; k < want.n; k++) expect[want.left[k]] = 1;
+        IjSide L = as_ij(&l), R = as_ij(&r);
+        static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_NESTED_LOOP};
+        for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
+            IjOptions opt = {algos[a], n_parts, set};
+            RxError err = {0};
+            memset(hit, 7, n ? n : 1);
+            int rc = ij_exists(rel, &L, &R, &opt, hit, &err);
+            bool ok = rc == 0 && (n == 0 || memcmp(hit, expect, n) == 0);
+            CHECK(ok);
+            if (!ok && n_failed_cases++ < 400)
+                fprintf(stderr, "  exists %s set 0x%x algo %d seed %llu: n=%zu m=%zu (rc %d)\n",
+                        ij_relation_name(rel), (unsigned)set, (int)algos[a], (unsigned long long)seed, n, m, rc);
+        }
+        free(expect);
+        free(hit);
+        ij_pairs_free(&want);
+        free_side(&l);
+        free_side(&r);
     }
 }
 
@@ -332,7 +480,7 @@ static void sweep_halves_cases(void) {
         IjPairs want = {0};
         windowed(rels[k], &l, &r, &want);
         IjSide L = as_ij(&l), R = as_ij(&r);
-        IjOptions opt = {IJ_ALGO_AUTO, n_parts};
+        IjOptions opt = {IJ_ALGO_AUTO, n_parts, 0};
         IjPairs got = {0};
         RxError err = {0};
         int rc = ij_join(rels[k], &L, &R, &opt, &got, &err);
@@ -415,7 +563,7 @@ static void hotel_case(void) {
     /* With the room as partition id (the planner's fused equality key). */
     L.part = req_room;
     R.part = conf_room;
-    IjOptions opt = {IJ_ALGO_AUTO, 2};
+    IjOptions opt = {IJ_ALGO_AUTO, 2, 0};
     CHECK(ij_join(IJ_MEETS, &L, &R, &opt, &p, &err) == 0);
     CHECK(p.n == 1 && p.left[0] == 1 && p.right[0] == 2);
     ij_pairs_free(&p);
@@ -464,7 +612,7 @@ static void names_case(void) {
         IjRelation got;
         CHECK(ij_relation_from_name(name, strlen(name), &got) == 0 && got == (IjRelation)r);
         CHECK(ij_converse(ij_converse((IjRelation)r)) == (IjRelation)r);
-        IjOptions fast = {IJ_ALGO_FAST, 0}, loop = {IJ_ALGO_NESTED_LOOP, 0};
+        IjOptions fast = {IJ_ALGO_FAST, 0, 0}, loop = {IJ_ALGO_NESTED_LOOP, 0, 0};
         CHECK(ij_strategy((IjRelation)r, NULL)[0] != 0);
         CHECK_STR(ij_strategy((IjRelation)r, &loop), "nested loop");
         CHECK(strcmp(ij_strategy((IjRelation)r, &fast), "nested loop") != 0);
@@ -486,6 +634,8 @@ int main(int argc, char **argv) {
     gaps_case();
     degenerate_case();
     random_cases(per_relation);
+    set_cases(per_relation * 10);
+    exists_cases(per_relation);
     large_cases();
     halves_cases();
     sweep_halves_cases();
