@@ -114,6 +114,7 @@ typedef struct {
     PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
     const char *why;    /* the form an AS-OF or interval join took and why, for the log */
     bool pull;          /* the cost model prefers pulling the inputs of the join it met */
+    const char *stay;   /* why an AS-OF or interval join met has no exact form here, for the log */
     bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
@@ -798,7 +799,6 @@ static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
  * the endpoints it does not read (docs/design.md: a NULL endpoint never matches). Endpoints compare
  * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
 static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
-    if (p->point) return NULL;   /* IJOIN AT runs in the engine */
     const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
     const char *v[4];
     RxType t = c[0]->type;
@@ -819,7 +819,13 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     StrBuf pb;
     sb_init(&pb);
     bool reads[4];
-    int rel = sql_ijoin_predicate(&pb, p->relation, v[0], v[1], v[2], v[3], reads);
+    int rel = 0;
+    if (p->point) {   /* IJOIN AT: ends[0] = ends[1] is the point */
+        sql_ijoin_point_predicate(&pb, v[0], v[2], v[3]);
+        for (int k = 0; k < 4; k++) reads[k] = true;
+    } else {
+        rel = sql_ijoin_predicate(&pb, p->relation, v[0], v[1], v[2], v[3], reads);
+    }
     const char *s = rel < 0 || pb.oom ? NULL : gfmt(g, "%s", pb.p);
     sb_free(&pb);
     for (int k = 0; s && k < 4; k++)
@@ -1075,7 +1081,7 @@ fail:
  * for the relations without an endpoint equality (which the database hashes as it is) where
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
 static PushForm ijoin_form(Gen *g, const LPlan *p) {
-    const char *rel = ij_relation_name(p->relation);
+    const char *rel = p->point ? "AT" : ij_relation_name(p->relation);
     if (p->join_kind != JOIN_INNER) {
         /* the binned form pairs rows: a left row's padding or its EXISTS needs the plain join */
         g->why = gfmt(g, "plain %s join (IJOIN %s: the binned form only pairs rows)", rel,
@@ -1143,7 +1149,8 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (g->oom) return NULL;
         if (f == PUSH_BINNED && !o) {
             f = PUSH_PLAIN;
-            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
+            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
+                          p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
         }
         if (pull_cheaper(g, p, f)) return NULL;
         if (o) return o;
@@ -1260,6 +1267,39 @@ static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
     return PUSH_WINDOW;
 }
 
+/* The condition that an AS-OF join's matched right value rm (SQL) lies within p's WITHIN bound
+ * of the left value lm, both of the match type t: the engine's distance (exec/keys.c's
+ * keys_distance_bound: microseconds for TIMESTAMP, whole days for DATE), inclusive at the
+ * bound. NULL when the dialect has no exact spelling of that distance (sqlgen.h), or t has none
+ * here (DURATION match columns stay in the engine); *why then says so. */
+static const char *within_cond(Gen *g, const LPlan *p, const char *lm, const char *rm, RxType t, const char **why) {
+    bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
+    const char *early = backward ? rm : lm, *late = backward ? lm : rm, *fmt = NULL;
+    Value b;
+    memset(&b, 0, sizeof b);
+    if (t == TY_TIMESTAMP && g->d->ts_distance) {
+        fmt = g->d->ts_distance;
+        if (g->d->ts_distance_us) {
+            b.type = TY_INT;
+            b.v.i = p->within.us;
+        } else {
+            b.type = TY_DURATION;
+            b.v.d = p->within;
+        }
+    } else if (t == TY_DATE && g->d->date_distance) {
+        fmt = g->d->date_distance;
+        b.type = TY_INT;
+        b.v.i = p->within.us / US_PER_DAY;
+    }
+    if (!fmt) {
+        *why = gfmt(g, "ASOF WITHIN over %s match values: %s has no exact distance of them", type_name(t), g->d->name);
+        return NULL;
+    }
+    const char *bp = param(g, &b), *d = gfmt(g, fmt, early, late);
+    if (!bp || !d) *why = gfmt(g, "ASOF WITHIN: %s has no type for the bound", g->d->name);
+    return bp && d ? gfmt(g, "%s <= %s", d, bp) : NULL;
+}
+
 /* The AS-OF join as a lateral subquery per left row (PUSH_LATERAL): the nearest right row by
  * ORDER BY match DESC|ASC, right order LIMIT 1. Fast only where an index on (keys, match)
  * serves each probe. NULL when the dialect has no LATERAL. */
@@ -1286,7 +1326,7 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
     const char *t_ = new_alias(g);
     StrBuf s;
     sb_init(&s);
-    sb_puts(&s, "(SELECT ");
+    sb_puts(&s, p->has_within ? "(SELECT * FROM (SELECT " : "(SELECT ");
     int items = 0;
     Blk *o = new_blk(g, p->schema.n, l->n_ord);
     if (!o || !t_) {
@@ -1303,8 +1343,24 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
         o->cols[nl + j].raw = gfmt(g, "%s.c%d", t_, j);
     }
     if (!items) sb_puts(&s, "1 AS u");
-    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1) AS %s", r->from, where, a,
-              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties, t_);
+    /* WITHIN: the nearest row, kept when it lies within the bound (a bound in the probe's WHERE
+     * would walk on to older rows, which are all further away) */
+    const char *wc = NULL, *wy = NULL;
+    if (p->has_within) {
+        const char *why = NULL;
+        wy = new_alias(g);
+        wc = wy ? within_cond(g, p, b, gfmt(g, "%s.wm", wy), t, &why) : NULL;
+        if (!wc) {
+            if (why) g->stay = why;
+            sb_free(&s);
+            return NULL;
+        }
+        sb_printf(&s, ", %s AS wm", a);
+    }
+    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1)", r->from, where, a,
+              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties);
+    if (wc) sb_printf(&s, " AS %s WHERE %s)", wy, wc);
+    sb_printf(&s, " AS %s", t_);
     const char *lat = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     if (!lat) return NULL;
@@ -1432,19 +1488,39 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         o->ord[j] = l->ord[j];
         o->ord[j].sql = gfmt(g, "%s.lo%d", w, j);
     }
+    /* WITHIN: the group's right row is its match; out of bounds, the left row keeps no right
+     * columns (INNER: is dropped) */
+    const char *wc = NULL;
+    if (p->has_within) {
+        const char *why = NULL;
+        sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        wc = within_cond(g, p, gfmt(g, "%s.m", w), gfmt(g, "%s.rm", w), mt, &why);
+        if (!wc) {
+            if (why) g->stay = why;
+            sb_free(&s);
+            return NULL;
+        }
+        for (int j = 0; j < r->n_cols; j++)
+            if (o->cols[nlc + j].raw) o->cols[nlc + j].raw = gfmt(g, "CASE WHEN %s THEN %s END", wc, o->cols[nlc + j].raw);
+    }
     sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
               u, u, lside, u, u, over[0], uni, v, w);
     o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
+    if (wc && p->inner) o->where = and_sql(g, o->where, wc);
     o->single = true;
     return g->oom || !o->from ? NULL : o;
 }
 
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* WITHIN has no portable distance (spec/asof-join.md); NEAREST and k nearest stay in the
-     * engine */
-    if (p->has_within || p->nearest || p->asof_k) return NULL;
+    /* NEAREST and k nearest stay in the engine: the nearest of two directions, or the k nearest
+     * with their ranks and ties, have no form of one probe or one pass that is exact here */
+    if (p->nearest || p->asof_k) {
+        g->stay = p->nearest ? "ASOF NEAREST: no pushed form picks the nearer of two directions exactly"
+                             : "ASOF k nearest: no pushed form ranks the k nearest values with the engine's ties";
+        return NULL;
+    }
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
@@ -1775,6 +1851,9 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         return NULL;
     }
     if (!b && g.pull && g.why && log_once(w, "PUSH-SQL-004", "Join left in the engine, its inputs pulled: cheaper than pushing it", g.why) < 0)
+        w->rc = -1;
+    if (!b && !g.pull && g.stay && !g.oom &&
+        log_once(w, "PUSH-SQL-005", "Join left in the engine: no exact pushed form", arena_printf(w->a, "%s (%s)", g.stay, db_display(conn->conn))) < 0)
         w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;
