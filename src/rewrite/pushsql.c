@@ -1024,45 +1024,100 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     StrBuf items;
     sb_init(&items);
     const char *t = new_alias(g);
-    Blk *o = new_blk(g, p->schema.n, l->n_ord + r->n_ord);
+    int kind = p->join_kind;
+    bool pairs_out = kind == JOIN_INNER || kind == JOIN_LEFT;
+    /* the pairs' columns (lc, rc, lo, ro); SEMI and ANTI output the left rows as they are */
+    Blk *o = pairs_out ? new_blk(g, p->schema.n, l->n_ord + r->n_ord) : new_blk(g, l->n_cols, l->n_ord);
     if (!o || !t) {
         sb_free(&items);
         goto fail;
     }
     int nlc = l->n_cols, k = 0;
+    /* LEFT's padding of the left rows without a pair, in the pairs' column order */
+    StrBuf pad;
+    sb_init(&pad);
     for (int i = 0; i < nlc; i++) {
         o->cols[i] = l->cols[i];
         o->cols[i].raw = NULL;
         if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&pad, "%sal.c%d", k ? ", " : "", i);
         sb_printf(&items, "%sl.c%d AS lc%d", k++ ? ", " : "", i, i);
-        o->cols[i].raw = gfmt(g, "%s.lc%d", t, i);
+        o->cols[i].raw = gfmt(g, pairs_out ? "%s.lc%d" : "%s.c%d", t, i);
     }
     for (int i = 0; i < r->n_cols; i++) {
-        o->cols[nlc + i] = r->cols[i];
-        o->cols[nlc + i].raw = NULL;
+        if (pairs_out) {
+            o->cols[nlc + i] = r->cols[i];
+            o->cols[nlc + i].raw = NULL;
+        }
         if (!r->cols[i].raw || !nr[i]) continue;
+        sb_printf(&pad, "%sNULL", k ? ", " : "");
         sb_printf(&items, "%sr.c%d AS rc%d", k++ ? ", " : "", i, i);
-        o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
+        if (pairs_out) o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
     }
+    StrBuf lord, on;   /* LEFT, SEMI, ANTI: the left rows' order as al's columns; al matched to m */
+    sb_init(&lord);
+    sb_init(&on);
     for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&pad, "%sal.o%d", k ? ", " : "", j);
         sb_printf(&items, "%sl.o%d AS lo%d", k++ ? ", " : "", j, j);
-        o->ord[j] = l->ord[j];
-        o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+        sb_printf(&lord, ", %s AS o%d", l->ord[j].sql, j);
+        const char *a = gfmt(g, "al.o%d", j), *b = gfmt(g, "m.lo%d", j);
+        if (l->ord[j].text) a = collated(g, a), b = collated(g, b);
+        sb_printf(&on, "%s%s = %s", j ? " AND " : "", a ? a : "", b ? b : "");
+        if (pairs_out) {
+            o->ord[j] = l->ord[j];
+            o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+        }
     }
     for (int j = 0; j < r->n_ord; j++) {
+        sb_printf(&pad, "%sNULL", k ? ", " : "");
         sb_printf(&items, "%sr.o%d AS ro%d", k++ ? ", " : "", j, j);
-        o->ord[l->n_ord + j] = r->ord[j];
-        o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+        if (pairs_out) {
+            o->ord[l->n_ord + j] = r->ord[j];
+            o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+        }
     }
     if (!k) sb_puts(&items, "1 AS u");
     const char *it_ = items.oom ? NULL : gfmt(g, "%s", items.p);
     sb_free(&items);
-    if (!it_) goto fail;
+    const char *pad_ = pad.oom ? NULL : gfmt(g, "%s", pad.p ? pad.p : "");
+    const char *lord_ = lord.oom ? NULL : gfmt(g, "%s", lord.p ? lord.p : "");
+    const char *on_ = on.oom ? NULL : gfmt(g, "%s", on.p ? on.p : "");
+    sb_free(&pad);
+    sb_free(&lord);
+    sb_free(&on);
+    if (!it_ || !pad_ || !lord_ || !on_) goto fail;
+    if (kind != JOIN_INNER) {
+        /* the pairs as the CTE pr; al: every left row (NULL endpoints too), its columns and order;
+         * m: the left rows that have a pair, by their order, which is a key of a table's rows */
+        if (!l->n_ord) goto fail;
+        sb_puts(&s, ", pr AS (");
+    }
     sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
                   "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
               it_, cond, fl, it);
     sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
     sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    if (kind != JOIN_INNER) {
+        sb_puts(&s, "), al AS (SELECT ");
+        int n_al = 0;
+        for (int i = 0; i < nlc; i++)
+            if (l->cols[i].raw && nl[i]) sb_printf(&s, "%s%s AS c%d", n_al++ ? ", " : "", l->cols[i].raw, i);
+        sb_printf(&s, "%s FROM %s%s%s), m AS (SELECT DISTINCT ", n_al ? lord_ : lord_ + 2, l->from,
+                  l->where ? " WHERE " : "", l->where ? l->where : "");
+        for (int j = 0; j < l->n_ord; j++) sb_printf(&s, "%slo%d", j ? ", " : "", j);
+        if (kind == JOIN_LEFT)
+            sb_printf(&s, " FROM pr) SELECT * FROM pr UNION ALL SELECT %s FROM al LEFT JOIN m ON %s WHERE m.lo0 IS NULL",
+                      pad_, on_);
+        else
+            sb_printf(&s, " FROM pr) SELECT al.* FROM al LEFT JOIN m ON %s WHERE m.lo0 IS %sNULL", on_,
+                      kind == JOIN_ANTI ? "" : "NOT ");
+    }
+    if (!pairs_out)
+        for (int j = 0; j < l->n_ord; j++) {
+            o->ord[j] = l->ord[j];
+            o->ord[j].sql = gfmt(g, "%s.o%d", t, j);
+        }
     o->from = s.oom ? NULL : gfmt(g, "(%s%s) AS %s", with_kw, s.p, t);
     o->where = NULL;
     o->single = true;
@@ -1082,12 +1137,15 @@ fail:
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
 static PushForm ijoin_form(Gen *g, const LPlan *p) {
     const char *rel = p->point ? "AT" : ij_relation_name(p->relation);
-    if (p->join_kind != JOIN_INNER) {
-        /* the binned form pairs rows: a left row's padding or its EXISTS needs the plain join */
-        g->why = gfmt(g, "plain %s join (IJOIN %s: the binned form only pairs rows)", rel,
-                      p->join_kind == JOIN_LEFT ? "LEFT" : p->join_kind == JOIN_ANTI ? "ANTI" : "SEMI");
+    if (!rel) return PUSH_PLAIN;
+    const char *kw = p->join_kind == JOIN_LEFT ? "LEFT " : p->join_kind == JOIN_ANTI ? "ANTI " : p->join_kind == JOIN_SEMI ? "SEMI " : "";
+    if (p->join_kind != JOIN_INNER && !bare_def(p->in[0]) && g->form != PUSH_PLAIN) {
+        /* the binned LEFT, SEMI and ANTI find a left row's pairs by its order, a key only of a
+         * table's rows */
+        g->why = gfmt(g, "plain %s%s join (the left input is no table: no key finds its rows' pairs in the binned form)", kw, rel);
         return PUSH_PLAIN;
     }
+    if (*kw) rel = gfmt(g, "%s%s", kw, rel);
     if (!binnable_relation(p->relation)) {
         g->why = gfmt(g, "plain %s join (matches across a gap: no binned form)", rel);
         return PUSH_PLAIN;
