@@ -1142,7 +1142,7 @@ static PushForm ijoin_form(Gen *g, const LPlan *p) {
     if (p->join_kind != JOIN_INNER && !bare_def(p->in[0]) && g->form != PUSH_PLAIN) {
         /* the binned LEFT, SEMI and ANTI find a left row's pairs by its order, a key only of a
          * table's rows */
-        g->why = gfmt(g, "plain %s%s join (the left input is no table: no key finds its rows' pairs in the binned form)", kw, rel);
+        g->why = gfmt(g, "plain %s%s join (the left input is no bare table: no key finds its rows' pairs in the binned form)", kw, rel);
         return PUSH_PLAIN;
     }
     if (*kw) rel = gfmt(g, "%s%s", kw, rel);
