@@ -40,15 +40,16 @@
  * doubles add them in input order. What has no exact equivalent stays in the engine: for
  * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
  * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
- * and ASOF ... WITHIN. Literals are parameters, never spliced into the text; every identifier
- * is quoted.
+ * ASOF NEAREST and k nearest, and WITHIN over DURATION match values (PUSH-SQL-005 says why).
+ * Literals are parameters, never spliced into the text; every identifier is quoted.
  *
  * Forms and cost (docs/connect.md, "Pushdown forms"). An ASOF is written as one sorted pass of
  * window functions (asof_window) or, where an index serves each probe, as a LATERAL subquery
  * (asof_lateral); an IJOIN as an equi-join on fixed-width bins (ijoin_binned) or as its plain
- * predicate. asof_form and ijoin_form choose, unless the session forces a form; pull_cheaper
- * compares pushing with pulling both inputs (PUSH-SQL-004 says why a join stayed in the
- * engine). Each choice is kept in Gen.why for the log.
+ * predicate (IJOIN LEFT, SEMI and ANTI over a left table also binned: the left rows found by
+ * their order among the pairs). asof_form and ijoin_form choose, unless the session forces a
+ * form; pull_cheaper compares pushing with pulling both inputs (PUSH-SQL-004 says why a join
+ * stayed in the engine). Each choice is kept in Gen.why for the log.
  *
  * Dialects. What each database computes exactly, and how it spells types, literals, the
  * bytewise collation, ORDER BY items, the IJOIN predicate, the bins' expansion and the AS-OF
