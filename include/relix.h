@@ -104,8 +104,9 @@ void rx_set_result_parts(RxSession *s, int on);
  * last statement may omit its ';' -- for a REPL and one-line commands. With off, a script must
  * wrap it in query { ... }; the error says so. */
 void rx_set_bare_queries(RxSession *s, int on);
-/* Stops a running rx_exec at its next check (safe to call from a signal handler through the
- * flag it sets). */
+/* Stops a running rx_exec at its next check, and asks the databases to cancel the statements
+ * this session has pushed down and runs now (another session's go on); rx_exec then fails
+ * with RX_ERR_INTERRUPT. Safe to call from another thread or a signal handler. */
 void rx_interrupt(RxSession *s);
 /* Asks every database that runs a statement pushed down by Relix now to cancel it (PostgreSQL's
  * cancel request, sqlite3_interrupt): for Ctrl-C and SIGTERM, so that the server does not go on

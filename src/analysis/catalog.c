@@ -715,6 +715,7 @@ int catalog_define(Catalog *c, const Stmt *st, const RxSource *src, RxError *err
             c->n--;
             return -1;
         }
+        db_set_owner(d->conn, c);   /* the session's rx_interrupt cancels its statements */
         d->state = 2;
     }
     return 0;

@@ -150,7 +150,10 @@ void rx_set_pushdown(RxSession *s, int on) { s->ropt.no_pushdown = !on; }
 void rx_set_pushdown_form(RxSession *s, int form) {
     s->ropt.push_form = form >= PUSH_AUTO && form <= PUSH_PLAIN ? (PushForm)form : PUSH_AUTO;
 }
-void rx_interrupt(RxSession *s) { s->interrupt = 1; }
+void rx_interrupt(RxSession *s) {
+    s->interrupt = 1;
+    db_cancel_owned(&s->cat);   /* a statement pushed down by this session stops on the server */
+}
 void rx_cancel_statements(void) { db_cancel_running(); }
 
 int rx_set_sql_dialect(RxSession *s, const char *name) {
@@ -709,7 +712,10 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
     /* the progress hooks of the stages below report to this session's meter while it runs */
     Progress *prev = progress_attach(s->progress);
     int rc = exec_script(s, text, len, name, fn, ud);
-    if (rc == 0 && s->interrupt) {
+    if (s->interrupt && (rc == 0 || (s->err.code && s->err.code != RX_EINTERRUPT))) {
+        /* a pushed statement the interrupt cancelled failed with the database's message */
+        rx_error_clear(&s->err);
+        sb_free(&s->errmsg);
         rx_error(&s->err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
         rc = fail(s);
     }

@@ -26,6 +26,7 @@ struct DbConn {
     sqlite3 *lite;
     PGconn *pg;
     PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
+    const void *owner;  /* db_set_owner's tag, or NULL */
     char *display;
 };
 
@@ -62,6 +63,17 @@ void db_cancel_running(void) {
     for (int i = 0; i < RUNNING_SLOTS; i++) {
         DbConn *c = __atomic_load_n(&running[i], __ATOMIC_SEQ_CST);
         if (c) db_cancel(c);
+    }
+}
+
+void db_set_owner(DbConn *c, const void *owner) {
+    if (c) c->owner = owner;
+}
+
+void db_cancel_owned(const void *owner) {
+    for (int i = 0; owner && i < RUNNING_SLOTS; i++) {
+        DbConn *c = __atomic_load_n(&running[i], __ATOMIC_SEQ_CST);
+        if (c && c->owner == owner) db_cancel(c);
     }
 }
 

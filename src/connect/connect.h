@@ -118,6 +118,13 @@ void db_cancel(DbConn *c);
 /* db_cancel on every connection that runs a statement now (async-signal-safe: for Ctrl-C and
  * SIGTERM, before the process exits). */
 void db_cancel_running(void);
+/* Tags c as belonging to owner (a session's catalog), for db_cancel_owned; set once, before c
+ * runs anything. */
+void db_set_owner(DbConn *c, const void *owner);
+/* db_cancel on every connection of owner that runs a statement now, and on no other (another
+ * session's statements go on). Safe from another thread or a signal handler while owner's
+ * connections are open. */
+void db_cancel_owned(const void *owner);
 
 /* Appends st's parameters as EXPLAIN shows them: " with $1 = 'a''b', $2 = 5" (nothing when
  * there are none). */

@@ -28,7 +28,8 @@ static const SqlDialect SQLITE = {
     .pushdown_since = 3030000,
 };
 
-/* PostgreSQL: every Relix type, and the exact functions, aggregates and LATERAL. Its text
+/* PostgreSQL: every Relix type, and the exact functions, aggregates and LATERAL; an ASOF WITHIN
+ * distance is timestamptz - timestamptz (an interval, compared by its span) or date - date. Its text
  * holds no NUL; its min and max tie -0 and 0 and keep another one than the engine; it runs a
  * full join only on equalities it can hash or merge. */
 static const SqlDialect POSTGRES = {
@@ -54,6 +55,8 @@ static const SqlDialect POSTGRES = {
     .floor = true,
     .epoch = "extract(epoch FROM %s)",
     .lateral = "LATERAL",
+    .ts_distance = "(%2$s - %1$s)",
+    .date_distance = "(%2$s - %1$s)",
 };
 
 /* The dialects without a server here: their SQL is shown, never run (--sql-dialect), so each
@@ -62,7 +65,8 @@ static const SqlDialect POSTGRES = {
  * Citus and Greenplum speak PostgreSQL's SQL; the distribution column is the join key, so the
  * sorted pass (PARTITION BY the key) and the binned join (on key and bin) run on the workers,
  * while Citus does not push a correlated subquery with LIMIT: no LATERAL form. Greenplum 6 is
- * PostgreSQL 9.4: no MATERIALIZED CTEs and no LATERAL. */
+ * PostgreSQL 9.4: no MATERIALIZED CTEs and no LATERAL. All three measure an ASOF WITHIN distance
+ * as PostgreSQL does: timestamptz - timestamptz is an interval, date - date an integer of days. */
 static const SqlDialect CITUS = {
     .name = "Citus",
     .quote = '"',
@@ -85,6 +89,8 @@ static const SqlDialect CITUS = {
     .materialized = "MATERIALIZED ",
     .floor = true,
     .epoch = "extract(epoch FROM %s)",
+    .ts_distance = "(%2$s - %1$s)",
+    .date_distance = "(%2$s - %1$s)",
 };
 
 static const SqlDialect GREENPLUM = {
@@ -103,11 +109,14 @@ static const SqlDialect GREENPLUM = {
     .materialized = "",
     .floor = true,
     .epoch = "extract(epoch FROM %s)",
+    .ts_distance = "(%2$s - %1$s)",
+    .date_distance = "(%2$s - %1$s)",
 };
 
 /* Redshift: PostgreSQL's protocol, but no LATERAL, generate_series only on the leader node (the
  * bins come from a recursive CTE), no COLLATE "C" (its default comparison of VARCHAR is by
- * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED. */
+ * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED; an ASOF
+ * WITHIN distance by datediff(microsecond | day, earlier, later). */
 static const SqlDialect REDSHIFT = {
     .name = "Redshift",
     .quote = '"',
@@ -122,10 +131,14 @@ static const SqlDialect REDSHIFT = {
     .materialized = "",
     .floor = true,
     .epoch = "extract(epoch FROM %s)",
+    .ts_distance = "datediff(microsecond, %s, %s)",
+    .ts_distance_us = true,
+    .date_distance = "datediff(day, %s, %s)",
 };
 
 /* Spark SQL: identifiers in backquotes, ? parameters, strings compared by their bytes, the bins
- * by LATERAL VIEW explode(sequence(b0, b1)); no correlated subquery with LIMIT. */
+ * by LATERAL VIEW explode(sequence(b0, b1)); no correlated subquery with LIMIT; an ASOF WITHIN
+ * distance by timestampdiff(MICROSECOND, earlier, later) or datediff(later, earlier). */
 static const SqlDialect SPARK = {
     .name = "Spark SQL",
     .quote = '`',
@@ -140,10 +153,14 @@ static const SqlDialect SPARK = {
     .materialized = "",
     .floor = true,
     .epoch = "unix_micros(CAST(%s AS TIMESTAMP))",
+    .ts_distance = "timestampdiff(MICROSECOND, %s, %s)",
+    .ts_distance_us = true,
+    .date_distance = "datediff(%2$s, %1$s)",
 };
 
 /* Trino: ? parameters, varchar compared by its bytes, the bins by CROSS JOIN UNNEST(sequence(b0,
- * b1)), which gives at most 10,000 elements; no correlated subquery with LIMIT. */
+ * b1)), which gives at most 10,000 elements; no correlated subquery with LIMIT; an ASOF WITHIN
+ * distance by date_diff('microsecond' | 'day', earlier, later). */
 static const SqlDialect TRINO = {
     .name = "Trino",
     .quote = '"',
@@ -159,6 +176,9 @@ static const SqlDialect TRINO = {
     .materialized = "",
     .floor = true,
     .epoch = "to_unixtime(%s)",
+    .ts_distance = "date_diff('microsecond', %s, %s)",
+    .ts_distance_us = true,
+    .date_distance = "date_diff('day', %s, %s)",
 };
 
 const SqlDialect *sql_dialect(DbKind kind) {
@@ -245,9 +265,15 @@ int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *l
     case IJ_FINISHES: sb_printf(b, "%s = %s AND %s < %s", le, re, rs, ls); break;
     case IJ_FINISHED_BY: sb_printf(b, "%s = %s AND %s < %s", le, re, ls, rs); break;
     case IJ_EQUALS: sb_printf(b, "%s = %s AND %s = %s", ls, rs, le, re); break;
+    case IJ_COVERS: sb_printf(b, "%s <= %s AND %s <= %s", ls, rs, re, le); break;
+    case IJ_COVERED_BY: sb_printf(b, "%s <= %s AND %s <= %s", rs, ls, le, re); break;
     default: return -1;
     }
     return 0;
+}
+
+void sql_ijoin_point_predicate(StrBuf *b, const char *t, const char *rs, const char *re) {
+    sb_printf(b, "%s <= %s AND %s < %s", rs, t, t, re);
 }
 
 int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub) {

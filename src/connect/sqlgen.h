@@ -60,6 +60,13 @@ typedef struct {
                                * another fixed unit) since 1970, for the bins; NULL: none */
     const char *lateral;      /* the keyword of a correlated subquery in FROM (the AS-OF join);
                                * NULL: none */
+    /* ASOF ... WITHIN: printf formats of the distance from an earlier match value (the first
+     * %s) to a later one (the second), both of the column's type, compared `<=` with the bound
+     * (inclusive, as the engine); NULL: the bound stays in the engine */
+    const char *ts_distance;  /* TIMESTAMP: an interval (the bound a DURATION parameter), or,
+                               * with ts_distance_us, an integer of microseconds */
+    bool ts_distance_us;
+    const char *date_distance; /* DATE: an integer of days (the bound's whole days) */
     bool full_join_any_condition; /* FULL JOIN takes any condition (not only hashable ones) */
     int right_join_since;     /* SQLite version (sqlite3_libversion_number) from which RIGHT and
                                * FULL JOIN exist; 0: always */
@@ -97,6 +104,9 @@ void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, 
  * whether the predicate reads that endpoint. -1 (nothing appended) for no such relation. */
 int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *le, const char *rs,
                         const char *re, bool reads[4]);
+
+/* Appends IJOIN AT's predicate: the point t lies in the half-open interval [rs, re). */
+void sql_ijoin_point_predicate(StrBuf *b, const char *t, const char *rs, const char *re);
 
 /* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`.
  * -1 (nothing appended) when the dialect has no lateral subqueries. */

@@ -40,15 +40,16 @@
  * doubles add them in input order. What has no exact equivalent stays in the engine: for
  * instance SQLite arithmetic (an overflow becomes a REAL, a division by zero NULL), round()
  * with places, text conversions, FLOAT group keys and min/max on PostgreSQL (-0 and 0 tie),
- * and ASOF ... WITHIN. Literals are parameters, never spliced into the text; every identifier
- * is quoted.
+ * ASOF NEAREST and k nearest, and WITHIN over DURATION match values (PUSH-SQL-005 says why).
+ * Literals are parameters, never spliced into the text; every identifier is quoted.
  *
  * Forms and cost (docs/connect.md, "Pushdown forms"). An ASOF is written as one sorted pass of
  * window functions (asof_window) or, where an index serves each probe, as a LATERAL subquery
  * (asof_lateral); an IJOIN as an equi-join on fixed-width bins (ijoin_binned) or as its plain
- * predicate. asof_form and ijoin_form choose, unless the session forces a form; pull_cheaper
- * compares pushing with pulling both inputs (PUSH-SQL-004 says why a join stayed in the
- * engine). Each choice is kept in Gen.why for the log.
+ * predicate (IJOIN LEFT, SEMI and ANTI over a left table also binned: the left rows found by
+ * their order among the pairs). asof_form and ijoin_form choose, unless the session forces a
+ * form; pull_cheaper compares pushing with pulling both inputs (PUSH-SQL-004 says why a join
+ * stayed in the engine). Each choice is kept in Gen.why for the log.
  *
  * Dialects. What each database computes exactly, and how it spells types, literals, the
  * bytewise collation, ORDER BY items, the IJOIN predicate, the bins' expansion and the AS-OF
@@ -114,7 +115,7 @@ typedef struct {
     PushForm form;      /* the form forced (rewrite.h), or PUSH_AUTO */
     const char *why;    /* the form an AS-OF or interval join took and why, for the log */
     bool pull;          /* the cost model prefers pulling the inputs of the join it met */
-    const char *kept;   /* why a join it met stays in the engine (no SQL form), for the log */
+    const char *stay;   /* why an AS-OF or interval join met has no exact form here, for the log */
     bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
@@ -857,7 +858,6 @@ static Col *both_cols(Gen *g, const Blk *l, const Blk *r) {
  * the endpoints it does not read (docs/design.md: a NULL endpoint never matches). Endpoints compare
  * as the engine's keys do (keys.c): NaN above every number, as in PostgreSQL. */
 static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
-    if (p->point) return NULL;   /* IJOIN AT runs in the engine */
     const Col *c[4] = {&l->cols[p->ends[0]], &l->cols[p->ends[1]], &r->cols[p->ends[2]], &r->cols[p->ends[3]]};
     const char *v[4];
     RxType t = c[0]->type;
@@ -878,7 +878,13 @@ static const char *ijoin_predicate(Gen *g, const LPlan *p, const Blk *l, const B
     StrBuf pb;
     sb_init(&pb);
     bool reads[4];
-    int rel = sql_ijoin_predicate(&pb, p->relation, v[0], v[1], v[2], v[3], reads);
+    int rel = 0;
+    if (p->point) {   /* IJOIN AT: ends[0] = ends[1] is the point */
+        sql_ijoin_point_predicate(&pb, v[0], v[2], v[3]);
+        for (int k = 0; k < 4; k++) reads[k] = true;
+    } else {
+        rel = sql_ijoin_predicate(&pb, p->relation, v[0], v[1], v[2], v[3], reads);
+    }
     const char *s = rel < 0 || pb.oom ? NULL : gfmt(g, "%s", pb.p);
     sb_free(&pb);
     for (int k = 0; s && k < 4; k++)
@@ -1077,45 +1083,100 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     StrBuf items;
     sb_init(&items);
     const char *t = new_alias(g);
-    Blk *o = new_blk(g, p->schema.n, l->n_ord + r->n_ord);
+    int kind = p->join_kind;
+    bool pairs_out = kind == JOIN_INNER || kind == JOIN_LEFT;
+    /* the pairs' columns (lc, rc, lo, ro); SEMI and ANTI output the left rows as they are */
+    Blk *o = pairs_out ? new_blk(g, p->schema.n, l->n_ord + r->n_ord) : new_blk(g, l->n_cols, l->n_ord);
     if (!o || !t) {
         sb_free(&items);
         goto fail;
     }
     int nlc = l->n_cols, k = 0;
+    /* LEFT's padding of the left rows without a pair, in the pairs' column order */
+    StrBuf pad;
+    sb_init(&pad);
     for (int i = 0; i < nlc; i++) {
         o->cols[i] = l->cols[i];
         o->cols[i].raw = NULL;
         if (!l->cols[i].raw || !nl[i]) continue;
+        sb_printf(&pad, "%sal.c%d", k ? ", " : "", i);
         sb_printf(&items, "%sl.c%d AS lc%d", k++ ? ", " : "", i, i);
-        o->cols[i].raw = gfmt(g, "%s.lc%d", t, i);
+        o->cols[i].raw = gfmt(g, pairs_out ? "%s.lc%d" : "%s.c%d", t, i);
     }
     for (int i = 0; i < r->n_cols; i++) {
-        o->cols[nlc + i] = r->cols[i];
-        o->cols[nlc + i].raw = NULL;
+        if (pairs_out) {
+            o->cols[nlc + i] = r->cols[i];
+            o->cols[nlc + i].raw = NULL;
+        }
         if (!r->cols[i].raw || !nr[i]) continue;
+        sb_printf(&pad, "%sNULL", k ? ", " : "");
         sb_printf(&items, "%sr.c%d AS rc%d", k++ ? ", " : "", i, i);
-        o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
+        if (pairs_out) o->cols[nlc + i].raw = gfmt(g, "%s.rc%d", t, i);
     }
+    StrBuf lord, on;   /* LEFT, SEMI, ANTI: the left rows' order as al's columns; al matched to m */
+    sb_init(&lord);
+    sb_init(&on);
     for (int j = 0; j < l->n_ord; j++) {
+        sb_printf(&pad, "%sal.o%d", k ? ", " : "", j);
         sb_printf(&items, "%sl.o%d AS lo%d", k++ ? ", " : "", j, j);
-        o->ord[j] = l->ord[j];
-        o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+        sb_printf(&lord, ", %s AS o%d", l->ord[j].sql, j);
+        const char *a = gfmt(g, "al.o%d", j), *b = gfmt(g, "m.lo%d", j);
+        if (l->ord[j].text) a = collated(g, a), b = collated(g, b);
+        sb_printf(&on, "%s%s = %s", j ? " AND " : "", a ? a : "", b ? b : "");
+        if (pairs_out) {
+            o->ord[j] = l->ord[j];
+            o->ord[j].sql = gfmt(g, "%s.lo%d", t, j);
+        }
     }
     for (int j = 0; j < r->n_ord; j++) {
+        sb_printf(&pad, "%sNULL", k ? ", " : "");
         sb_printf(&items, "%sr.o%d AS ro%d", k++ ? ", " : "", j, j);
-        o->ord[l->n_ord + j] = r->ord[j];
-        o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+        if (pairs_out) {
+            o->ord[l->n_ord + j] = r->ord[j];
+            o->ord[l->n_ord + j].sql = gfmt(g, "%s.ro%d", t, j);
+        }
     }
     if (!k) sb_puts(&items, "1 AS u");
     const char *it_ = items.oom ? NULL : gfmt(g, "%s", items.p);
     sb_free(&items);
-    if (!it_) goto fail;
+    const char *pad_ = pad.oom ? NULL : gfmt(g, "%s", pad.p ? pad.p : "");
+    const char *lord_ = lord.oom ? NULL : gfmt(g, "%s", lord.p ? lord.p : "");
+    const char *on_ = on.oom ? NULL : gfmt(g, "%s", on.p ? on.p : "");
+    sb_free(&pad);
+    sb_free(&lord);
+    sb_free(&on);
+    if (!it_ || !pad_ || !lord_ || !on_) goto fail;
+    if (kind != JOIN_INNER) {
+        /* the pairs as the CTE pr; al: every left row (NULL endpoints too), its columns and order;
+         * m: the left rows that have a pair, by their order, which is a key of a table's rows */
+        if (!l->n_ord) goto fail;
+        sb_puts(&s, ", pr AS (");
+    }
     sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
                   "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
               it_, cond, fl, it);
     sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
     sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    if (kind != JOIN_INNER) {
+        sb_puts(&s, "), al AS (SELECT ");
+        int n_al = 0;
+        for (int i = 0; i < nlc; i++)
+            if (l->cols[i].raw && nl[i]) sb_printf(&s, "%s%s AS c%d", n_al++ ? ", " : "", l->cols[i].raw, i);
+        sb_printf(&s, "%s FROM %s%s%s), m AS (SELECT DISTINCT ", n_al ? lord_ : lord_ + 2, l->from,
+                  l->where ? " WHERE " : "", l->where ? l->where : "");
+        for (int j = 0; j < l->n_ord; j++) sb_printf(&s, "%slo%d", j ? ", " : "", j);
+        if (kind == JOIN_LEFT)
+            sb_printf(&s, " FROM pr) SELECT * FROM pr UNION ALL SELECT %s FROM al LEFT JOIN m ON %s WHERE m.lo0 IS NULL",
+                      pad_, on_);
+        else
+            sb_printf(&s, " FROM pr) SELECT al.* FROM al LEFT JOIN m ON %s WHERE m.lo0 IS %sNULL", on_,
+                      kind == JOIN_ANTI ? "" : "NOT ");
+    }
+    if (!pairs_out)
+        for (int j = 0; j < l->n_ord; j++) {
+            o->ord[j] = l->ord[j];
+            o->ord[j].sql = gfmt(g, "%s.o%d", t, j);
+        }
     o->from = s.oom ? NULL : gfmt(g, "(%s%s) AS %s", with_kw, s.p, t);
     o->where = NULL;
     o->single = true;
@@ -1134,13 +1195,16 @@ fail:
  * for the relations without an endpoint equality (which the database hashes as it is) where
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
 static PushForm ijoin_form(Gen *g, const LPlan *p) {
-    const char *rel = ij_relation_name(p->relation);
-    if (p->join_kind != JOIN_INNER) {
-        /* the binned form pairs rows: a left row's padding or its EXISTS needs the plain join */
-        g->why = gfmt(g, "plain %s join (IJOIN %s: the binned form only pairs rows)", rel,
-                      p->join_kind == JOIN_LEFT ? "LEFT" : p->join_kind == JOIN_ANTI ? "ANTI" : "SEMI");
+    const char *rel = p->point ? "AT" : ij_relation_name(p->relation);
+    if (!rel) return PUSH_PLAIN;
+    const char *kw = p->join_kind == JOIN_LEFT ? "LEFT " : p->join_kind == JOIN_ANTI ? "ANTI " : p->join_kind == JOIN_SEMI ? "SEMI " : "";
+    if (p->join_kind != JOIN_INNER && !bare_def(p->in[0]) && g->form != PUSH_PLAIN) {
+        /* the binned LEFT, SEMI and ANTI find a left row's pairs by its order, a key only of a
+         * table's rows */
+        g->why = gfmt(g, "plain %s%s join (the left input is no bare table: no key finds its rows' pairs in the binned form)", kw, rel);
         return PUSH_PLAIN;
     }
+    if (*kw) rel = gfmt(g, "%s%s", kw, rel);
     if (!binnable_relation(p->relation)) {
         g->why = gfmt(g, "plain %s join (matches across a gap: no binned form)", rel);
         return PUSH_PLAIN;
@@ -1185,7 +1249,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         /* An OR of the members' predicates would be exact, but a database runs it as a nested
          * loop: the engine's box scan joins the set in one pass. */
         char buf[256];
-        g->kept = gfmt(g, "IJOIN %s runs in the engine as one box scan (in SQL an OR of the "
+        g->stay = gfmt(g, "IJOIN %s runs in the engine as one box scan (in SQL an OR of the "
                           "relations' predicates, which databases join by a nested loop)",
                        ij_set_name(p->relset, buf, sizeof buf));
         return NULL;
@@ -1211,7 +1275,8 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (g->oom) return NULL;
         if (f == PUSH_BINNED && !o) {
             f = PUSH_PLAIN;
-            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)", ij_relation_name(p->relation), g->d->name);
+            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
+                          p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
         }
         if (pull_cheaper(g, p, f)) return NULL;
         if (o) return o;
@@ -1328,6 +1393,39 @@ static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
     return PUSH_WINDOW;
 }
 
+/* The condition that an AS-OF join's matched right value rm (SQL) lies within p's WITHIN bound
+ * of the left value lm, both of the match type t: the engine's distance (exec/keys.c's
+ * keys_distance_bound: microseconds for TIMESTAMP, whole days for DATE), inclusive at the
+ * bound. NULL when the dialect has no exact spelling of that distance (sqlgen.h), or t has none
+ * here (DURATION match columns stay in the engine); *why then says so. */
+static const char *within_cond(Gen *g, const LPlan *p, const char *lm, const char *rm, RxType t, const char **why) {
+    bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
+    const char *early = backward ? rm : lm, *late = backward ? lm : rm, *fmt = NULL;
+    Value b;
+    memset(&b, 0, sizeof b);
+    if (t == TY_TIMESTAMP && g->d->ts_distance) {
+        fmt = g->d->ts_distance;
+        if (g->d->ts_distance_us) {
+            b.type = TY_INT;
+            b.v.i = p->within.us;
+        } else {
+            b.type = TY_DURATION;
+            b.v.d = p->within;
+        }
+    } else if (t == TY_DATE && g->d->date_distance) {
+        fmt = g->d->date_distance;
+        b.type = TY_INT;
+        b.v.i = p->within.us / US_PER_DAY;
+    }
+    if (!fmt) {
+        *why = gfmt(g, "ASOF WITHIN over %s match values: %s has no exact distance of them", type_name(t), g->d->name);
+        return NULL;
+    }
+    const char *bp = param(g, &b), *d = gfmt(g, fmt, early, late);
+    if (!bp || !d) *why = gfmt(g, "ASOF WITHIN: %s has no type for the bound", g->d->name);
+    return bp && d ? gfmt(g, "%s <= %s", d, bp) : NULL;
+}
+
 /* The AS-OF join as a lateral subquery per left row (PUSH_LATERAL): the nearest right row by
  * ORDER BY match DESC|ASC, right order LIMIT 1. Fast only where an index on (keys, match)
  * serves each probe. NULL when the dialect has no LATERAL. */
@@ -1354,7 +1452,7 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
     const char *t_ = new_alias(g);
     StrBuf s;
     sb_init(&s);
-    sb_puts(&s, "(SELECT ");
+    sb_puts(&s, p->has_within ? "(SELECT * FROM (SELECT " : "(SELECT ");
     int items = 0;
     Blk *o = new_blk(g, p->schema.n, l->n_ord);
     if (!o || !t_) {
@@ -1371,8 +1469,24 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
         o->cols[nl + j].raw = gfmt(g, "%s.c%d", t_, j);
     }
     if (!items) sb_puts(&s, "1 AS u");
-    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1) AS %s", r->from, where, a,
-              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties, t_);
+    /* WITHIN: the nearest row, kept when it lies within the bound (a bound in the probe's WHERE
+     * would walk on to older rows, which are all further away) */
+    const char *wc = NULL, *wy = NULL;
+    if (p->has_within) {
+        const char *why = NULL;
+        wy = new_alias(g);
+        wc = wy ? within_cond(g, p, b, gfmt(g, "%s.wm", wy), t, &why) : NULL;
+        if (!wc) {
+            if (why) g->stay = why;
+            sb_free(&s);
+            return NULL;
+        }
+        sb_printf(&s, ", %s AS wm", a);
+    }
+    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1)", r->from, where, a,
+              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties);
+    if (wc) sb_printf(&s, " AS %s WHERE %s)", wy, wc);
+    sb_printf(&s, " AS %s", t_);
     const char *lat = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     if (!lat) return NULL;
@@ -1500,19 +1614,39 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         o->ord[j] = l->ord[j];
         o->ord[j].sql = gfmt(g, "%s.lo%d", w, j);
     }
+    /* WITHIN: the group's right row is its match; out of bounds, the left row keeps no right
+     * columns (INNER: is dropped) */
+    const char *wc = NULL;
+    if (p->has_within) {
+        const char *why = NULL;
+        sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        wc = within_cond(g, p, gfmt(g, "%s.m", w), gfmt(g, "%s.rm", w), mt, &why);
+        if (!wc) {
+            if (why) g->stay = why;
+            sb_free(&s);
+            return NULL;
+        }
+        for (int j = 0; j < r->n_cols; j++)
+            if (o->cols[nlc + j].raw) o->cols[nlc + j].raw = gfmt(g, "CASE WHEN %s THEN %s END", wc, o->cols[nlc + j].raw);
+    }
     sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
               u, u, lside, u, u, over[0], uni, v, w);
     o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
+    if (wc && p->inner) o->where = and_sql(g, o->where, wc);
     o->single = true;
     return g->oom || !o->from ? NULL : o;
 }
 
 static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
-    /* WITHIN has no portable distance (spec/asof-join.md); NEAREST and k nearest stay in the
-     * engine */
-    if (p->has_within || p->nearest || p->asof_k) return NULL;
+    /* NEAREST and k nearest stay in the engine: the nearest of two directions, or the k nearest
+     * with their ranks and ties, have no form of one probe or one pass that is exact here */
+    if (p->nearest || p->asof_k) {
+        g->stay = p->nearest ? "ASOF NEAREST: no pushed form picks the nearer of two directions exactly"
+                             : "ASOF k nearest: no pushed form ranks the k nearest values with the engine's ties";
+        return NULL;
+    }
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
@@ -1860,7 +1994,8 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
     }
     if (!b && g.pull && g.why && log_once(w, "PUSH-SQL-004", "Join left in the engine, its inputs pulled: cheaper than pushing it", g.why) < 0)
         w->rc = -1;
-    if (!b && g.kept && log_once(w, "PUSH-SQL-005", "Join kept in the engine: it has no SQL form that is pushed", g.kept) < 0)
+    if (!b && !g.pull && g.stay && !g.oom &&
+        log_once(w, "PUSH-SQL-005", "Join left in the engine: no exact pushed form", arena_printf(w->a, "%s (%s)", g.stay, db_display(conn->conn))) < 0)
         w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;

@@ -60,7 +60,9 @@ typedef struct {
  *               connection runs as one statement, as far as it has an exact SQL equivalent,
  *               fetching only the columns read above
  *   PUSH-SQL-004 an AS-OF or interval join stays in the engine, its inputs pulled, because
- *               the cost model finds that cheaper than pushing it (pushsql.c) */
+ *               the cost model finds that cheaper than pushing it (pushsql.c)
+ *   PUSH-SQL-005 an AS-OF or interval join stays in the engine because it has no exact form
+ *               in the connection's SQL (ASOF NEAREST, k nearest, WITHIN over DURATIONs) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */

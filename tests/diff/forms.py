@@ -55,6 +55,36 @@ def queries(pg):
         qs.append(f"σ L.k = R.k (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
         if pg:
             qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.t, L.u, R.t, R.u) DB.rt R)")
+    return qs + queries30(pg)
+
+
+def queries30(pg):
+    """The shapes pushed since: ASOF ... WITHIN on TIMESTAMP and DATE match columns (PostgreSQL;
+    bounds that the tied times and days hit exactly, so the boundary is checked), IJOIN COVERS
+    and COVERED_BY, IJOIN AT (a point in a half-open interval), and IJOIN LEFT, SEMI and ANTI."""
+    qs = []
+    for op in (">=", ">", "<=", "<"):
+        for inner in ("", "INNER "):
+            for ties in ("", " TIES(FIRST)"):
+                if pg:
+                    for bound in ("PT0S", "PT1H"):
+                        qs.append(f"π L.id, R.id → rid, R.v → rv (DB.lt L ASOF {inner}L.k = R.k ∧ L.t {op} R.t "
+                                  f"WITHIN DURATION '{bound}'{ties} DB.rt R)")
+                    qs.append(f"π L.id, R.id → rid, R.v → rv (DB.lt L ASOF {inner}L.u {op} R.u "
+                              f"WITHIN DURATION 'PT47H'{ties} DB.rt R)")
+    for rel in ("COVERS", "COVERED_BY"):
+        qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        qs.append(f"σ L.k = R.k (DB.lt L IJOIN {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        if pg:
+            qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN {rel} (L.t, L.u, R.t, R.u) DB.rt R)")
+    qs.append("π L.id, R.id → rid (DB.lt L IJOIN AT (L.s, R.s, R.e) DB.rt R)")
+    qs.append("σ L.k = R.k (DB.lt L IJOIN AT (L.s, R.s, R.e) DB.rt R)")
+    for rel in ("INTERSECTS", "DURING", "MEETS", "COVERS", "PRECEDES"):
+        qs.append(f"π L.id, R.id → rid (DB.lt L IJOIN LEFT {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        qs.append(f"π L.id (DB.lt L IJOIN SEMI {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+        qs.append(f"π L.id, L.k (DB.lt L IJOIN ANTI {rel} (L.s, L.e, R.s, R.e) DB.rt R)")
+    for kind in ("LEFT ", "SEMI ", "ANTI "):
+        qs.append(f"DB.lt L IJOIN {kind}AT (L.s, R.s, R.e) DB.rt R")
     return qs
 
 
