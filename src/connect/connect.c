@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "connect/duckdb.h"
 #include "types/number.h"
 #include "types/temporal.h"
 
@@ -26,6 +27,7 @@ struct DbConn {
     sqlite3 *lite;
     PGconn *pg;
     PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
+    DuckConn *duck;
     char *display;
 };
 
@@ -53,6 +55,8 @@ void db_cancel(DbConn *c) {
     if (c->kind == DB_POSTGRES && c->cancel) {
         char buf[256];
         PQcancel(c->cancel, buf, (int)sizeof buf);
+    } else if (c->duck) {
+        duck_interrupt(c->duck);
     } else if (c->lite) {
         sqlite3_interrupt(c->lite);
     }
@@ -74,6 +78,7 @@ void db_close(DbConn *c) {
     for (int i = 0; i < RUNNING_SLOTS; i++)
         if (__atomic_load_n(&running[i], __ATOMIC_SEQ_CST) == c) db_cancel(c);
     if (c->lite) sqlite3_close(c->lite);
+    duck_close(c->duck);
     if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
     free(c->display);
@@ -192,6 +197,25 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         *out = c;
         return 0;
     }
+    if (strncmp(uri, "duckdb:", 7) == 0) {
+        if (has_secret(uri)) {
+            db_close(c);
+            return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
+                            "a connection string must not hold a password or key (it is not shown here)");
+        }
+        const char *path = uri + 7;
+        char full[4096];
+        if (path[0] != '/' && strcmp(path, ":memory:") != 0 && base_dir && base_dir[0])
+            snprintf(full, sizeof full, "%s/%s", base_dir, path);
+        else snprintf(full, sizeof full, "%s", path);
+        c->kind = DB_DUCKDB;
+        if (duck_open(full, c->display, &c->duck, err) < 0) {
+            db_close(c);
+            return -1;
+        }
+        *out = c;
+        return 0;
+    }
     /* PostgreSQL: a URI, or libpq's keyword/value form ("host=h dbname=d") */
     if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 ||
         (strchr(uri, '=') && !strstr(uri, "://"))) {
@@ -224,7 +248,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
     }
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
-                    "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
+                    "unknown connection string (sqlite:path/to/file.db, duckdb:path/to/file.db, postgresql://user@host:port/db, "
                     "or \"host=... dbname=...\")");
 }
 
@@ -296,6 +320,8 @@ void db_schema_free(DbSchema *s) {
     memset(s, 0, sizeof *s);
 }
 
+int db_schema_add_order(DbSchema *s, const char *quoted_or_raw) { return order_add(s, quoted_or_raw); }
+
 static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
     char **nn = realloc(s->names, (size_t)(s->n_cols + 1) * sizeof *nn);
     if (!nn) return -1;
@@ -313,6 +339,8 @@ static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
     s->n_cols++;
     return 0;
 }
+
+int db_schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) { return schema_add(s, name, t, nat); }
 
 /* Records each column's deterministic collation from the third field of PostgreSQL result r
  * (one row per column, NULL where there is none); -1 on OOM. */
@@ -381,6 +409,7 @@ static bool pg_has_ctid(DbConn *c, const char *ident) {
 }
 
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
+    if (c->kind == DB_DUCKDB) return duck_table_schema(c->duck, c->display, table, out, err);
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
     StrBuf q, order;
@@ -588,6 +617,12 @@ static void param_text(const Value *v, StrBuf *b) {
 static int query_params(DbConn *c, const char *sql, const Value *params, int n_params, int n_cols,
                         const RxType *types, const char *const *names, Table **out, RxError *err) {
     *out = NULL;
+    if (c->kind == DB_DUCKDB) {
+        int slot = run_begin(c);
+        int drc = duck_query(c->duck, c->display, sql, params, n_params, n_cols, types, names, out, err);
+        run_end(slot);
+        return drc;
+    }
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     size_t rows = 0;
@@ -830,6 +865,7 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
  * there is none. */
 static int one_number(DbConn *c, const char *sql, const char *p, double *out) {
     int rc = -1;
+    if (c->kind == DB_DUCKDB) return duck_number(c->duck, sql, p, out);
     if (c->kind == DB_POSTGRES) {
         const char *values[1] = {p};
         PGresult *r = PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
@@ -866,6 +902,9 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
     if (c->kind == DB_POSTGRES) {
         rc = one_number(c, "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)", ident.p, &v);
         if (rc == 0 && v < 0) rc = -1; /* never analyzed */
+    } else if (c->kind == DB_DUCKDB) {
+        rc = one_number(c, "SELECT estimated_size FROM duckdb_tables() WHERE table_name = $1 "
+                           "AND database_name = current_database() AND schema_name = current_schema()", table, &v);
     } else {
         rc = one_number(c, "SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 ORDER BY idx IS NULL LIMIT 1", table, &v);
     }
@@ -884,7 +923,7 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
 void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
     for (int i = 0; i < st->n_params; i++) {
         const Value *v = &st->params[i];
-        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES ? "$" : "?", i + 1);
+        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_SQLITE ? "?" : "$", i + 1);
         char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
         switch (v->type) {
         case TY_TEXT: db_quote_literal(b, v->v.s.ptr, (size_t)v->v.s.len); break;
@@ -917,6 +956,7 @@ static bool index_leads(char *const *cols, int n, const char *const *lead, int n
 bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_lead, const char *then) {
     char *cols[64];
     bool yes = false;
+    if (c->kind == DB_DUCKDB) return false; /* its ART indexes serve point lookups, not an ordered probe */
     if (c->kind == DB_POSTGRES) {
         StrBuf ident;
         sb_init(&ident);

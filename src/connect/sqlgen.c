@@ -56,6 +56,32 @@ static const SqlDialect POSTGRES = {
     .lateral = "LATERAL",
 };
 
+/* DuckDB: PostgreSQL's spelling of most things; varchar compares by its bytes unless a
+ * collation is asked for (COLLATE "C" is that collation), timestamps are written as TIMESTAMP
+ * (microseconds, no zone: a Relix timestamp is a UTC instant), and parameters are bound as typed
+ * values. What it lacks, or does otherwise than the engine, stays there: its integer division
+ * and modulo by zero give NULL, not an error; length() counts grapheme clusters; its sum of
+ * doubles need not add in input order. No index serves an ordered probe, so the sorted pass is
+ * its AS-OF form unless LATERAL is forced. */
+static const SqlDialect DUCKDB = {
+    .name = "DuckDB",
+    .quote = '"',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "DOUBLE", [TY_BOOL] = "BOOLEAN", [TY_TEXT] = "VARCHAR",
+                   [TY_TIMESTAMP] = "TIMESTAMP", [TY_DATE] = "DATE", [TY_TIME] = "TIME", [TY_DURATION] = "INTERVAL"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = " COLLATE \"C\"",
+    .narrow_ints = true,
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "MATERIALIZED ",
+    .floor = true,
+    .epoch = "epoch_us(CAST(%s AS TIMESTAMP))",
+    .lateral = "LATERAL",
+    .full_join_any_condition = true,
+};
+
 /* The dialects without a server here: their SQL is shown, never run (--sql-dialect), so each
  * table claims only what its documentation promises; whatever is left out stays in the engine.
  *
@@ -162,12 +188,12 @@ static const SqlDialect TRINO = {
 };
 
 const SqlDialect *sql_dialect(DbKind kind) {
-    return kind == DB_POSTGRES ? &POSTGRES : &SQLITE;
+    return kind == DB_POSTGRES ? &POSTGRES : kind == DB_DUCKDB ? &DUCKDB : &SQLITE;
 }
 
 const SqlDialect *sql_dialect_named(const char *name) {
     static const struct { const char *name; const SqlDialect *d; } all[] = {
-        {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
+        {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"duckdb", &DUCKDB}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
         {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO},
     };
     for (size_t i = 0; name && i < RX_ARRAY_LEN(all); i++)
