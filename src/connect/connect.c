@@ -248,7 +248,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
     }
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
-                    "unknown connection string (sqlite:path/to/file.db, duckdb:path/to/file.db, postgresql://user@host:port/db, "
+                    "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
                     "or \"host=... dbname=...\")");
 }
 
