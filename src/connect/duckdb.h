@@ -3,11 +3,13 @@
  * functions: a database file opened read-only in this process through the C API of
  * libduckdb.so, loaded at run time (RELIX_LIBDUCKDB names the library; else the dynamic
  * loader's search path finds libduckdb.so), so that Relix builds and runs without DuckDB.
+ * connect.c reads the catalog through duck_query and maps its types.
  */
 #ifndef RX_CONNECT_DUCKDB_H
 #define RX_CONNECT_DUCKDB_H
 
-#include "connect/connect.h"
+#include "base/base.h"
+#include "types/column.h"
 
 typedef struct DuckConn DuckConn;
 
@@ -19,11 +21,6 @@ void duck_close(DuckConn *d);
 /* duckdb_interrupt: the running query stops with an error (async-signal-safe: sets a flag). */
 void duck_interrupt(DuckConn *d);
 
-/* The columns of table (duckdb_columns()) with their Relix types (docs/connect.md), and its
- * order: the primary key's columns, else rowid, else (a view) every column. RX_ENAME for no such
- * table, RX_ETYPE naming the column and its DuckDB type for one Relix cannot represent. */
-int duck_table_schema(DuckConn *d, const char *display, const char *table, DbSchema *out, RxError *err);
-
 /* Runs sql with params bound ($1 ...) and reads its result chunk by chunk into a new table of
  * n_cols columns of the given types; a value that does not convert exactly is an error naming
  * the column and row; a failing statement, DuckDB's message (first line). */
@@ -33,9 +30,5 @@ int duck_query(DuckConn *d, const char *display, const char *sql, const Value *p
 /* The first column of the first row of sql (with one text parameter p, or none) as a number;
  * -1 when there is none. */
 int duck_number(DuckConn *d, const char *sql, const char *p, double *out);
-
-/* Builders of a DbSchema, shared with connect.c (-1 when out of memory). */
-int db_schema_add(DbSchema *s, const char *name, RxType t, DbNative nat);
-int db_schema_add_order(DbSchema *s, const char *quoted_or_raw);
 
 #endif
