@@ -75,7 +75,8 @@ static const char usage_text[] =
     "                         SQL form of pushed AS-OF and interval joins (docs/connect.md);\n"
     "                         off is --no-pushdown\n"
     "      --sql-dialect NAME with --explain, also show each pushed statement as it would\n"
-    "                         be written for NAME: citus, greenplum, redshift, spark, trino\n"
+    "                         be written for NAME: citus, greenplum, redshift, spark, trino,\n"
+    "                         sqlserver, db2, duckdb\n"
 
     "      --stream           run every query that can chunk by chunk, reading its CSV\n"
     "                         files a block at a time (by default only when a file is\n"
@@ -527,7 +528,7 @@ int main(int argc, char **argv) {
     rx_set_pushdown_form(s, push_form);
     if (sql_dialect && rx_set_sql_dialect(s, sql_dialect) < 0) {
         rx_close(s);
-        return usage_error("unknown SQL dialect '%s' (citus, greenplum, redshift, spark, trino, postgresql, sqlite)", sql_dialect);
+        return usage_error("unknown SQL dialect '%s' (citus, greenplum, redshift, spark, trino, sqlserver, db2, duckdb, postgresql, sqlite)", sql_dialect);
     }
     rx_set_stream(s, stream);
     if (rx_set_temp_dir(s, temp_dir) < 0) {

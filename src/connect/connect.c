@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "connect/duckdb.h"
 #include "types/number.h"
 #include "types/temporal.h"
 
@@ -27,6 +28,7 @@ struct DbConn {
     PGconn *pg;
     PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
     const void *owner;  /* db_set_owner's tag, or NULL */
+    DuckConn *duck;
     char *display;
 };
 
@@ -54,6 +56,8 @@ void db_cancel(DbConn *c) {
     if (c->kind == DB_POSTGRES && c->cancel) {
         char buf[256];
         PQcancel(c->cancel, buf, (int)sizeof buf);
+    } else if (c->duck) {
+        duck_interrupt(c->duck);
     } else if (c->lite) {
         sqlite3_interrupt(c->lite);
     }
@@ -86,6 +90,7 @@ void db_close(DbConn *c) {
     for (int i = 0; i < RUNNING_SLOTS; i++)
         if (__atomic_load_n(&running[i], __ATOMIC_SEQ_CST) == c) db_cancel(c);
     if (c->lite) sqlite3_close(c->lite);
+    duck_close(c->duck);
     if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
     free(c->display);
@@ -200,6 +205,25 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
             snprintf(msg, sizeof msg, "%s", c->lite ? sqlite3_errmsg(c->lite) : "cannot open");
             db_close(c);
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot open SQLite database '%s': %s", full, msg);
+        }
+        *out = c;
+        return 0;
+    }
+    if (strncmp(uri, "duckdb:", 7) == 0) {
+        if (has_secret(uri)) {
+            db_close(c);
+            return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
+                            "a connection string must not hold a password or key (it is not shown here)");
+        }
+        const char *path = uri + 7;
+        char full[4096];
+        if (path[0] != '/' && strcmp(path, ":memory:") != 0 && base_dir && base_dir[0])
+            snprintf(full, sizeof full, "%s/%s", base_dir, path);
+        else snprintf(full, sizeof full, "%s", path);
+        c->kind = DB_DUCKDB;
+        if (duck_open(full, c->display, &c->duck, err) < 0) {
+            db_close(c);
+            return -1;
         }
         *out = c;
         return 0;
@@ -392,7 +416,150 @@ static bool pg_has_ctid(DbConn *c, const char *ident) {
     return has;
 }
 
+/* DuckDB's name of a column type (duckdb_columns().data_type) -> Relix type and what a pushed
+ * statement may do with it; NULL, or the name of the feature Relix lacks. */
+static const char *duck_type(const char *dt, RxType *t, DbNative *nat) {
+    static const struct { const char *n; RxType t; DbNative nat; } map[] = {
+        {"BOOLEAN", TY_BOOL, DBN_EXACT}, {"TINYINT", TY_INT, DBN_INT4}, {"SMALLINT", TY_INT, DBN_INT4},
+        {"INTEGER", TY_INT, DBN_INT4}, {"UTINYINT", TY_INT, DBN_INT4}, {"USMALLINT", TY_INT, DBN_INT4},
+        {"UINTEGER", TY_INT, DBN_INT4}, {"BIGINT", TY_INT, DBN_EXACT}, {"UBIGINT", TY_INT, DBN_OPAQUE},
+        {"HUGEINT", TY_INT, DBN_OPAQUE}, {"UHUGEINT", TY_INT, DBN_OPAQUE}, {"FLOAT", TY_FLOAT, DBN_FLOAT4},
+        {"DOUBLE", TY_FLOAT, DBN_EXACT}, {"VARCHAR", TY_TEXT, DBN_EXACT}, {"DATE", TY_DATE, DBN_EXACT},
+        {"TIME", TY_TIME, DBN_EXACT}, {"TIMESTAMP", TY_TIMESTAMP, DBN_EXACT},
+        {"TIMESTAMP WITH TIME ZONE", TY_TIMESTAMP, DBN_EXACT}, {"TIMESTAMP_S", TY_TIMESTAMP, DBN_OPAQUE},
+        {"TIMESTAMP_MS", TY_TIMESTAMP, DBN_OPAQUE}, {"TIMESTAMP_NS", TY_TIMESTAMP, DBN_OPAQUE},
+        {"INTERVAL", TY_DURATION, DBN_EXACT},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(map); i++)
+        if (strcmp(dt, map[i].n) == 0) {
+            *t = map[i].t;
+            *nat = map[i].nat;
+            return NULL;
+        }
+    /* DECIMAL(p,s): the double nearest its value, never computed on in a pushed statement (the
+     * database's own cast to DOUBLE may round otherwise) */
+    if (strncmp(dt, "DECIMAL", 7) == 0) {
+        *t = TY_FLOAT;
+        *nat = DBN_OPAQUE;
+        return NULL;
+    }
+    if (strncmp(dt, "ENUM(", 5) == 0) {
+        *t = TY_TEXT;
+        *nat = DBN_OPAQUE;
+        return NULL;
+    }
+    size_t n = strlen(dt);
+    if (n >= 2 && dt[n - 1] == ']') return strstr(dt, "[]") ? "a LIST" : "an ARRAY";
+    if (strncmp(dt, "STRUCT(", 7) == 0) return "a STRUCT";
+    if (strncmp(dt, "MAP(", 4) == 0) return "a MAP";
+    if (strncmp(dt, "UNION(", 6) == 0) return "a UNION";
+    return "a type Relix does not map";
+}
+
+/* DuckDB's catalog: the columns of table from duckdb_columns() of the current schema with
+ * Relix types (duck_type), and its order: the primary key's columns, else rowid, else (a view)
+ * every column. RX_ENAME for no such table, RX_ETYPE naming the column and its DuckDB type for
+ * one Relix cannot represent. */
+static int duck_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
+    DuckConn *d = c->duck;
+    const char *display = c->display;
+    memset(out, 0, sizeof *out);
+    out->rows_est = -1;
+    Value p = {.type = TY_TEXT};
+    p.v.s.ptr = table;
+    p.v.s.len = strlen(table);
+    RxType tt[3] = {TY_TEXT, TY_TEXT, TY_BOOL};
+    const char *nn[3] = {"column_name", "data_type", "is_view"};
+    Table *cols = NULL, *pk = NULL;
+    /* the table (or view) of the current schema first, as an unqualified name resolves */
+    if (duck_query(d, display,
+                   "SELECT c.column_name, c.data_type, v.view_name IS NOT NULL FROM duckdb_columns() AS c "
+                   "LEFT JOIN duckdb_views() AS v ON v.database_name = c.database_name AND v.schema_name = c.schema_name "
+                   "AND v.view_name = c.table_name WHERE c.table_name = $1 AND c.database_name = current_database() "
+                   "AND c.schema_name = current_schema() ORDER BY c.column_index",
+                   &p, 1, 3, tt, nn, &cols, err) < 0)
+        return -1;
+    int rc = -1;
+    StrBuf order;
+    sb_init(&order);
+    if (cols->n_rows == 0) {
+        rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "%s has no table '%s'", display, table);
+        goto out;
+    }
+    bool view = col_get(cols->cols[2], 0).v.b;
+    for (size_t i = 0; i < cols->n_rows; i++) {
+        RxStr name = col_get(cols->cols[0], i).v.s, dt = col_get(cols->cols[1], i).v.s;
+        char nbuf[256], tbuf[256];
+        snprintf(nbuf, sizeof nbuf, "%.*s", (int)name.len, name.ptr);
+        snprintf(tbuf, sizeof tbuf, "%.*s", (int)dt.len, dt.ptr);
+        RxType t;
+        DbNative nat;
+        const char *lack = duck_type(tbuf, &t, &nat);
+        if (lack) {
+            rx_error(err, RX_ETYPE, NULL, rx_span(0, 0),
+                     "column '%s' of table '%s' is %s (%s), which Relix cannot represent", nbuf, table, lack, tbuf);
+            goto out;
+        }
+        if (schema_add(out, nbuf, t, nat) < 0) goto oom;
+    }
+    RxType kt = TY_TEXT;
+    const char *kn = "column_name";
+    if (duck_query(d, display,
+                   "SELECT unnest(constraint_column_names) FROM duckdb_constraints() WHERE table_name = $1 "
+                   "AND database_name = current_database() AND schema_name = current_schema() "
+                   "AND constraint_type = 'PRIMARY KEY'",
+                   &p, 1, 1, &kt, &kn, &pk, err) < 0)
+        goto out;
+    for (size_t i = 0; i < pk->n_rows; i++) {
+        RxStr k = col_get(pk->cols[0], i).v.s;
+        char kbuf[256];
+        snprintf(kbuf, sizeof kbuf, "%.*s", (int)k.len, k.ptr);
+        StrBuf one;
+        sb_init(&one);
+        db_quote_ident(&one, kbuf);
+        if (order.n) sb_puts(&order, ", ");
+        sb_puts(&order, one.p ? one.p : "");
+        int orc = one.oom ? -1 : order_add(out, one.p);
+        sb_free(&one);
+        if (orc < 0) goto oom;
+        if (pk->n_rows == 1)
+            for (int ci = 0; ci < out->n_cols; ci++)
+                if (strcmp(out->names[ci], kbuf) == 0) out->order_int = out->types[ci] == TY_INT;
+    }
+    if (!order.n && !view) {
+        /* rowid: the row's place in the table, in which a scan returns it */
+        sb_puts(&order, "rowid");
+        if (order_add(out, "rowid") < 0) goto oom;
+        out->order_int = true;
+    } else if (!order.n) {
+        /* a view has no rowid: its order is that of all its columns (rows equal in all of
+         * them are indistinguishable in the result) */
+        for (int k = 0; k < out->n_cols; k++) {
+            StrBuf one;
+            sb_init(&one);
+            db_quote_ident(&one, out->names[k]);
+            if (order.n) sb_puts(&order, ", ");
+            sb_puts(&order, one.p ? one.p : "");
+            int orc = one.oom ? -1 : order_add(out, one.p);
+            sb_free(&one);
+            if (orc < 0) goto oom;
+        }
+    }
+    out->order_by = strdup(order.p ? order.p : "1");
+    rc = out->order_by ? 0 : rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    goto out;
+oom:
+    rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+out:
+    if (rc < 0) db_schema_free(out);
+    sb_free(&order);
+    table_free(cols);
+    table_free(pk);
+    return rc;
+}
+
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
+    if (c->kind == DB_DUCKDB) return duck_schema(c, table, out, err);
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
     StrBuf q, order;
@@ -600,6 +767,12 @@ static void param_text(const Value *v, StrBuf *b) {
 static int query_params(DbConn *c, const char *sql, const Value *params, int n_params, int n_cols,
                         const RxType *types, const char *const *names, Table **out, RxError *err) {
     *out = NULL;
+    if (c->kind == DB_DUCKDB) {
+        int slot = run_begin(c);
+        int drc = duck_query(c->duck, c->display, sql, params, n_params, n_cols, types, names, out, err);
+        run_end(slot);
+        return drc;
+    }
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     size_t rows = 0;
@@ -842,6 +1015,7 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
  * there is none. */
 static int one_number(DbConn *c, const char *sql, const char *p, double *out) {
     int rc = -1;
+    if (c->kind == DB_DUCKDB) return duck_number(c->duck, sql, p, out);
     if (c->kind == DB_POSTGRES) {
         const char *values[1] = {p};
         PGresult *r = PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
@@ -878,6 +1052,9 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
     if (c->kind == DB_POSTGRES) {
         rc = one_number(c, "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)", ident.p, &v);
         if (rc == 0 && v < 0) rc = -1; /* never analyzed */
+    } else if (c->kind == DB_DUCKDB) {
+        rc = one_number(c, "SELECT estimated_size FROM duckdb_tables() WHERE table_name = $1 "
+                           "AND database_name = current_database() AND schema_name = current_schema()", table, &v);
     } else {
         rc = one_number(c, "SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 ORDER BY idx IS NULL LIMIT 1", table, &v);
     }
@@ -896,7 +1073,7 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
 void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
     for (int i = 0; i < st->n_params; i++) {
         const Value *v = &st->params[i];
-        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES ? "$" : "?", i + 1);
+        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_SQLITE ? "?" : "$", i + 1);
         char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
         switch (v->type) {
         case TY_TEXT: db_quote_literal(b, v->v.s.ptr, (size_t)v->v.s.len); break;
@@ -929,6 +1106,7 @@ static bool index_leads(char *const *cols, int n, const char *const *lead, int n
 bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_lead, const char *then) {
     char *cols[64];
     bool yes = false;
+    if (c->kind == DB_DUCKDB) return false; /* its ART indexes serve point lookups, not an ordered probe */
     if (c->kind == DB_POSTGRES) {
         StrBuf ident;
         sb_init(&ident);

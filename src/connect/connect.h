@@ -10,8 +10,11 @@
  * sslpassword=; SQLite's key=) is refused without showing it. Messages and EXPLAIN show only
  * db_display(), rx_redact's form of the string.
  *
+ * DuckDB: duckdb:path/to/file.db (relative like SQLite's; duckdb::memory: an empty in-memory
+ * one), opened read-only in this process through libduckdb.so (connect/duckdb.h).
+ *
  * A database table's order, which Relix's defined result order needs, is the order of its
- * primary key, else SQLite's rowid or PostgreSQL's ctid: scans and pushed statements both
+ * primary key, else SQLite's or DuckDB's rowid or PostgreSQL's ctid: scans and pushed statements both
  * sort by it, so a pushed join returns exactly what the engine would.
  */
 #ifndef RX_CONNECT_H
@@ -20,7 +23,7 @@
 #include "base/base.h"
 #include "types/column.h"
 
-typedef enum { DB_SQLITE, DB_POSTGRES } DbKind;
+typedef enum { DB_SQLITE, DB_POSTGRES, DB_DUCKDB } DbKind;
 
 typedef struct DbConn DbConn;
 

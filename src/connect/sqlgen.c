@@ -59,6 +59,32 @@ static const SqlDialect POSTGRES = {
     .date_distance = "(%2$s - %1$s)",
 };
 
+/* DuckDB: PostgreSQL's spelling of most things; varchar compares by its bytes unless a
+ * collation is asked for (COLLATE "C" is that collation), timestamps are written as TIMESTAMP
+ * (microseconds, no zone: a Relix timestamp is a UTC instant), and parameters are bound as typed
+ * values. What it lacks, or does otherwise than the engine, stays there: its integer division
+ * and modulo by zero give NULL, not an error; length() counts grapheme clusters; its sum of
+ * doubles need not add in input order. No index serves an ordered probe, so the sorted pass is
+ * its AS-OF form unless LATERAL is forced. */
+static const SqlDialect DUCKDB = {
+    .name = "DuckDB",
+    .quote = '"',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "DOUBLE", [TY_BOOL] = "BOOLEAN", [TY_TEXT] = "VARCHAR",
+                   [TY_TIMESTAMP] = "TIMESTAMP", [TY_DATE] = "DATE", [TY_TIME] = "TIME", [TY_DURATION] = "INTERVAL"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = " COLLATE \"C\"",
+    .narrow_ints = true,
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_GENERATE,
+    .materialized = "MATERIALIZED ",
+    .floor = true,
+    .epoch = "epoch_us(CAST(%s AS TIMESTAMP))",
+    .lateral = "LATERAL",
+    .full_join_any_condition = true,
+};
+
 /* The dialects without a server here: their SQL is shown, never run (--sql-dialect), so each
  * table claims only what its documentation promises; whatever is left out stays in the engine.
  *
@@ -181,14 +207,65 @@ static const SqlDialect TRINO = {
     .date_distance = "date_diff('day', %s, %s)",
 };
 
+/* SQL Server (T-SQL): identifiers in brackets, parameters @P1 ..., TOP n instead of LIMIT,
+ * OUTER APPLY / CROSS APPLY (SELECT TOP 1 ... ORDER BY ...) as the AS-OF join's correlated
+ * subquery, no NULLS FIRST/LAST (a CASE on IS NULL orders them), no boolean type (BIT; a
+ * predicate is no value), text compared by its bytes under a binary UTF-8 collation, timestamps
+ * as DATETIME2(6) (microseconds, no zone). A WITH clause stands only at a statement's top, where
+ * the binned interval join nests its CTEs: no binned form. Its integer / of BIGINTs truncates
+ * and it has no exact double rules of the engine's: no arithmetic is claimed exact. */
+static const SqlDialect SQLSERVER = {
+    .name = "SQL Server",
+    .quote = '[',
+    .quote_end = ']',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "FLOAT", [TY_BOOL] = "BIT", [TY_TEXT] = "VARCHAR(MAX)",
+                   [TY_TIMESTAMP] = "DATETIME2(6)", [TY_DATE] = "DATE", [TY_TIME] = "TIME(6)"},
+    .typed_literals = true,
+    .param_mark = '@',
+    .param_prefix = "@P",
+    .limit = LIMIT_TOP,
+    .nulls_case = true,
+    .apply = true,
+    .bool_case = true,
+    .collate_bytes = " COLLATE Latin1_General_100_BIN2_UTF8",
+    .windows = true,
+    .series = SERIES_NONE,
+    .lateral = "APPLY",
+    .full_join_any_condition = true,
+};
+
+/* Db2 (LUW 11.1 and later): the standard's FETCH FIRST n ROWS ONLY, LEFT JOIN LATERAL ... ON
+ * 1 = 1, named parameter markers :p1 ..., NULLS FIRST/LAST, BOOLEAN, TIMESTAMP(6); its text
+ * compares by bytes in a Unicode database's default IDENTITY collation. A WITH clause stands
+ * only at a statement's top, where the binned interval join nests its CTEs: no binned form. Its
+ * TIME has whole seconds: no TIME. */
+static const SqlDialect DB2 = {
+    .name = "Db2",
+    .quote = '"',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "DOUBLE", [TY_BOOL] = "BOOLEAN", [TY_TEXT] = "VARCHAR(32672)",
+                   [TY_TIMESTAMP] = "TIMESTAMP(6)", [TY_DATE] = "DATE"},
+    .typed_literals = true,
+    .param_mark = ':',
+    .param_prefix = ":p",
+    .limit = LIMIT_FETCH,
+    .on_true = "1 = 1",
+    .collate_bytes = "",
+    .bool_type = true,
+    .windows = true,
+    .series = SERIES_NONE,
+    .lateral = "LATERAL",
+    .full_join_any_condition = true,
+};
+
 const SqlDialect *sql_dialect(DbKind kind) {
-    return kind == DB_POSTGRES ? &POSTGRES : &SQLITE;
+    return kind == DB_POSTGRES ? &POSTGRES : kind == DB_DUCKDB ? &DUCKDB : &SQLITE;
 }
 
 const SqlDialect *sql_dialect_named(const char *name) {
     static const struct { const char *name; const SqlDialect *d; } all[] = {
-        {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
-        {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO},
+        {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"duckdb", &DUCKDB}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
+        {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO}, {"sqlserver", &SQLSERVER}, {"mssql", &SQLSERVER},
+        {"db2", &DB2},
     };
     for (size_t i = 0; name && i < RX_ARRAY_LEN(all); i++)
         if (strcasecmp(name, all[i].name) == 0 || strcasecmp(name, all[i].d->name) == 0) return all[i].d;
@@ -196,13 +273,13 @@ const SqlDialect *sql_dialect_named(const char *name) {
 }
 
 void sql_quote_ident(StrBuf *b, const SqlDialect *d, const char *name) {
-    char q = d->quote ? d->quote : '"';
+    char q = d->quote ? d->quote : '"', e = d->quote_end ? d->quote_end : q;
     sb_append(b, &q, 1);
     for (const char *p = name; *p; p++) {
         sb_append(b, p, 1);
-        if (*p == q) sb_append(b, p, 1);
+        if (*p == e) sb_append(b, p, 1);
     }
-    sb_append(b, &q, 1);
+    sb_append(b, &e, 1);
 }
 
 const char *sql_type_name(const SqlDialect *d, RxType t) {
@@ -228,11 +305,14 @@ const char *sql_op(AstOp op) {
 }
 
 void sql_param(StrBuf *b, const SqlDialect *d, int n) {
-    sb_printf(b, "%c%d", d->param_mark, n);
+    if (d->param_prefix) sb_printf(b, "%s%d", d->param_prefix, n);
+    else sb_printf(b, "%c%d", d->param_mark, n);
 }
 
 void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, bool plain, bool desc,
                     bool nulls_first) {
+    if (!plain && d->nulls_case) /* NULLs placed by a key of their own first */
+        sb_printf(b, "CASE WHEN %s IS NULL THEN %d ELSE %d END, ", sql, nulls_first ? 0 : 1, nulls_first ? 1 : 0);
     if (text) sb_puts(b, "(");
     sb_puts(b, sql);
     if (text) {
@@ -244,7 +324,7 @@ void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, 
         return;
     }
     sb_puts(b, desc ? " DESC" : " ASC");
-    sb_puts(b, nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    if (!d->nulls_case) sb_puts(b, nulls_first ? " NULLS FIRST" : " NULLS LAST");
 }
 
 int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *le, const char *rs,
@@ -277,8 +357,12 @@ void sql_ijoin_point_predicate(StrBuf *b, const char *t, const char *rs, const c
 }
 
 int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub) {
+    if (d->apply) {
+        sb_printf(b, "%s %s %s", left, inner ? "CROSS APPLY" : "OUTER APPLY", sub);
+        return 0;
+    }
     if (!d->lateral) return -1;
-    sb_printf(b, "%s %s %s %s ON TRUE", left, inner ? "JOIN" : "LEFT JOIN", d->lateral, sub);
+    sb_printf(b, "%s %s %s %s ON %s", left, inner ? "JOIN" : "LEFT JOIN", d->lateral, sub, d->on_true ? d->on_true : "TRUE");
     return 0;
 }
 
@@ -296,6 +380,18 @@ void sql_series_from(StrBuf *b, const SqlDialect *d, const char *src, const char
     case SERIES_RECURSIVE: sb_printf(b, "FROM %s", src); break;
     case SERIES_NONE: break;
     }
+}
+
+void sql_limit(StrBuf *b, const SqlDialect *d, long long n, const char **head, const char **tail) {
+    *head = *tail = "";
+    if (d->limit == LIMIT_TOP) sb_printf(b, "TOP %lld ", n);
+    size_t at = b->n;
+    sb_putc(b, 0);
+    if (d->limit == LIMIT_LIMIT) sb_printf(b, " LIMIT %lld", n);
+    else if (d->limit == LIMIT_FETCH) sb_printf(b, " FETCH FIRST %lld ROW%s ONLY", n, n == 1 ? "" : "S");
+    if (b->oom || !b->p) return;
+    *head = b->p;
+    *tail = b->p + at + 1;
 }
 
 void sql_series_cte(StrBuf *b, const char *name, const char *src, const char *cols, const char *cond) {

@@ -26,16 +26,31 @@ typedef enum {
     SERIES_UNNEST      /* FROM x CROSS JOIN UNNEST(sequence(x.b0, x.b1)) AS g(b) (Trino) */
 } SqlSeries;
 
+/* How a dialect keeps the first n rows of an ordered SELECT. */
+typedef enum {
+    LIMIT_LIMIT,       /* ... ORDER BY ... LIMIT n */
+    LIMIT_TOP,         /* SELECT TOP n ... ORDER BY ... (SQL Server) */
+    LIMIT_FETCH        /* ... ORDER BY ... FETCH FIRST n ROWS ONLY (Db2, the SQL standard) */
+} SqlLimit;
+
 /* One dialect's choices. A false flag or NULL name means "has no exact equivalent": what needs
  * it stays in the engine (a table leaves such fields out). */
 typedef struct {
     const char *name;                       /* "SQLite", "PostgreSQL" */
-    char quote;               /* quotes identifiers: '"', or '`' (Spark SQL) */
+    char quote;               /* quotes identifiers: '"', '`' (Spark SQL) or '[' (SQL Server) */
+    char quote_end;           /* closes them when not quote itself: ']'; doubled inside */
     /* the type a value of each Relix type is computed and CAST as; NULL: a pushed expression
      * may not compute with that type */
     const char *type_names[TY_DURATION + 1];
     bool typed_literals;      /* NULL and parameters are written CAST(... AS type) */
     char param_mark;          /* parameter n is written <param_mark>n: '$' or '?' */
+    const char *param_prefix; /* else <param_prefix>n: "@P" (SQL Server), ":p" (Db2's named markers) */
+    SqlLimit limit;           /* how the first n rows are kept */
+    bool nulls_case;          /* ORDER BY has no NULLS FIRST/LAST: a CASE on IS NULL comes first */
+    bool apply;               /* the AS-OF join's correlated subquery is OUTER APPLY / CROSS APPLY */
+    const char *on_true;      /* the always-true join condition; NULL: "TRUE" */
+    bool bool_case;           /* a predicate is no value (T-SQL): a computed BOOL item is a CASE giving 1,
+                               * 0 or NULL */
     const char *collate_bytes;  /* the clause after "(expr)" that compares text bytewise */
     bool text_holds_nul;      /* a text parameter may contain a NUL byte */
     bool narrow_ints;         /* has int2/int4 columns, widened to 64 bits before arithmetic */
@@ -108,9 +123,15 @@ int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *l
 /* Appends IJOIN AT's predicate: the point t lies in the half-open interval [rs, re). */
 void sql_ijoin_point_predicate(StrBuf *b, const char *t, const char *rs, const char *re);
 
-/* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`.
- * -1 (nothing appended) when the dialect has no lateral subqueries. */
+/* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`
+ * (LATERAL ... ON TRUE, or CROSS / OUTER APPLY). -1 (nothing appended) when the dialect has no
+ * lateral subqueries. */
 int sql_asof_join(StrBuf *b, const SqlDialect *d, const char *left, bool inner, const char *sub);
+
+/* The text that keeps the first n rows of an ordered SELECT: *head goes right after SELECT
+ * ("TOP n ", or ""), the returned tail after its ORDER BY (" LIMIT n", " FETCH FIRST n ROWS
+ * ONLY", or ""). Both in static or b's storage: b receives them ("head\0tail"). */
+void sql_limit(StrBuf *b, const SqlDialect *d, long long n, const char **head, const char **tail);
 
 /* Appends "FROM <src> ..." that gives every column of the CTE src plus b, one row per bin from
  * src.b0 to src.b1 where cond (over src) holds, for the dialects with a series function; with

@@ -693,13 +693,15 @@ static const char *order_text(Gen *g, const Ord *o, int n, bool reverse) {
 /* The block as one subquery named tN: the columns that want marks (NULL: all available) as
  * c<i>, the order as o<j>, then `extra` select items ("expr AS name", or NULL) and `tail`
  * (" ORDER BY ... LIMIT n", or NULL). */
-static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *extra, const char *tail) {
+static Blk *close_blk_head(Gen *g, const Blk *b, const uint8_t *want, const char *extra, const char *tail,
+                          const char *head) {
     Blk *o = new_blk(g, b->n_cols, b->n_ord);
     const char *t = new_alias(g);
     if (!o || !t) return NULL;
     StrBuf s;
     sb_init(&s);
     sb_puts(&s, "(SELECT ");
+    if (head) sb_puts(&s, head);
     int items = 0;
     for (int i = 0; i < b->n_cols; i++) {
         o->cols[i] = b->cols[i];
@@ -724,6 +726,11 @@ static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *ext
     o->where = NULL;
     o->single = true;
     return o->from ? o : NULL;
+}
+
+/* close_blk with `head` written right after SELECT ("TOP n ", or NULL). */
+static Blk *close_blk(Gen *g, const Blk *b, const uint8_t *want, const char *extra, const char *tail) {
+    return close_blk_head(g, b, want, extra, tail, NULL);
 }
 
 /* ---- operators ------------------------------------------------------------------------------ */
@@ -787,6 +794,8 @@ static Blk *gen_distinct(Gen *g, const Blk *in, Expr *const *items, int n_items,
         if (ty == TY_NULL) ok = false;
         /* the item's value as stored when it is a column, its computed value otherwise */
         const char *raw = c ? c->raw : expr(g, e, in->cols, NULL);
+        if (raw && !c && ty == TY_BOOL && g->d->bool_case) /* a predicate is no value there */
+            raw = gfmt(g, "CASE WHEN %s THEN 1 WHEN NOT (%s) THEN 0 END", raw, raw);
         const char *key = c ? col_value(g, c, NULL) : raw;
         if (!raw || !key) ok = false;
         if (!ok) break;
@@ -1275,8 +1284,10 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (g->oom) return NULL;
         if (f == PUSH_BINNED && !o) {
             f = PUSH_PLAIN;
-            g->why = gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
-                          p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
+            g->why = g->d->series == SERIES_NONE
+                         ? gfmt(g, "plain %s join (%s has no binned form)", p->point ? "AT" : ij_relation_name(p->relation), g->d->name)
+                         : gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
+                                p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
         }
         if (pull_cheaper(g, p, f)) return NULL;
         if (o) return o;
@@ -1450,9 +1461,19 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
     const char *where = cond ? and_sql(g, r->where, cond) : NULL;
     if (!where || !ties) return NULL;
     const char *t_ = new_alias(g);
-    StrBuf s;
+    StrBuf s, lim;
     sb_init(&s);
-    sb_puts(&s, p->has_within ? "(SELECT * FROM (SELECT " : "(SELECT ");
+    sb_init(&lim);
+    const char *head, *tail;
+    sql_limit(&lim, g->d, 1, &head, &tail);
+    head = gfmt(g, "%s", head);
+    tail = gfmt(g, "%s", tail);
+    sb_free(&lim);
+    if (!head || !tail) {
+        sb_free(&s);
+        return NULL;
+    }
+    sb_printf(&s, "%s%s", p->has_within ? "(SELECT * FROM (SELECT " : "(SELECT ", head);
     int items = 0;
     Blk *o = new_blk(g, p->schema.n, l->n_ord);
     if (!o || !t_) {
@@ -1483,8 +1504,8 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
         }
         sb_printf(&s, ", %s AS wm", a);
     }
-    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s LIMIT 1)", r->from, where, a,
-              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties);
+    sb_printf(&s, " FROM %s WHERE %s ORDER BY %s %s%s%s%s)", r->from, where, a,
+              backward ? "DESC" : "ASC", r->n_ord ? ", " : "", ties, tail);
     if (wc) sb_printf(&s, " AS %s WHERE %s)", wy, wc);
     sb_printf(&s, " AS %s", t_);
     const char *lat = s.oom ? NULL : gfmt(g, "%s", s.p);
@@ -1805,8 +1826,14 @@ static Blk *gen_top(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
     const char *ot = order_text(g, ord, n_ord, false);
     if (!ot) return NULL;
     if (p->n_group == 0) {
-        const char *tail = gfmt(g, "%s%s LIMIT %lld", n_ord ? " ORDER BY " : "", ot, (long long)p->top_n);
-        return tail ? close_blk(g, &tmp, need_in, NULL, tail) : NULL;
+        StrBuf lim;
+        sb_init(&lim);
+        const char *head, *lt;
+        sql_limit(&lim, g->d, (long long)p->top_n, &head, &lt);
+        const char *tail = gfmt(g, "%s%s%s", n_ord ? " ORDER BY " : "", ot, lt);
+        head = gfmt(g, "%s", head);
+        sb_free(&lim);
+        return tail && head ? close_blk_head(g, &tmp, need_in, NULL, tail, head) : NULL;
     }
     StrBuf part;
     sb_init(&part);

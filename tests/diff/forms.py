@@ -2,8 +2,8 @@
 """Differential test of the pushed forms of ASOF and IJOIN: every ASOF case (backward, forward,
 strict and not, INNER and outer, TIES(FIRST) and TIES(LAST), with and without a key) and every
 IJOIN case (the thirteen Allen relations and INTERSECTS, with and without a key, on INT and, on
-PostgreSQL, TIMESTAMP/DATE endpoints) runs three ways -- in the engine, pushed to SQLite, pushed
-to PostgreSQL -- under each form (--pushdown auto, window, lateral, binned, plain), over random
+PostgreSQL and DuckDB, TIMESTAMP/DATE endpoints) runs four ways -- in the engine, pushed to SQLite,
+pushed to PostgreSQL, pushed to DuckDB (when RELIX_LIBDUCKDB names libduckdb.so) -- under each form (--pushdown auto, window, lateral, binned, plain), over random
 tables heavy in ties and NULLs: NULL keys, NULL times and endpoints, equal timestamps, NULL
 payloads in the matched row, empty, inverted and very long intervals. Every way must print the
 same bytes, and EXPLAIN must show every query pushed.
@@ -126,8 +126,22 @@ def main():
             subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", pg], input="\n".join(sql), text=True, check=True,
                            capture_output=True)
             conns.append(("postgresql", pg))
+        if os.environ.get("RELIX_LIBDUCKDB"):
+            duck = os.path.join(work, f"forms{seed}.duckdb")
+            if os.path.exists(duck):
+                os.remove(duck)
+            sql = []
+            for t, rs in data.items():
+                sql.append(f"CREATE TABLE {t}(id BIGINT PRIMARY KEY, k VARCHAR, s BIGINT, e BIGINT, v DOUBLE, "
+                           f"t TIMESTAMPTZ, u DATE);")
+                vals = ", ".join("(" + ", ".join("NULL" if x is None else str(x) if isinstance(x, (int, float))
+                                                 else f"'{x}'" for x in r) + ")" for r in rs)
+                sql.append(f"INSERT INTO {t} VALUES {vals};")
+            subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "duckdb", "ddb.py"),
+                            duck], input="\n".join(sql), text=True, check=True)
+            conns.append(("duckdb", f"duckdb:{duck}"))
         for label, uri in conns:
-            qs = queries(label == "postgresql")
+            qs = queries(label != "sqlite")
             script = f"DB := connect('{uri}');\n" + "".join(f"query {{ {q} }};\n" for q in qs)
             local = run(relix, script, ["--no-pushdown"])
             if local[0] != 0:
