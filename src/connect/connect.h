@@ -10,6 +10,8 @@
  * sslpassword=; SQLite's key=) is refused without showing it. Messages and EXPLAIN show only
  * db_display(), rx_redact's form of the string.
  *
+ * MariaDB and MySQL connections (mysql://, mariadb://) are in connect/mariadb.c.
+ *
  * A database table's order, which Relix's defined result order needs, is the order of its
  * primary key, else SQLite's rowid or PostgreSQL's ctid: scans and pushed statements both
  * sort by it, so a pushed join returns exactly what the engine would.
@@ -20,7 +22,9 @@
 #include "base/base.h"
 #include "types/column.h"
 
-typedef enum { DB_SQLITE, DB_POSTGRES } DbKind;
+/* DB_MARIADB: MariaDB from 10.2; DB_MYSQL: MySQL from 8.0.17; DB_MYSQL_OLD: either before
+ * (connect/mariadb.h). */
+typedef enum { DB_SQLITE, DB_POSTGRES, DB_MARIADB, DB_MYSQL, DB_MYSQL_OLD } DbKind;
 
 typedef struct DbConn DbConn;
 
