@@ -42,7 +42,7 @@ struct MyConn {
 
 static const char MY_SECRET_HINT[] =
     "a connection string must not hold a password (it is not shown here): put it in ~/.my.cnf "
-    "(password=... in its [client] group) or in MYSQL_PWD";
+    "(the [client] group of an option file) or in MYSQL_PWD";
 
 /* ---- cancelling ----------------------------------------------------------------------------- */
 
