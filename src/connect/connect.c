@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "connect/mariadb.h"
 #include "types/number.h"
 #include "types/temporal.h"
 

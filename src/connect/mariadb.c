@@ -1,16 +1,15 @@
 /*
- * mariadb.c - MariaDB and MySQL connections through libmariadb (mariadb.h): the connection
- * string, the session, the catalog from information_schema, statements with their parameters
- * written as literals, rows streamed in the text protocol, and KILL QUERY for cancelling.
+ * mariadb.c - MariaDB and MySQL connections through libmariadb: the connection string, the
+ * session, the catalog from information_schema, statements with their parameters written as
+ * literals, rows streamed in the text protocol, and KILL QUERY for cancelling. Its functions
+ * are declared in connect.h, and connect.c dispatches to them.
  *
  * Values arrive in the text protocol and are parsed with the ISO parsers connect.c uses for
  * PostgreSQL (the session's time zone is UTC, so TIMESTAMP columns arrive in UTC and DATETIME
  * columns, which have no zone, are read as UTC). A value that does not fit its column's Relix
  * type is an error naming the column and the row; nothing is coerced silently.
  */
-#include "connect/mariadb.h"
 
-#include <errno.h>
 #include <math.h>
 #include <mysql.h>
 #include <poll.h>
@@ -21,6 +20,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "connect/connect.h"
 #include "types/temporal.h"
 
 /* What a second connection needs to stop a statement: fixed-size copies, so that a signal
