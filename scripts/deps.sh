@@ -13,6 +13,7 @@ want_pkg() { have_pkg "$1" || need+=("$1"); }
 case "${1:-build}" in
   build)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev; want_pkg libedit-dev
+    want_pkg libmariadb-dev
     want_pkg zlib1g-dev; want_pkg libzstd-dev; want_pkg libsnappy-dev ;;
   test)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
@@ -29,7 +30,10 @@ case "${1:-build}" in
     # 410-report renders the HTML report headless and looks at the screenshot
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
-    want_cmd psql postgresql-client ;;
+    want_cmd psql postgresql-client
+    # MariaDB (scripts/mariadb.sh) and H2's PostgreSQL-protocol server (scripts/h2.sh)
+    want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client
+    want_pkg libh2-java; want_pkg default-jre-headless ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;
 esac
 if [ "${#need[@]}" -gt 0 ]; then

@@ -29,6 +29,7 @@ struct DbConn {
     PGcancel *cancel;   /* PostgreSQL: what PQcancel needs, made once at open */
     const void *owner;  /* db_set_owner's tag, or NULL */
     DuckConn *duck;
+    MyConn *my;         /* MariaDB and MySQL (mariadb.c) */
     char *display;
 };
 
@@ -60,6 +61,8 @@ void db_cancel(DbConn *c) {
         duck_interrupt(c->duck);
     } else if (c->lite) {
         sqlite3_interrupt(c->lite);
+    } else if (c->my) {
+        my_cancel(c->my);
     }
 }
 
@@ -93,6 +96,7 @@ void db_close(DbConn *c) {
     duck_close(c->duck);
     if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
+    my_close(c->my);
     free(c->display);
     free(c);
 }
@@ -258,10 +262,18 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         *out = c;
         return 0;
     }
+    if (strncmp(uri, "mysql://", 8) == 0 || strncmp(uri, "mariadb://", 10) == 0) {
+        if (my_open(uri, c->display, &c->my, &c->kind, err) < 0) {
+            db_close(c);
+            return -1;
+        }
+        *out = c;
+        return 0;
+    }
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
                     "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
-                    "or \"host=... dbname=...\")");
+                    "\"host=... dbname=...\", or mysql://user@host:port/db)");
 }
 
 void db_quote_ident(StrBuf *b, const char *name) {
@@ -560,6 +572,7 @@ out:
 
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     if (c->kind == DB_DUCKDB) return duck_schema(c, table, out, err);
+    if (c->my) return my_table_schema(c->my, c->display, table, out, err);
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
     StrBuf q, order;
@@ -743,6 +756,14 @@ static int text_value(RxType t, const char *s, size_t n, Value *v, const char **
     return -1;
 }
 
+int db_text_value(RxType t, const char *s, size_t n, Value *v, const char **why) {
+    return text_value(t, s, n, v, why);
+}
+
+int db_bad_value(RxError *err, const char *col, size_t row, RxType t, const char *s, size_t n, const char *why) {
+    return bad_value(err, col, row, t, s, n, why);
+}
+
 /* A parameter in PostgreSQL's text form, which the statement casts to its type (the
  * generator writes CAST($n AS type)). */
 static void param_text(const Value *v, StrBuf *b) {
@@ -772,6 +793,12 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
         int drc = duck_query(c->duck, c->display, sql, params, n_params, n_cols, types, names, out, err);
         run_end(slot);
         return drc;
+    }
+    if (c->my) {
+        int my_slot = run_begin(c);
+        int my_rc = my_query(c->my, c->display, sql, params, n_params, n_cols, types, names, out, err);
+        run_end(my_slot);
+        return my_rc;
     }
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -1043,6 +1070,11 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
         *rows = s->rows_est;
         return 0;
     }
+    if (c->my) {
+        if (my_table_rows(c->my, table, rows) < 0) return -1;
+        s->rows_est = *rows;
+        return 0;
+    }
     StrBuf ident, q;
     sb_init(&ident);
     sb_init(&q);
@@ -1107,6 +1139,7 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
     char *cols[64];
     bool yes = false;
     if (c->kind == DB_DUCKDB) return false; /* its ART indexes serve point lookups, not an ordered probe */
+    if (c->my) return my_has_index(c->my, table, lead, n_lead, then);
     if (c->kind == DB_POSTGRES) {
         StrBuf ident;
         sb_init(&ident);

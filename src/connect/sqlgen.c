@@ -257,8 +257,74 @@ static const SqlDialect DB2 = {
     .full_join_any_condition = true,
 };
 
+/* MariaDB from 10.2 (the session sets ANSI_QUOTES, PIPES_AS_CONCAT and NO_BACKSLASH_ESCAPES,
+ * connect/mariadb.c): window functions and recursive CTEs, no LATERAL, no FULL JOIN, no NULLS
+ * FIRST/LAST (NULLs sort first). Text compares bytewise, without padding, only under
+ * utf8mb4_nopad_bin: its default collations ignore case and trailing spaces ('a' = 'A ' is
+ * true), so every text comparison, key and order names it; text columns of another character
+ * set are only carried. Its arithmetic is not the engine's (division by zero gives NULL, 7 / 2
+ * a DECIMAL), nor are its sums, text functions and rounding; no NaN or infinities. CAST to
+ * SIGNED rounds a double, which the bins do not mind (floor comes first). Parameters are
+ * written into the statement as literals by the connection. */
+static const SqlDialect MARIADB = {
+    .name = "MariaDB",
+    .quote = '"',
+    .type_names = {[TY_INT] = "SIGNED", [TY_FLOAT] = "DOUBLE", [TY_TEXT] = "CHAR", [TY_BOOL] = "SIGNED",
+                   [TY_TIMESTAMP] = "DATETIME(6)", [TY_DATE] = "DATE"},
+    .param_mark = '?',
+    .collate_bytes = " COLLATE utf8mb4_nopad_bin",
+    .windows = true,
+    .series = SERIES_RECURSIVE,
+    .materialized = "",
+    .floor = true,
+    .epoch = "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP'1970-01-01 00:00:00', %s)",
+    .no_nulls_order = true,
+    .no_full_join = true,
+};
+
+/* MySQL from 8.0.17: as MariaDB, with LATERAL (8.0.14) and its NO PAD binary collation
+ * utf8mb4_0900_bin (8.0.17) for bytewise text. No server here: what it claims is what MySQL's
+ * manual promises. */
+static const SqlDialect MYSQL = {
+    .name = "MySQL",
+    .quote = '"',
+    .type_names = {[TY_INT] = "SIGNED", [TY_FLOAT] = "DOUBLE", [TY_TEXT] = "CHAR", [TY_BOOL] = "SIGNED",
+                   [TY_TIMESTAMP] = "DATETIME(6)", [TY_DATE] = "DATE"},
+    .param_mark = '?',
+    .collate_bytes = " COLLATE utf8mb4_0900_bin",
+    .windows = true,
+    .series = SERIES_RECURSIVE,
+    .materialized = "",
+    .floor = true,
+    .epoch = "TIMESTAMPDIFF(MICROSECOND, TIMESTAMP'1970-01-01 00:00:00', %s)",
+    .lateral = "LATERAL",
+    .no_nulls_order = true,
+    .no_full_join = true,
+};
+
+/* MariaDB before 10.2 and MySQL before 8.0.17: no window functions, no recursive CTEs, no NO PAD
+ * binary collation for exact text equality: nothing is pushed. */
+static const SqlDialect MYSQL_OLD = {
+    .name = "MySQL/MariaDB (old)",
+    .quote = '"',
+    .param_mark = '?',
+    .collate_bytes = "",
+    .materialized = "",
+    .no_nulls_order = true,
+    .no_full_join = true,
+    .no_pushdown = true,
+};
+
 const SqlDialect *sql_dialect(DbKind kind) {
-    return kind == DB_POSTGRES ? &POSTGRES : kind == DB_DUCKDB ? &DUCKDB : &SQLITE;
+    switch (kind) {
+    case DB_POSTGRES: return &POSTGRES;
+    case DB_DUCKDB: return &DUCKDB;
+    case DB_MARIADB: return &MARIADB;
+    case DB_MYSQL: return &MYSQL;
+    case DB_MYSQL_OLD: return &MYSQL_OLD;
+    case DB_SQLITE: break;
+    }
+    return &SQLITE;
 }
 
 const SqlDialect *sql_dialect_named(const char *name) {
@@ -266,6 +332,7 @@ const SqlDialect *sql_dialect_named(const char *name) {
         {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"duckdb", &DUCKDB}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
         {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO}, {"sqlserver", &SQLSERVER}, {"mssql", &SQLSERVER},
         {"db2", &DB2},
+        {"mariadb", &MARIADB}, {"mysql", &MYSQL},
     };
     for (size_t i = 0; name && i < RX_ARRAY_LEN(all); i++)
         if (strcasecmp(name, all[i].name) == 0 || strcasecmp(name, all[i].d->name) == 0) return all[i].d;
@@ -313,6 +380,8 @@ void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, 
                     bool nulls_first) {
     if (!plain && d->nulls_case) /* NULLs placed by a key of their own first */
         sb_printf(b, "CASE WHEN %s IS NULL THEN %d ELSE %d END, ", sql, nulls_first ? 0 : 1, nulls_first ? 1 : 0);
+    else if (!plain && d->no_nulls_order) /* NULLs first or last by hand: a NULL sorts as 1 */
+        sb_printf(b, "(%s) IS NULL%s, ", sql, nulls_first ? " DESC" : "");
     if (text) sb_puts(b, "(");
     sb_puts(b, sql);
     if (text) {
@@ -324,7 +393,7 @@ void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, 
         return;
     }
     sb_puts(b, desc ? " DESC" : " ASC");
-    if (!d->nulls_case) sb_puts(b, nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    if (!d->nulls_case && !d->no_nulls_order) sb_puts(b, nulls_first ? " NULLS FIRST" : " NULLS LAST");
 }
 
 int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *le, const char *rs,

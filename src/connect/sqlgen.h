@@ -8,6 +8,7 @@
  * What is pushed down, and how a subtree becomes blocks of SQL, is decided above (rewrite/
  * pushsql.c); it asks the dialect table below what the database can do exactly and lets the
  * functions here spell it. A new dialect is one more table, not new branches in the rewrite.
+ * MariaDB and MySQL have tables too (their connections are in connect/mariadb.c).
  */
 #ifndef RX_SQLGEN_H
 #define RX_SQLGEN_H
@@ -86,12 +87,15 @@ typedef struct {
     int right_join_since;     /* SQLite version (sqlite3_libversion_number) from which RIGHT and
                                * FULL JOIN exist; 0: always */
     int pushdown_since;       /* version from which PUSH-SQL-003 applies (NULLS FIRST/LAST); 0 */
+    bool no_nulls_order;      /* no NULLS FIRST/LAST: written as "(x) IS NULL" before the item */
+    bool no_full_join;        /* no FULL JOIN at all */
+    bool no_pushdown;         /* nothing is pushed (a server too old for an exact form) */
 } SqlDialect;
 
 /* The table of kind's dialect (static; never NULL). */
 const SqlDialect *sql_dialect(DbKind kind);
 
-/* The dialect named (case-insensitive): postgresql, sqlite, and those without a server here,
+/* The dialect named (case-insensitive): postgresql, sqlite, mariadb, mysql, and those without a server here,
  * whose SQL EXPLAIN shows (--sql-dialect): citus, greenplum, redshift (PostgreSQL's protocol),
  * spark, trino; or its table's name ("Spark SQL"). NULL for another name. */
 const SqlDialect *sql_dialect_named(const char *name);

@@ -1266,6 +1266,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
     int kind = p->join_kind;   /* IJOIN too: INNER, LEFT (LEFT JOIN), SEMI and ANTI ([NOT] EXISTS) */
     if ((kind == JOIN_RIGHT || kind == JOIN_FULL) && g->lite_version < g->d->right_join_since) return NULL;
+    if (kind == JOIN_FULL && g->d->no_full_join) return NULL;
     if (kind == JOIN_FULL && !g->d->full_join_any_condition && (p->residual || p->n_keys == 0)) return NULL;
     /* Inner joins take both blocks' FROM and WHERE as they are; an outer join keeps the
      * conditions of its padded side inside that side. Right and full joins mark the left
@@ -1972,7 +1973,7 @@ static const RelDef *start_gen(const Walk *w, const LPlan *p, Gen *g) {
     if (!q) return NULL;
     const RelDef *conn = ((const RelDef *)q->source)->db;
     g->d = sql_dialect(db_kind(conn->conn));
-    if (!w->spec_only && g->lite_version < g->d->pushdown_since) return NULL;
+    if (g->d->no_pushdown || (!w->spec_only && g->lite_version < g->d->pushdown_since)) return NULL;
     return conn;
 }
 

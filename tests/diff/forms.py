@@ -2,15 +2,18 @@
 """Differential test of the pushed forms of ASOF and IJOIN: every ASOF case (backward, forward,
 strict and not, INNER and outer, TIES(FIRST) and TIES(LAST), with and without a key) and every
 IJOIN case (the thirteen Allen relations and INTERSECTS, with and without a key, on INT and, on
-PostgreSQL and DuckDB, TIMESTAMP/DATE endpoints) runs four ways -- in the engine, pushed to SQLite,
-pushed to PostgreSQL, pushed to DuckDB (when RELIX_LIBDUCKDB names libduckdb.so) -- under each form (--pushdown auto, window, lateral, binned, plain), over random
+PostgreSQL, DuckDB and MariaDB, TIMESTAMP/DATE endpoints) runs in the engine and pushed to SQLite, and to
+PostgreSQL, DuckDB (when RELIX_LIBDUCKDB names libduckdb.so) and MariaDB when given, under each form (--pushdown auto, window, lateral, binned, plain), over random
 tables heavy in ties and NULLs: NULL keys, NULL times and endpoints, equal timestamps, NULL
 payloads in the matched row, empty, inverted and very long intervals. Every way must print the
 same bytes, and EXPLAIN must show every query pushed.
 
-  tests/diff/forms.py RELIX WORKDIR [POSTGRES_URI] [SEEDS] [ROWS]
+  tests/diff/forms.py RELIX WORKDIR [POSTGRES_URI] [SEEDS] [ROWS] [--mariadb URI [--only]]
 
-Without a URI only the engine and SQLite run. Prints one line per connection and form, then
+Without a URI only the engine and SQLite run; --mariadb also loads the tables into that MariaDB
+database (with the mariadb client, --no-defaults) and runs there; --only runs only there. Its
+text columns keep the server's default, case- and trailing-space-insensitive collation, which
+the pushed statements must not follow. Prints one line per connection and form, then
 "forms: N passed, N failed".
 """
 import os
@@ -28,7 +31,7 @@ def rows(rng, n, ts):
     """(id, k, s, e, v, t, u) rows: small domains so that keys, times and endpoints tie often."""
     out = []
     for i in range(1, n + 1):
-        k = rng.choice(["a", "b", "B", "é", None])
+        k = rng.choice(["a", "b", "B", "é", "a ", None])
         s = rng.choice([None] + list(range(-3, 12)))
         r = rng.random()
         e = None if s is None and rng.random() < 0.5 else (rng.randrange(-3, 12) if s is None else
@@ -93,11 +96,41 @@ def run(relix, script, extra):
     return p.returncode, p.stdout, p.stderr
 
 
+def mariadb_load(uri, data, index):
+    """Creates lt and rt in the MariaDB database of uri (mysql://user@host:port/db)."""
+    rest = uri.split("://", 1)[1]
+    user, rest = rest.split("@", 1) if "@" in rest else ("", rest)
+    hostport, db = rest.split("/", 1)
+    host, port = hostport.split(":") if ":" in hostport else (hostport, "3306")
+    sql = []
+    for t, rs in data.items():
+        sql.append(f"DROP TABLE IF EXISTS {t}; CREATE TABLE {t}(id BIGINT PRIMARY KEY, k VARCHAR(4), s BIGINT, "
+                   f"e BIGINT, v DOUBLE, t DATETIME, u DATE) DEFAULT CHARSET utf8mb4;")
+        for r in rs:
+            vals = ", ".join("NULL" if x is None else str(x) if isinstance(x, (int, float)) else
+                             "'" + x.replace("+00", "") + "'" for x in r)
+            sql.append(f"INSERT INTO {t} VALUES ({vals});")
+    if index:
+        sql.append("CREATE INDEX rt_ks ON rt(k, s); CREATE INDEX rt_s ON rt(s);")
+    sql.append("ANALYZE TABLE lt, rt;")
+    subprocess.run(["mariadb", "--no-defaults", "--default-character-set=utf8mb4", "-h", host, "-P", port, "-u", user,
+                    db], input="\n".join(sql), text=True, check=True, capture_output=True)
+
+
 def main():
-    relix, work = os.path.abspath(sys.argv[1]), sys.argv[2]
-    pg = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-    seeds = int(sys.argv[4]) if len(sys.argv) > 4 else 3
-    n = int(sys.argv[5]) if len(sys.argv) > 5 else 30
+    args = sys.argv[1:]
+    my = None
+    if "--mariadb" in args:
+        at = args.index("--mariadb")
+        my = args[at + 1]
+        del args[at:at + 2]
+    only = "--only" in args
+    if only:
+        args.remove("--only")
+    relix, work = os.path.abspath(args[0]), args[1]
+    pg = args[2] if len(args) > 2 and args[2] else None
+    seeds = int(args[3]) if len(args) > 3 else 3
+    n = int(args[4]) if len(args) > 4 else 30
     passed = failed = 0
     for seed in range(seeds):
         rng = random.Random(seed)
@@ -140,6 +173,9 @@ def main():
             subprocess.run([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "duckdb", "ddb.py"),
                             duck], input="\n".join(sql), text=True, check=True)
             conns.append(("duckdb", f"duckdb:{duck}"))
+        if my:
+            mariadb_load(my, data, seed % 2)
+            conns = ([] if only else conns) + [("mariadb", my)]
         for label, uri in conns:
             qs = queries(label != "sqlite")
             script = f"DB := connect('{uri}');\n" + "".join(f"query {{ {q} }};\n" for q in qs)
