@@ -132,6 +132,74 @@ int rx_errcode(const RxSession *s);
  * frees it; NULL when out of memory. */
 char *rx_redact_secrets(const char *text, size_t len);
 
+/* ---- prepared queries ----------------------------------------------------------------------- */
+
+/* A script parsed and checked once, run many times with different parameter values. A
+ * parameter is an expression written $1, $2, ... or :name (a name takes the number after the
+ * highest so far, as in SQLite; every use of one name or number is one parameter). Parameters
+ * may stand in query statements only (not in views or inline tables). A parameter's value is
+ * always a value, never text spliced into the script: a pushed-down query hands it to the
+ * database as one of the statement's own parameters.
+ *
+ *   RxStmt *st;
+ *   if (rx_prepare(s, "query { σ qty > $1 (Trades) };", len, "q.rx", &st) != 0) ...
+ *   for (int i = 0; i < 1000; i++) {
+ *       rx_bind_int(st, 1, i);
+ *       const RxResult *r;
+ *       if (rx_execute(st, &r) != 0) fprintf(stderr, "%s", rx_errmsg(s));
+ *       ... read r (valid until the next rx_execute, rx_reset or rx_finalize of st) ...
+ *   }
+ *   rx_finalize(st);
+ *
+ * Types: a parameter's type is the type of the value bound to it; the query is analyzed again
+ * (never parsed again) with the bound values at each rx_execute, so a value of a type its place
+ * does not accept is an error there, at the parameter. rx_prepare also notes the type each
+ * parameter is compared with (qty > $1: INT), and a bind of another kind (text for it) fails at
+ * once. Errors of rx_prepare, rx_bind_* and rx_execute are the session's (rx_errmsg,
+ * rx_errcode), with the file, line and column of the parameter or token at fault. A statement
+ * belongs to its session and to the thread using it; rx_close finalizes those left. */
+typedef struct RxStmt RxStmt;
+
+/* Parses and checks script text[0..len) (named name in errors, as rx_exec's) once: its
+ * definitions are made in the session now, its queries run at each rx_execute. *out is the
+ * statement (rx_finalize frees it), or NULL on failure: 0, or non-zero with rx_errmsg. */
+int rx_prepare(RxSession *s, const char *text, size_t len, const char *name, RxStmt **out);
+/* The number of parameter slots: the highest $N, or the count of names and numbers. */
+int rx_bind_parameter_count(const RxStmt *st);
+/* The slot (from 1) of parameter name ("$2", ":qty" or "qty"), or 0 when the script has none
+ * such. */
+int rx_bind_parameter_index(const RxStmt *st, const char *name);
+/* The parameter of slot idx as written ("$2", ":qty"); NULL out of range. Owned by st. */
+const char *rx_bind_parameter_name(const RxStmt *st, int idx);
+
+/* Bind a value to parameter idx (from 1); it stays bound across rx_execute calls until it is
+ * bound again or rx_reset. Text is copied (len bytes, UTF-8; NUL bytes allowed). A timestamp
+ * is microseconds since 1970-01-01T00:00:00Z, a date days since then. 0, or non-zero with
+ * rx_errmsg: idx out of range (RX_ERR_VALUE), invalid UTF-8 (RX_ERR_VALUE), a value of a kind
+ * the parameter's place does not take (RX_ERR_TYPE, at the parameter), out of memory. On
+ * failure the parameter's earlier value stays. */
+int rx_bind_int(RxStmt *st, int idx, int64_t v);
+int rx_bind_double(RxStmt *st, int idx, double v);
+int rx_bind_bool(RxStmt *st, int idx, int v);
+int rx_bind_text(RxStmt *st, int idx, const char *p, size_t len);
+int rx_bind_timestamp(RxStmt *st, int idx, int64_t us);
+int rx_bind_date(RxStmt *st, int idx, int32_t days);
+int rx_bind_null(RxStmt *st, int idx);
+
+/* Runs the statement's queries in order with the values bound. *out (out may be NULL) is the
+ * last query's result, owned by st and valid until its next rx_execute, rx_reset or
+ * rx_finalize; NULL when the script has no query. 0, or non-zero with rx_errmsg: a parameter
+ * written in the script and not bound (RX_ERR_VALUE, at the parameter), a bound value's type
+ * not fitting (RX_ERR_TYPE), or any error of running a query. */
+int rx_execute(RxStmt *st, const RxResult **out);
+/* Drops the last result and every bound value (so that each must be bound again). 0. */
+int rx_reset(RxStmt *st);
+/* Frees the statement, its result and values. Accepts NULL. */
+void rx_finalize(RxStmt *st);
+/* Scripts the session has parsed since rx_open: one per rx_exec and rx_prepare call, none per
+ * rx_execute. */
+size_t rx_parse_count(const RxSession *s);
+
 /* ---- results -------------------------------------------------------------------------------- */
 
 size_t rx_result_rows(const RxResult *r);

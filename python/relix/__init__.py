@@ -25,6 +25,7 @@ microseconds): nothing is rounded silently.
 """
 import ctypes
 import ctypes.util
+import datetime as _dt
 import os
 
 import numpy as np
@@ -34,7 +35,7 @@ try:
 except ImportError:  # numpy alone: results are dicts of arrays
     pd = None
 
-__all__ = ["query", "version", "RelixError"]
+__all__ = ["query", "prepare", "Prepared", "version", "RelixError"]
 
 INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION = 1, 2, 3, 4, 5, 6, 7, 8
 
@@ -99,6 +100,18 @@ _lib.rx_result_text_dict.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINT
 _lib.rx_result_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 _lib.rx_result_text.restype = ctypes.c_char_p
 _lib.rx_result_is_null.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_lib.rx_prepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                            ctypes.POINTER(ctypes.c_void_p)]
+_lib.rx_bind_parameter_index.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_lib.rx_bind_int.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]
+_lib.rx_bind_double.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_double]
+_lib.rx_bind_bool.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+_lib.rx_bind_text.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+_lib.rx_bind_timestamp.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]
+_lib.rx_bind_date.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int32]
+_lib.rx_bind_null.argtypes = [ctypes.c_void_p, ctypes.c_int]
+_lib.rx_execute.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+_lib.rx_reset.argtypes = [ctypes.c_void_p]
 
 
 def version():
@@ -300,11 +313,124 @@ def _column_out(res, j, as_numpy):
     return out
 
 
-def query(script, as_numpy=False, **tables):
+def _frame(res, as_numpy):
+    """A result as a DataFrame, or a dict of numpy arrays with as_numpy."""
+    names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
+    cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
+    # a dict of Series, not of arrays with columns=: pandas would iterate the timestamps one by one
+    return cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()})
+
+
+def _bind(session, stmt, key, value):
+    """Binds value to the statement's parameter key: a number from 1, or a name ("lo", ":lo",
+    "$1"). Raises RelixError for an unknown parameter, a value of no Relix type, or the engine's
+    refusal (a type the parameter's place does not take)."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        idx = int(key)
+    else:
+        idx = _lib.rx_bind_parameter_index(stmt, str(key).encode())
+        if idx == 0:
+            raise RelixError(f"the script has no parameter {key}")
+    if value is None or (pd is not None and value is pd.NaT) or (isinstance(value, float) and value != value):
+        rc = _lib.rx_bind_null(stmt, idx)
+    elif isinstance(value, (bool, np.bool_)):
+        rc = _lib.rx_bind_bool(stmt, idx, int(bool(value)))
+    elif isinstance(value, (int, np.integer)):
+        rc = _lib.rx_bind_int(stmt, idx, int(value))
+    elif isinstance(value, (float, np.floating)):
+        rc = _lib.rx_bind_double(stmt, idx, float(value))
+    elif isinstance(value, str):
+        b = value.encode()
+        rc = _lib.rx_bind_text(stmt, idx, b, len(b))
+    elif isinstance(value, (np.datetime64, _dt.datetime)) or (pd is not None and isinstance(value, pd.Timestamp)):
+        if pd is not None:
+            t = pd.Timestamp(value)
+            t = t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC")
+            ns = t.value
+        else:
+            ns = int(np.datetime64(value, "ns").astype(np.int64))
+        if ns % 1000:
+            raise RelixError(f"parameter {key}: {value} is not a whole microsecond (Relix keeps microseconds)")
+        rc = _lib.rx_bind_timestamp(stmt, idx, ns // 1000)
+    elif isinstance(value, _dt.date):
+        rc = _lib.rx_bind_date(stmt, idx, (value - _dt.date(1970, 1, 1)).days)
+    else:
+        raise RelixError(f"parameter {key}: a {type(value).__name__} has no Relix type")
+    if rc != 0:
+        raise RelixError(_lib.rx_errmsg(session).decode())
+
+
+class Prepared:
+    """A script parsed once over the relations given, run many times with different parameter
+    values ($1, :name): relix.prepare(script, trades=df).run(lo=5). Owns a session; close() (or
+    a with block) frees it."""
+
+    def __init__(self, script, as_numpy=False, **tables):
+        self._as_numpy = as_numpy or pd is None
+        self._session = _lib.rx_open()
+        if not self._session:
+            raise MemoryError("relix: out of memory")
+        self._keep, self._stmt = [], None
+        try:
+            for name, t in tables.items():
+                _register(self._session, name, t, self._keep)
+            text = script.encode()
+            stmt = ctypes.c_void_p()
+            if _lib.rx_prepare(self._session, text, len(text), b"<python>", ctypes.byref(stmt)) != 0:
+                raise RelixError(_lib.rx_errmsg(self._session).decode())
+            self._stmt = stmt.value
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, params=None, **named):
+        """The last query's result with the values of params (a dict by name or number, or a
+        sequence for $1, $2, ...) and the keywords bound; None when the script has no query.
+        Every parameter is bound afresh: one left out is an error naming it."""
+        if self._stmt is None:
+            raise RelixError("the prepared script is closed")
+        _lib.rx_reset(self._stmt)
+        if params is not None:
+            items = params.items() if isinstance(params, dict) else enumerate(params, 1)
+            for k, v in items:
+                _bind(self._session, self._stmt, k, v)
+        for k, v in named.items():
+            _bind(self._session, self._stmt, k, v)
+        res = ctypes.c_void_p()
+        if _lib.rx_execute(self._stmt, ctypes.byref(res)) != 0:
+            raise RelixError(_lib.rx_errmsg(self._session).decode())
+        return _frame(res.value, self._as_numpy) if res.value else None
+
+    def close(self):
+        if self._session:
+            _lib.rx_close(self._session)   # finalizes the statement too
+        self._session, self._stmt = None, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def prepare(script, as_numpy=False, **tables):
+    """A Prepared script over the relations given (as query's keywords)."""
+    return Prepared(script, as_numpy=as_numpy, **tables)
+
+
+def query(script, as_numpy=False, params=None, **tables):
     """Runs a Relix script with each keyword bound as a relation of that name; returns the last
     query's result (a DataFrame, or a dict of numpy arrays with as_numpy=True or without pandas),
-    None when the script has no query. Raises RelixError with the engine's message."""
+    None when the script has no query. params (a dict by name or number, or a sequence for $1,
+    $2, ...) gives the values of the script's parameters: it is then prepared and run once.
+    Raises RelixError with the engine's message."""
     as_numpy = as_numpy or pd is None
+    if params is not None:
+        with Prepared(script, as_numpy=as_numpy, **tables) as p:
+            return p.run(params)
     session = _lib.rx_open()
     if not session:
         raise MemoryError("relix: out of memory")
@@ -312,11 +438,7 @@ def query(script, as_numpy=False, **tables):
 
     def on_result(_ud, res):
         try:
-            names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
-            cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
-            # a dict of Series, not of arrays with columns=: pandas would iterate the
-            # timestamps one by one
-            results.append(cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()}))
+            results.append(_frame(res, as_numpy))
             return 0
         except Exception as e:  # reported after the engine returns
             failure.append(e)

@@ -89,7 +89,41 @@ def types_and_nulls():
     check(relix.version().count(".") == 2, "version")
 
 
+def parameters():
+    """Prepared scripts: values of every kind bound by name and number, one parse for many
+    runs, bound text never spliced into the script, errors at the parameter."""
+    df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "it's", "z"],
+                       "ts": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03"])})
+    out = relix.query("query { σ a >= $1 ∧ b <> :nm (T) };", params={1: 2, "nm": "z"}, T=df)
+    check(out["a"].tolist() == [2], f"params {out}")
+    out = relix.query("query { σ b = $1 (T) };", params=["x' ∨ TRUE ∨ b = 'y"], T=df)
+    check(len(out) == 0, "text spliced")
+    out = relix.query("query { σ b = $1 (T) };", params=["it's"], T=df)
+    check(out["a"].tolist() == [2], "quote")
+    check(len(relix.query("query { σ a = $1 (T) };", params=[None], T=df)) == 0, "NULL")
+    with relix.prepare("query { σ ts >= :t ∧ a < :lim (T) };", T=df) as p:
+        runs = [len(p.run(t=pd.Timestamp("2026-01-02", tz="Europe/Paris"), lim=k)) for k in range(100)]
+        check(runs == [0, 0, 0, 1] + [2] * 96, f"runs {runs[:5]}")
+        check(len(p.run({"t": np.datetime64("2026-01-03T00:00"), "lim": 10.5})) == 1, "datetime64, float")
+        try:
+            p.run(t="2026-01-02", lim=1)
+            check(False, "text for a timestamp accepted")
+        except relix.RelixError as e:
+            check("1:17: error: parameter :t is compared with TIMESTAMP" in str(e), str(e))
+        try:
+            p.run(lim=1)
+            check(False, "missing bind accepted")
+        except relix.RelixError as e:
+            check("parameter :t is not bound" in str(e), str(e))
+        try:
+            p.run(nope=1)
+            check(False, "unknown parameter accepted")
+        except relix.RelixError as e:
+            check("no parameter nope" in str(e), str(e))
+
+
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+parameters()
 types_and_nulls()
 asof_vs_merge_asof(n)
 print("python:", "ok" if failed == 0 else f"{failed} failed")
