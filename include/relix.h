@@ -381,6 +381,87 @@ typedef struct {
 } RxTextDict;
 int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out);
 
+/* ---- the Arrow C data interface ------------------------------------------------------------- */
+
+/* The two structs of the Arrow C data interface, as its specification declares them
+ * (arrow.apache.org/docs/format/CDataInterface.html), so that any Arrow producer or consumer
+ * exchanges data with Relix without a library. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  // Array type description
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowSchema*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+struct ArrowArray {
+  // Array data description
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowArray*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+#endif  // ARROW_C_DATA_INTERFACE
+
+/* Defines relation `name` over an Arrow record batch: schema and array describe a struct array
+ * (format "+s") whose children are the columns. Column formats taken:
+ *   l (int64)                       INT, read in place
+ *   c C s S i I L (other integers)  INT, converted (a uint64 above INT64_MAX is an error)
+ *   g (double)                      FLOAT, read in place;  f (float) FLOAT, converted
+ *   b (bool)                        BOOL, converted
+ *   u, U (utf8, large_utf8)         TEXT, the bytes read in place (a 16-byte slice per row)
+ *   an integer index with a u or U dictionary   TEXT, the dictionary's bytes read in place
+ *   tdD (date32)                    DATE, read in place;  tdm (date64) DATE, whole days only
+ *   tsu:ZONE, ttu (timestamp, time64 in microseconds)    TIMESTAMP, TIME, read in place
+ *   ts[smn]:ZONE, tts ttm ttn       converted; a nanosecond value that is not a whole
+ *                                   microsecond is an error (Relix never rounds silently)
+ *   tD[smun] (duration)             DURATION, converted
+ * A timestamp's zone does not change its instant (Arrow stores UTC); one without a zone is
+ * taken as UTC. Validity bitmaps and offsets (the batch's and each child's) are honoured.
+ * Ownership, as the specification has it for a consumer: Relix takes both structs over in
+ * every case, moving them (the caller's structs are marked released: release set to NULL), and
+ * calls each release callback exactly once: the schema's before returning, the array's when
+ * the session is closed (its buffers are read in place until then), or before returning when
+ * the call fails. Returns 0, or non-zero with rx_errmsg naming the column: a name already
+ * defined (RX_ERR_NAME), a format Relix cannot take (RX_ERR_UNSUPPORTED), bad data
+ * (RX_ERR_VALUE), too many rows (RX_ERR_LIMIT), out of memory; nothing is defined then. */
+int rx_register_arrow(RxSession *s, const char *name, struct ArrowSchema *schema, struct ArrowArray *array);
+
+/* Exports column col of r (col -1: every column, as a record batch: a struct array "+s" with a
+ * child per column) into *schema and *array, which the caller owns and releases with their
+ * release callbacks (the consumer's duty in the specification); they stay valid after the
+ * callback, the result and the session are gone, since every buffer is a copy made for them.
+ * Formats: INT l, FLOAT g, BOOL b, TEXT u (U beyond 2 GiB of text), TIMESTAMP tsu:UTC, DATE
+ * tdD, TIME ttu, DURATION tDu, a column of NULLs n; NULLs as validity bitmaps. 0, or -1 (col
+ * out of range, out of memory, a DURATION with months, which no Arrow duration holds) with
+ * both structs released (release NULL). */
+int rx_result_arrow(const RxResult *r, int col, struct ArrowSchema *schema, struct ArrowArray *array);
+
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop
 #endif

@@ -24,6 +24,8 @@ case "${1:-build}" in
     want_pkg python3-numpy; want_pkg python3-pandas
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils; want_cmd strace strace
+    # 582-prepared-arrow runs the C API's programs under valgrind
+    want_cmd valgrind valgrind
     # 410-report renders the HTML report headless and looks at the screenshot
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -25,6 +25,7 @@
 #include "connect/sqlgen.h"
 #include "exec/exec.h"
 #include "exec/stream.h"
+#include "api/session_arrow.h"
 #include "api/session_report.h"
 #include "io/io.h"
 #include "io/parquet.h"
@@ -66,6 +67,8 @@ struct RxSession {
                                calling back (freeing the one before) */
     RxResult **keep_at;
     RxStmt *stmts;          /* the prepared statements not yet finalized, linked by next */
+    struct ArrowArray *arrow;  /* arrays of rx_register_arrow, released when the session closes */
+    size_t n_arrow, cap_arrow;
 };
 
 struct RxResult {
@@ -167,6 +170,10 @@ void rx_close(RxSession *s) {
     arena_free(s->defs);
     for (size_t i = 0; i < s->n_scripts; i++) arena_free(s->scripts[i]);
     free(s->scripts);
+    /* after the catalog: its tables read these arrays' buffers */
+    for (size_t i = 0; i < s->n_arrow; i++)
+        if (s->arrow[i].release) s->arrow[i].release(&s->arrow[i]);
+    free(s->arrow);
     sb_free(&s->errmsg);
     sb_free(&s->timing_mem);
     free(s->temp_dir);
@@ -1410,4 +1417,43 @@ int rx_execute(RxStmt *st, const RxResult **out) {
     }
     if (out) *out = st->res;
     return 0;
+}
+
+/* ---- the Arrow C data interface ------------------------------------------------------------- */
+
+int rx_register_arrow(RxSession *s, const char *name, struct ArrowSchema *schema, struct ArrowArray *array) {
+    rx_error_clear(&s->err);
+    /* moved in: the caller's structs are released from here on, whatever happens */
+    struct ArrowSchema sc = {0};
+    struct ArrowArray ar = {0};
+    if (schema) {
+        sc = *schema;
+        schema->release = NULL;
+    }
+    if (array) {
+        ar = *array;
+        array->release = NULL;
+    }
+    Table *t = NULL;
+    if (!name || !*name) rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "a relation needs a name");
+    else if (catalog_find(&s->cat, name)) rx_error(&s->err, RX_ENAME, NULL, rx_span(0, 0), "'%s' is already defined", name);
+    else if (s->n_arrow == s->cap_arrow) {
+        size_t cap = s->cap_arrow ? 2 * s->cap_arrow : 4;
+        struct ArrowArray *v = realloc(s->arrow, cap * sizeof *v);
+        if (!v) rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", name);
+        else s->arrow = v, s->cap_arrow = cap;
+    }
+    if (!s->err.code) t = arrow_import(schema ? &sc : NULL, array ? &ar : NULL, name, &s->err);
+    if (sc.release) sc.release(&sc);
+    if (t && catalog_define_table(&s->cat, name, t, &s->err) == 0) {
+        s->arrow[s->n_arrow++] = ar;
+        return 0;
+    }
+    /* catalog_define_table freed t on failure */
+    if (ar.release) ar.release(&ar);
+    return fail(s);
+}
+
+int rx_result_arrow(const RxResult *r, int col, struct ArrowSchema *schema, struct ArrowArray *array) {
+    return arrow_export(r->t, col, schema, array);
 }
