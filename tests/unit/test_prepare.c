@@ -5,10 +5,14 @@
  * missing one at rx_execute, both naming the parameter's line and column; bound text is a
  * value, never script text; parameters outside a prepared query are errors.
  */
+#define _GNU_SOURCE   /* memmem */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "relix.h"
@@ -170,8 +174,42 @@ static void test_values(void) {
     rx_close(s);
 }
 
+/* A parameter pushed down to a database is the statement's own parameter there, never text
+ * in the SQL: hostile text matches itself only. */
+static void test_pushdown(void) {
+    char path[] = "/tmp/rx_prepare_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) return;
+    close(fd);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "CREATE TABLE t(a INT, b TEXT); INSERT INTO t VALUES (1, 'x'), "
+                           "(2, 'y'' OR ''1''=''1'), (3, 'z');", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    RxSession *s = rx_open();
+    char q[256];
+    snprintf(q, sizeof q, "Db := connect('sqlite:%s');\nquery { σ b = $1 ∧ a >= $2 (Db.t) };", path);
+    RxStmt *st = prepare(s, q);
+    const char *hostile = "y' OR '1'='1";
+    const RxResult *r = NULL;
+    CHECK(rx_bind_text(st, 1, hostile, strlen(hostile)) == 0 && rx_bind_int(st, 2, 0) == 0);
+    CHECK(rx_execute(st, &r) == 0 && r && rx_result_rows(r) == 1 && rx_result_int(r, 0, 0) == 2);
+    const char *plan = r ? rx_result_explain(r) : "";
+    /* the SQL names ?1 and ?2, and the values follow it ("with ?1 = ...") */
+    const char *sql = strstr(plan, "PushedSQL on sqlite:");
+    const char *with = sql ? strstr(sql, " with ?1 = ") : NULL;
+    CHECK(sql && with && strstr(sql, "?2") != NULL);
+    CHECK(sql && with && !memmem(sql, (size_t)(with - sql), "OR '1'", 6));
+    CHECK(rx_bind_text(st, 1, "x", 1) == 0);
+    CHECK(rx_execute(st, &r) == 0 && r && rx_result_rows(r) == 1 && rx_result_int(r, 0, 0) == 1);
+    rx_close(s);
+    unlink(path);
+}
+
 int main(void) {
     test_thousand();
+    test_pushdown();
     test_errors();
     test_values();
     return check_report("prepare");
