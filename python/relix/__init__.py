@@ -161,12 +161,27 @@ def _column_in(name, values, keep):
     valid = None
     if s is not None:
         dt = s.dtype
-        if isinstance(dt, pd.CategoricalDtype):
+        if isinstance(dt, pd.CategoricalDtype) and (len(dt.categories) == 0 or dt.categories.dtype == object):
+            # the categories encoded once, each row by its code: no per-row hashing
+            codes = s.cat.codes.to_numpy()
+            table, _ = _encode(np.asarray(dt.categories, dtype=object))
+            table = np.append(table, np.array([b""], dtype=table.dtype))
+            nulls = codes < 0
+            arr = table[np.where(nulls, len(table) - 1, codes)]
+            if nulls.any():
+                valid = ~nulls
+            c.type = TEXT
+        elif isinstance(dt, pd.CategoricalDtype):
             s = s.astype(object)
             dt = s.dtype
-        if isinstance(dt, pd.DatetimeTZDtype):
-            valid = ~s.isna().to_numpy()
-            arr = s.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy("datetime64[ns]").view(np.int64)
+        if c.type:
+            pass
+        elif isinstance(dt, pd.DatetimeTZDtype):
+            # the values are UTC nanoseconds already, NaT the smallest int64: read as they are
+            arr = s.array.asi8
+            nat = arr == np.iinfo(np.int64).min
+            if nat.any():
+                valid = ~nat
             c.type, c.unit = TIMESTAMP, 1000000000
         elif np.issubdtype(dt, np.datetime64) if isinstance(dt, np.dtype) else False:
             valid = ~s.isna().to_numpy()
@@ -182,8 +197,8 @@ def _column_in(name, values, keep):
             arr = s.fillna(0).to_numpy(np.int64)
             c.type = INT
         elif dt == object or isinstance(dt, pd.StringDtype):
-            valid = ~s.isna().to_numpy()
-            arr = s.where(valid, "").to_numpy(object)
+            # None, NaN and pd.NA: _encode's factorize gives them the code -1 (NULL)
+            arr = s.to_numpy(object)
             c.type = TEXT
         else:
             arr = s.to_numpy()
@@ -260,6 +275,13 @@ def _array(ptr, dtype, n):
     return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype).copy()
 
 
+def _view(ptr, dtype, n):
+    """n elements of dtype at address ptr, not copied: valid only while the result lives."""
+    if n == 0 or not ptr:
+        return np.zeros(n, dtype)
+    return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype)
+
+
 def _column_out(res, j, as_numpy):
     if _lib.rx_result_coltype(res, j) == TEXT:
         d = _TextDict()
@@ -298,13 +320,14 @@ def _column_out(res, j, as_numpy):
         if c.type == DATE:
             a = _array(c.data, np.int32, n).astype("datetime64[D]").astype("datetime64[ns]")
         else:
-            us = _array(c.data, np.int64, n)
-            a = us.astype("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
+            # one conversion, microseconds to nanoseconds, straight from the result's buffer
+            us = _view(c.data, np.int64, n)
+            a = us.view("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
             a = a.astype("datetime64[ns]" if c.type == TIMESTAMP else "timedelta64[ns]")
         if valid is not None:
             a[~valid] = np.datetime64("NaT") if c.type != TIME else np.timedelta64("NaT")
         if c.type == TIMESTAMP and not as_numpy:
-            return pd.DatetimeIndex(a).tz_localize("UTC")
+            return pd.arrays.DatetimeArray(a, dtype=pd.DatetimeTZDtype(tz="UTC"))   # wraps, no copy
         return a
     # DURATION and anything else: the engine's text form
     out = np.empty(n, dtype=object)
@@ -318,7 +341,9 @@ def _frame(res, as_numpy):
     names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
     cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
     # a dict of Series, not of arrays with columns=: pandas would iterate the timestamps one by one
-    return cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()})
+    # copy=False: pandas then keeps each column as its own block instead of copying same-typed
+    # columns into one 2-D block
+    return cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()}, copy=False)
 
 
 def _bind(session, stmt, key, value):

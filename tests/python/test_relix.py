@@ -122,7 +122,29 @@ def parameters():
             check("no parameter nope" in str(e), str(e))
 
 
+def fast_paths():
+    """The conversions that skip per-row Python work keep every value: categoricals (codes
+    mapped through their categories, NULLs included), zoned timestamps read as their UTC
+    nanoseconds (NaT included), pandas' string dtype with pd.NA, and result frames whose columns
+    stay separate blocks."""
+    df = pd.DataFrame({
+        "c": pd.Categorical(["b", None, "a", "b"]),
+        "ci": pd.Categorical([1, 2, None, 1]),
+        "z": pd.Series(pd.to_datetime(["2026-01-01T09:00", None, "2026-07-01T09:00", "2026-01-01T00:00:00.000001"]))
+            .dt.tz_localize("Asia/Tokyo"),
+        "s": pd.array(["x", pd.NA, "é", ""], dtype="string"),
+        "i": [1, 2, 3, 4], "j": [5, 6, 7, 8]})
+    out = relix.query("query { T };", T=df)
+    check(list(out["c"]) == ["b", None, "a", "b"], f"categorical {list(out['c'])}")
+    check(list(out["ci"]) == ["1", "2", None, "1"], f"int categorical {list(out['ci'])}")
+    check(out["z"][0] == pd.Timestamp("2026-01-01T00:00", tz="UTC") and pd.isna(out["z"][1]) and
+          out["z"][3] == pd.Timestamp("2025-12-31T15:00:00.000001", tz="UTC"), f"zoned {list(out['z'])}")
+    check(list(out["s"]) == ["x", None, "é", ""], f"string dtype {list(out['s'])}")
+    check(out["i"].tolist() == [1, 2, 3, 4] and out["j"].tolist() == [5, 6, 7, 8], "ints")
+
+
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+fast_paths()
 parameters()
 types_and_nulls()
 asof_vs_merge_asof(n)
