@@ -282,7 +282,7 @@ def _view(ptr, dtype, n):
     return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype)
 
 
-def _column_out(res, j, as_numpy):
+def _column_out(res, j, as_numpy, categories=False):
     if _lib.rx_result_coltype(res, j) == TEXT:
         d = _TextDict()
         if _lib.rx_result_text_dict(res, j, ctypes.byref(d)) != 0:
@@ -292,6 +292,9 @@ def _column_out(res, j, as_numpy):
         doff = _array(d.dict_offsets, np.int64, d.n_dict + 1)
         draw = _array(d.dict_data, np.uint8, int(doff[-1])).tobytes() if d.n_dict else b""
         dec = np.array([draw[doff[k]:doff[k + 1]].decode() for k in range(d.n_dict)] + [None], dtype=object)
+        if categories and not as_numpy:
+            # the engine's dictionary as it is: no object per row
+            return pd.Categorical.from_codes(codes, categories=pd.Index(dec[:-1], dtype=object))
         return dec[np.where(codes < 0, d.n_dict, codes)]
     c = _ColOut()
     if _lib.rx_result_column(res, j, ctypes.byref(c)) != 0:
@@ -336,10 +339,11 @@ def _column_out(res, j, as_numpy):
     return out
 
 
-def _frame(res, as_numpy):
-    """A result as a DataFrame, or a dict of numpy arrays with as_numpy."""
+def _frame(res, as_numpy, categories=False):
+    """A result as a DataFrame, or a dict of numpy arrays with as_numpy; TEXT columns as pandas
+    Categoricals with categories."""
     names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
-    cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
+    cols = {nm: _column_out(res, j, as_numpy, categories) for j, nm in enumerate(names)}
     # a dict of Series, not of arrays with columns=: pandas would iterate the timestamps one by one
     # copy=False: pandas then keeps each column as its own block instead of copying same-typed
     # columns into one 2-D block
@@ -390,8 +394,9 @@ class Prepared:
     values ($1, :name): relix.prepare(script, trades=df).run(lo=5). Owns a session; close() (or
     a with block) frees it."""
 
-    def __init__(self, script, as_numpy=False, **tables):
+    def __init__(self, script, as_numpy=False, categories=False, **tables):
         self._as_numpy = as_numpy or pd is None
+        self._categories = categories
         self._session = _lib.rx_open()
         if not self._session:
             raise MemoryError("relix: out of memory")
@@ -424,7 +429,7 @@ class Prepared:
         res = ctypes.c_void_p()
         if _lib.rx_execute(self._stmt, ctypes.byref(res)) != 0:
             raise RelixError(_lib.rx_errmsg(self._session).decode())
-        return _frame(res.value, self._as_numpy) if res.value else None
+        return _frame(res.value, self._as_numpy, self._categories) if res.value else None
 
     def close(self):
         if self._session:
@@ -441,20 +446,21 @@ class Prepared:
         self.close()
 
 
-def prepare(script, as_numpy=False, **tables):
+def prepare(script, as_numpy=False, categories=False, **tables):
     """A Prepared script over the relations given (as query's keywords)."""
-    return Prepared(script, as_numpy=as_numpy, **tables)
+    return Prepared(script, as_numpy=as_numpy, categories=categories, **tables)
 
 
-def query(script, as_numpy=False, params=None, **tables):
+def query(script, as_numpy=False, params=None, categories=False, **tables):
     """Runs a Relix script with each keyword bound as a relation of that name; returns the last
     query's result (a DataFrame, or a dict of numpy arrays with as_numpy=True or without pandas),
     None when the script has no query. params (a dict by name or number, or a sequence for $1,
     $2, ...) gives the values of the script's parameters: it is then prepared and run once.
-    Raises RelixError with the engine's message."""
+    categories=True gives TEXT columns as pandas Categoricals of their distinct values (no
+    Python string object per row; NULL is a missing category code). Raises RelixError with the engine's message."""
     as_numpy = as_numpy or pd is None
     if params is not None:
-        with Prepared(script, as_numpy=as_numpy, **tables) as p:
+        with Prepared(script, as_numpy=as_numpy, categories=categories, **tables) as p:
             return p.run(params)
     session = _lib.rx_open()
     if not session:
@@ -463,7 +469,7 @@ def query(script, as_numpy=False, params=None, **tables):
 
     def on_result(_ud, res):
         try:
-            results.append(_frame(res, as_numpy))
+            results.append(_frame(res, as_numpy, categories))
             return 0
         except Exception as e:  # reported after the engine returns
             failure.append(e)

@@ -141,6 +141,11 @@ def fast_paths():
           out["z"][3] == pd.Timestamp("2025-12-31T15:00:00.000001", tz="UTC"), f"zoned {list(out['z'])}")
     check(list(out["s"]) == ["x", None, "é", ""], f"string dtype {list(out['s'])}")
     check(out["i"].tolist() == [1, 2, 3, 4] and out["j"].tolist() == [5, 6, 7, 8], "ints")
+    cat = relix.query("query { π c, s (T) };", categories=True, T=df)
+    check(str(cat["c"].dtype) == "category" and list(cat["c"].astype(object).where(cat["c"].notna(), None)) ==
+          ["b", None, "a", "b"], f"categories out {list(cat['c'])}")
+    check(sorted(cat["s"].cat.categories) == ["", "x", "é"] and cat["s"].isna().tolist() == [False, True, False, False],
+          f"categories out {list(cat['s'])}")
 
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
