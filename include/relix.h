@@ -12,7 +12,8 @@
  *
  * Ownership: a result passed to the callback is valid only during the callback. Strings
  * returned by accessors are owned by the session or the result; nothing needs freeing but the
- * session. Errors: a failing call returns non-zero and rx_errmsg gives the message, with file,
+ * session, a prepared statement (rx_finalize, or rx_close does it) and an Arrow export
+ * (rx_result_arrow: its release callbacks). Errors: a failing call returns non-zero and rx_errmsg gives the message, with file,
  * line, column, the source line and a caret. The library never prints, exits or aborts.
  */
 #ifndef RELIX_H
