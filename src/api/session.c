@@ -1272,7 +1272,9 @@ int rx_prepare(RxSession *s, const char *text, size_t len, const char *name, RxS
     QueryParams qp = {NULL, NULL, st->hint, st->hint_span, st->n};
     s->cat.params = &qp;
     s->cat.base_dir = st->base_dir;
+    Progress *prev = progress_attach(s->progress);   /* a CSV file it defines may load now */
     int rc = sema_define_script(&s->cat, &st->sc, &s->err);
+    progress_attach(prev);
     s->cat.params = NULL;
     for (size_t i = 0; rc == 0 && i < st->sc.n; i++) {
         PqWriteOptions po;
