@@ -1,11 +1,13 @@
 """bench/python_asof.py - issue #27's Python benchmark: an AS-OF join of two DataFrames through
 relix.query beside pandas.merge_asof on the same frames, whole call (conversion in and out
-included), alternating, medians and the ratio.
+included), alternating, medians and the ratio; relix also with the symbols as a pandas
+Categorical (passed by its codes, without hashing each row's string).
 
     make && PYTHONPATH=python /usr/bin/python3 bench/python_asof.py [ROWS] [ROUNDS]
 
-Polars' Python package is not in Debian's archive (only on PyPI), so it is not compared here;
-bench/compare.sh compares Polars (Node) on files."""
+Polars' join_asof is not timed: its Python package is not in Debian's archive (only on PyPI,
+which this machine does not use), and nodejs-polars runs in Node, not on these DataFrames;
+bench/compare.sh compares Polars (Node) on files. The script says so in its output."""
 import statistics
 import sys
 import time
@@ -34,18 +36,29 @@ def run_relix():
     return relix.query(script, trades=trades, quotes=quotes)
 
 
+trades_cat = trades.assign(sym=trades["sym"].astype("category"))
+quotes_cat = quotes.assign(sym=quotes["sym"].astype("category"))
+
+
+def run_relix_cat():
+    return relix.query(script, trades=trades_cat, quotes=quotes_cat)
+
+
 def run_pandas():
     return pd.merge_asof(trades, quotes, on="ts", by="sym", direction="backward")
 
 
-times = {"relix": [], "pandas": []}
+times = {"relix": [], "relix_cat": [], "pandas": []}
 for _ in range(rounds):
-    for name, fn in (("relix", run_relix), ("pandas", run_pandas)):
+    for name, fn in (("relix", run_relix), ("relix_cat", run_relix_cat), ("pandas", run_pandas)):
         t0 = time.perf_counter()
         out = fn()
         times[name].append(time.perf_counter() - t0)
         assert len(out) == rows
 r, p = statistics.median(times["relix"]), statistics.median(times["pandas"])
 print(f"ASOF {rows} x {rows}, 5000 symbols, {rounds} rounds alternating, whole call")
+c = statistics.median(times["relix_cat"])
 print(f"  relix.query        median {r:.3f} s")
-print(f"  pandas.merge_asof  median {p:.3f} s   ({p / r:.2f}x relix's time)")
+print(f"  relix, Categorical median {c:.3f} s")
+print(f"  pandas.merge_asof  median {p:.3f} s   ({p / r:.2f}x relix's time, {p / c:.2f}x with Categorical)")
+print("  Polars join_asof   not timed: Python polars is not installed (PyPI only; not in Debian)")

@@ -12,7 +12,8 @@
  *
  * Ownership: a result passed to the callback is valid only during the callback. Strings
  * returned by accessors are owned by the session or the result; nothing needs freeing but the
- * session. Errors: a failing call returns non-zero and rx_errmsg gives the message, with file,
+ * session, a prepared statement (rx_finalize, or rx_close does it) and an Arrow export
+ * (rx_result_arrow: its release callbacks). Errors: a failing call returns non-zero and rx_errmsg gives the message, with file,
  * line, column, the source line and a caret. The library never prints, exits or aborts.
  */
 #ifndef RELIX_H
@@ -132,6 +133,74 @@ int rx_errcode(const RxSession *s);
  * caller that keeps script text (a REPL history). malloc'd and NUL-terminated, the caller
  * frees it; NULL when out of memory. */
 char *rx_redact_secrets(const char *text, size_t len);
+
+/* ---- prepared queries ----------------------------------------------------------------------- */
+
+/* A script parsed and checked once, run many times with different parameter values. A
+ * parameter is an expression written $1, $2, ... or :name (a name takes the number after the
+ * highest so far, as in SQLite; every use of one name or number is one parameter). Parameters
+ * may stand in query statements only (not in views or inline tables). A parameter's value is
+ * always a value, never text spliced into the script: a pushed-down query hands it to the
+ * database as one of the statement's own parameters.
+ *
+ *   RxStmt *st;
+ *   if (rx_prepare(s, "query { σ qty > $1 (Trades) };", len, "q.rx", &st) != 0) ...
+ *   for (int i = 0; i < 1000; i++) {
+ *       rx_bind_int(st, 1, i);
+ *       const RxResult *r;
+ *       if (rx_execute(st, &r) != 0) fprintf(stderr, "%s", rx_errmsg(s));
+ *       ... read r (valid until the next rx_execute, rx_reset or rx_finalize of st) ...
+ *   }
+ *   rx_finalize(st);
+ *
+ * Types: a parameter's type is the type of the value bound to it; the query is analyzed again
+ * (never parsed again) with the bound values at each rx_execute, so a value of a type its place
+ * does not accept is an error there, at the parameter. rx_prepare also notes the type each
+ * parameter is compared with (qty > $1: INT), and a bind of another kind (text for it) fails at
+ * once. Errors of rx_prepare, rx_bind_* and rx_execute are the session's (rx_errmsg,
+ * rx_errcode), with the file, line and column of the parameter or token at fault. A statement
+ * belongs to its session and to the thread using it; rx_close finalizes those left. */
+typedef struct RxStmt RxStmt;
+
+/* Parses and checks script text[0..len) (named name in errors, as rx_exec's) once: its
+ * definitions are made in the session now, its queries run at each rx_execute. *out is the
+ * statement (rx_finalize frees it), or NULL on failure: 0, or non-zero with rx_errmsg. */
+int rx_prepare(RxSession *s, const char *text, size_t len, const char *name, RxStmt **out);
+/* The number of parameter slots: the highest $N, or the count of names and numbers. */
+int rx_bind_parameter_count(const RxStmt *st);
+/* The slot (from 1) of parameter name ("$2", ":qty" or "qty"), or 0 when the script has none
+ * such. */
+int rx_bind_parameter_index(const RxStmt *st, const char *name);
+/* The parameter of slot idx as written ("$2", ":qty"); NULL out of range. Owned by st. */
+const char *rx_bind_parameter_name(const RxStmt *st, int idx);
+
+/* Bind a value to parameter idx (from 1); it stays bound across rx_execute calls until it is
+ * bound again or rx_reset. Text is copied (len bytes, UTF-8; NUL bytes allowed). A timestamp
+ * is microseconds since 1970-01-01T00:00:00Z, a date days since then. 0, or non-zero with
+ * rx_errmsg: idx out of range (RX_ERR_VALUE), invalid UTF-8 (RX_ERR_VALUE), a value of a kind
+ * the parameter's place does not take (RX_ERR_TYPE, at the parameter), out of memory. On
+ * failure the parameter's earlier value stays. */
+int rx_bind_int(RxStmt *st, int idx, int64_t v);
+int rx_bind_double(RxStmt *st, int idx, double v);
+int rx_bind_bool(RxStmt *st, int idx, int v);
+int rx_bind_text(RxStmt *st, int idx, const char *p, size_t len);
+int rx_bind_timestamp(RxStmt *st, int idx, int64_t us);
+int rx_bind_date(RxStmt *st, int idx, int32_t days);
+int rx_bind_null(RxStmt *st, int idx);
+
+/* Runs the statement's queries in order with the values bound. *out (out may be NULL) is the
+ * last query's result, owned by st and valid until its next rx_execute, rx_reset or
+ * rx_finalize; NULL when the script has no query. 0, or non-zero with rx_errmsg: a parameter
+ * written in the script and not bound (RX_ERR_VALUE, at the parameter), a bound value's type
+ * not fitting (RX_ERR_TYPE), or any error of running a query. */
+int rx_execute(RxStmt *st, const RxResult **out);
+/* Drops the last result and every bound value (so that each must be bound again). 0. */
+int rx_reset(RxStmt *st);
+/* Frees the statement, its result and values. Accepts NULL. */
+void rx_finalize(RxStmt *st);
+/* Scripts the session has parsed since rx_open: one per rx_exec and rx_prepare call, none per
+ * rx_execute. */
+size_t rx_parse_count(const RxSession *s);
 
 /* ---- results -------------------------------------------------------------------------------- */
 
@@ -313,6 +382,87 @@ typedef struct {
     const char *dict_data;
 } RxTextDict;
 int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out);
+
+/* ---- the Arrow C data interface ------------------------------------------------------------- */
+
+/* The two structs of the Arrow C data interface, as its specification declares them
+ * (arrow.apache.org/docs/format/CDataInterface.html), so that any Arrow producer or consumer
+ * exchanges data with Relix without a library. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+  // Array type description
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowSchema*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+struct ArrowArray {
+  // Array data description
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+
+  // Release callback
+  void (*release)(struct ArrowArray*);
+  // Opaque producer-specific data
+  void* private_data;
+};
+
+#endif  // ARROW_C_DATA_INTERFACE
+
+/* Defines relation `name` over an Arrow record batch: schema and array describe a struct array
+ * (format "+s") whose children are the columns. Column formats taken:
+ *   l (int64)                       INT, read in place
+ *   c C s S i I L (other integers)  INT, converted (a uint64 above INT64_MAX is an error)
+ *   g (double)                      FLOAT, read in place;  f (float) FLOAT, converted
+ *   b (bool)                        BOOL, converted
+ *   u, U (utf8, large_utf8)         TEXT, the bytes read in place (a 16-byte slice per row)
+ *   an integer index with a u or U dictionary   TEXT, the dictionary's bytes read in place
+ *   tdD (date32)                    DATE, read in place;  tdm (date64) DATE, whole days only
+ *   tsu:ZONE, ttu (timestamp, time64 in microseconds)    TIMESTAMP, TIME, read in place
+ *   ts[smn]:ZONE, tts ttm ttn       converted; a nanosecond value that is not a whole
+ *                                   microsecond is an error (Relix never rounds silently)
+ *   tD[smun] (duration)             DURATION, converted
+ * A timestamp's zone does not change its instant (Arrow stores UTC); one without a zone is
+ * taken as UTC. Validity bitmaps and offsets (the batch's and each child's) are honoured.
+ * Ownership, as the specification has it for a consumer: Relix takes both structs over in
+ * every case, moving them (the caller's structs are marked released: release set to NULL), and
+ * calls each release callback exactly once: the schema's before returning, the array's when
+ * the session is closed (its buffers are read in place until then), or before returning when
+ * the call fails. Returns 0, or non-zero with rx_errmsg naming the column: a name already
+ * defined (RX_ERR_NAME), a format Relix cannot take (RX_ERR_UNSUPPORTED), bad data
+ * (RX_ERR_VALUE), too many rows (RX_ERR_LIMIT), out of memory; nothing is defined then. */
+int rx_register_arrow(RxSession *s, const char *name, struct ArrowSchema *schema, struct ArrowArray *array);
+
+/* Exports column col of r (col -1: every column, as a record batch: a struct array "+s" with a
+ * child per column) into *schema and *array, which the caller owns and releases with their
+ * release callbacks (the consumer's duty in the specification); they stay valid after the
+ * callback, the result and the session are gone, since every buffer is a copy made for them.
+ * Formats: INT l, FLOAT g, BOOL b, TEXT u (U beyond 2 GiB of text), TIMESTAMP tsu:UTC, DATE
+ * tdD, TIME ttu, DURATION tDu, a column of NULLs n; NULLs as validity bitmaps. 0, or -1 (col
+ * out of range, out of memory, a DURATION with months, which no Arrow duration holds) with
+ * both structs released (release NULL). */
+int rx_result_arrow(const RxResult *r, int col, struct ArrowSchema *schema, struct ArrowArray *array);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

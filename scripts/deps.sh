@@ -27,6 +27,8 @@ case "${1:-build}" in
     want_cmd diff diffutils; want_cmd strace strace
     # 762-iset-bedtools: bedtools is the second oracle of the interval-set operators
     want_cmd bedtools bedtools
+    # 582-prepared-arrow runs the C API's programs under valgrind
+    want_cmd valgrind valgrind
     # 410-report renders the HTML report headless and looks at the screenshot
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -25,6 +25,7 @@ microseconds): nothing is rounded silently.
 """
 import ctypes
 import ctypes.util
+import datetime as _dt
 import os
 
 import numpy as np
@@ -34,7 +35,7 @@ try:
 except ImportError:  # numpy alone: results are dicts of arrays
     pd = None
 
-__all__ = ["query", "version", "RelixError"]
+__all__ = ["query", "prepare", "Prepared", "version", "RelixError"]
 
 INT, FLOAT, BOOL, TEXT, TIMESTAMP, DATE, TIME, DURATION = 1, 2, 3, 4, 5, 6, 7, 8
 
@@ -99,6 +100,18 @@ _lib.rx_result_text_dict.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINT
 _lib.rx_result_text.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 _lib.rx_result_text.restype = ctypes.c_char_p
 _lib.rx_result_is_null.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+_lib.rx_prepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                            ctypes.POINTER(ctypes.c_void_p)]
+_lib.rx_bind_parameter_index.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+_lib.rx_bind_int.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]
+_lib.rx_bind_double.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_double]
+_lib.rx_bind_bool.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+_lib.rx_bind_text.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+_lib.rx_bind_timestamp.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64]
+_lib.rx_bind_date.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int32]
+_lib.rx_bind_null.argtypes = [ctypes.c_void_p, ctypes.c_int]
+_lib.rx_execute.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+_lib.rx_reset.argtypes = [ctypes.c_void_p]
 
 
 def version():
@@ -148,12 +161,27 @@ def _column_in(name, values, keep):
     valid = None
     if s is not None:
         dt = s.dtype
-        if isinstance(dt, pd.CategoricalDtype):
+        if isinstance(dt, pd.CategoricalDtype) and (len(dt.categories) == 0 or dt.categories.dtype == object):
+            # the categories encoded once, each row by its code: no per-row hashing
+            codes = s.cat.codes.to_numpy()
+            table, _ = _encode(np.asarray(dt.categories, dtype=object))
+            table = np.append(table, np.array([b""], dtype=table.dtype))
+            nulls = codes < 0
+            arr = table[np.where(nulls, len(table) - 1, codes)]
+            if nulls.any():
+                valid = ~nulls
+            c.type = TEXT
+        elif isinstance(dt, pd.CategoricalDtype):
             s = s.astype(object)
             dt = s.dtype
-        if isinstance(dt, pd.DatetimeTZDtype):
-            valid = ~s.isna().to_numpy()
-            arr = s.dt.tz_convert("UTC").dt.tz_localize(None).to_numpy("datetime64[ns]").view(np.int64)
+        if c.type:
+            pass
+        elif isinstance(dt, pd.DatetimeTZDtype):
+            # the values are UTC nanoseconds already, NaT the smallest int64: read as they are
+            arr = s.array.asi8
+            nat = arr == np.iinfo(np.int64).min
+            if nat.any():
+                valid = ~nat
             c.type, c.unit = TIMESTAMP, 1000000000
         elif np.issubdtype(dt, np.datetime64) if isinstance(dt, np.dtype) else False:
             valid = ~s.isna().to_numpy()
@@ -169,8 +197,8 @@ def _column_in(name, values, keep):
             arr = s.fillna(0).to_numpy(np.int64)
             c.type = INT
         elif dt == object or isinstance(dt, pd.StringDtype):
-            valid = ~s.isna().to_numpy()
-            arr = s.where(valid, "").to_numpy(object)
+            # None, NaN and pd.NA: _encode's factorize gives them the code -1 (NULL)
+            arr = s.to_numpy(object)
             c.type = TEXT
         else:
             arr = s.to_numpy()
@@ -247,7 +275,14 @@ def _array(ptr, dtype, n):
     return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype).copy()
 
 
-def _column_out(res, j, as_numpy):
+def _view(ptr, dtype, n):
+    """n elements of dtype at address ptr, not copied: valid only while the result lives."""
+    if n == 0 or not ptr:
+        return np.zeros(n, dtype)
+    return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype)
+
+
+def _column_out(res, j, as_numpy, categories=False):
     if _lib.rx_result_coltype(res, j) == TEXT:
         d = _TextDict()
         if _lib.rx_result_text_dict(res, j, ctypes.byref(d)) != 0:
@@ -257,6 +292,9 @@ def _column_out(res, j, as_numpy):
         doff = _array(d.dict_offsets, np.int64, d.n_dict + 1)
         draw = _array(d.dict_data, np.uint8, int(doff[-1])).tobytes() if d.n_dict else b""
         dec = np.array([draw[doff[k]:doff[k + 1]].decode() for k in range(d.n_dict)] + [None], dtype=object)
+        if categories and not as_numpy:
+            # the engine's dictionary as it is: no object per row
+            return pd.Categorical.from_codes(codes, categories=pd.Index(dec[:-1], dtype=object))
         return dec[np.where(codes < 0, d.n_dict, codes)]
     c = _ColOut()
     if _lib.rx_result_column(res, j, ctypes.byref(c)) != 0:
@@ -285,13 +323,14 @@ def _column_out(res, j, as_numpy):
         if c.type == DATE:
             a = _array(c.data, np.int32, n).astype("datetime64[D]").astype("datetime64[ns]")
         else:
-            us = _array(c.data, np.int64, n)
-            a = us.astype("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
+            # one conversion, microseconds to nanoseconds, straight from the result's buffer
+            us = _view(c.data, np.int64, n)
+            a = us.view("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
             a = a.astype("datetime64[ns]" if c.type == TIMESTAMP else "timedelta64[ns]")
         if valid is not None:
             a[~valid] = np.datetime64("NaT") if c.type != TIME else np.timedelta64("NaT")
         if c.type == TIMESTAMP and not as_numpy:
-            return pd.DatetimeIndex(a).tz_localize("UTC")
+            return pd.arrays.DatetimeArray(a, dtype=pd.DatetimeTZDtype(tz="UTC"))   # wraps, no copy
         return a
     # DURATION and anything else: the engine's text form
     out = np.empty(n, dtype=object)
@@ -300,11 +339,129 @@ def _column_out(res, j, as_numpy):
     return out
 
 
-def query(script, as_numpy=False, **tables):
+def _frame(res, as_numpy, categories=False):
+    """A result as a DataFrame, or a dict of numpy arrays with as_numpy; TEXT columns as pandas
+    Categoricals with categories."""
+    names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
+    cols = {nm: _column_out(res, j, as_numpy, categories) for j, nm in enumerate(names)}
+    # a dict of Series, not of arrays with columns=: pandas would iterate the timestamps one by one
+    # copy=False: pandas then keeps each column as its own block instead of copying same-typed
+    # columns into one 2-D block
+    return cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()}, copy=False)
+
+
+def _bind(session, stmt, key, value):
+    """Binds value to the statement's parameter key: a number from 1, or a name ("lo", ":lo",
+    "$1"). Raises RelixError for an unknown parameter, a value of no Relix type, or the engine's
+    refusal (a type the parameter's place does not take)."""
+    if isinstance(key, (int, np.integer)) and not isinstance(key, bool):
+        idx = int(key)
+    else:
+        idx = _lib.rx_bind_parameter_index(stmt, str(key).encode())
+        if idx == 0:
+            raise RelixError(f"the script has no parameter {key}")
+    if value is None or (pd is not None and value is pd.NaT) or (isinstance(value, float) and value != value):
+        rc = _lib.rx_bind_null(stmt, idx)
+    elif isinstance(value, (bool, np.bool_)):
+        rc = _lib.rx_bind_bool(stmt, idx, int(bool(value)))
+    elif isinstance(value, (int, np.integer)):
+        rc = _lib.rx_bind_int(stmt, idx, int(value))
+    elif isinstance(value, (float, np.floating)):
+        rc = _lib.rx_bind_double(stmt, idx, float(value))
+    elif isinstance(value, str):
+        b = value.encode()
+        rc = _lib.rx_bind_text(stmt, idx, b, len(b))
+    elif isinstance(value, (np.datetime64, _dt.datetime)) or (pd is not None and isinstance(value, pd.Timestamp)):
+        if pd is not None:
+            t = pd.Timestamp(value)
+            t = t.tz_localize("UTC") if t.tzinfo is None else t.tz_convert("UTC")
+            ns = t.value
+        else:
+            ns = int(np.datetime64(value, "ns").astype(np.int64))
+        if ns % 1000:
+            raise RelixError(f"parameter {key}: {value} is not a whole microsecond (Relix keeps microseconds)")
+        rc = _lib.rx_bind_timestamp(stmt, idx, ns // 1000)
+    elif isinstance(value, _dt.date):
+        rc = _lib.rx_bind_date(stmt, idx, (value - _dt.date(1970, 1, 1)).days)
+    else:
+        raise RelixError(f"parameter {key}: a {type(value).__name__} has no Relix type")
+    if rc != 0:
+        raise RelixError(_lib.rx_errmsg(session).decode())
+
+
+class Prepared:
+    """A script parsed once over the relations given, run many times with different parameter
+    values ($1, :name): relix.prepare(script, trades=df).run(lo=5). Owns a session; close() (or
+    a with block) frees it."""
+
+    def __init__(self, script, as_numpy=False, categories=False, **tables):
+        self._as_numpy = as_numpy or pd is None
+        self._categories = categories
+        self._session = _lib.rx_open()
+        if not self._session:
+            raise MemoryError("relix: out of memory")
+        self._keep, self._stmt = [], None
+        try:
+            for name, t in tables.items():
+                _register(self._session, name, t, self._keep)
+            text = script.encode()
+            stmt = ctypes.c_void_p()
+            if _lib.rx_prepare(self._session, text, len(text), b"<python>", ctypes.byref(stmt)) != 0:
+                raise RelixError(_lib.rx_errmsg(self._session).decode())
+            self._stmt = stmt.value
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, params=None, **named):
+        """The last query's result with the values of params (a dict by name or number, or a
+        sequence for $1, $2, ...) and the keywords bound; None when the script has no query.
+        Every parameter is bound afresh: one left out is an error naming it."""
+        if self._stmt is None:
+            raise RelixError("the prepared script is closed")
+        _lib.rx_reset(self._stmt)
+        if params is not None:
+            items = params.items() if isinstance(params, dict) else enumerate(params, 1)
+            for k, v in items:
+                _bind(self._session, self._stmt, k, v)
+        for k, v in named.items():
+            _bind(self._session, self._stmt, k, v)
+        res = ctypes.c_void_p()
+        if _lib.rx_execute(self._stmt, ctypes.byref(res)) != 0:
+            raise RelixError(_lib.rx_errmsg(self._session).decode())
+        return _frame(res.value, self._as_numpy, self._categories) if res.value else None
+
+    def close(self):
+        if self._session:
+            _lib.rx_close(self._session)   # finalizes the statement too
+        self._session, self._stmt = None, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def prepare(script, as_numpy=False, categories=False, **tables):
+    """A Prepared script over the relations given (as query's keywords)."""
+    return Prepared(script, as_numpy=as_numpy, categories=categories, **tables)
+
+
+def query(script, as_numpy=False, params=None, categories=False, **tables):
     """Runs a Relix script with each keyword bound as a relation of that name; returns the last
     query's result (a DataFrame, or a dict of numpy arrays with as_numpy=True or without pandas),
-    None when the script has no query. Raises RelixError with the engine's message."""
+    None when the script has no query. params (a dict by name or number, or a sequence for $1,
+    $2, ...) gives the values of the script's parameters: it is then prepared and run once.
+    categories=True gives TEXT columns as pandas Categoricals of their distinct values (no
+    Python string object per row; NULL is a missing category code). Raises RelixError with the engine's message."""
     as_numpy = as_numpy or pd is None
+    if params is not None:
+        with Prepared(script, as_numpy=as_numpy, categories=categories, **tables) as p:
+            return p.run(params)
     session = _lib.rx_open()
     if not session:
         raise MemoryError("relix: out of memory")
@@ -312,11 +469,7 @@ def query(script, as_numpy=False, **tables):
 
     def on_result(_ud, res):
         try:
-            names = [_lib.rx_result_colname(res, j).decode() for j in range(_lib.rx_result_cols(res))]
-            cols = {nm: _column_out(res, j, as_numpy) for j, nm in enumerate(names)}
-            # a dict of Series, not of arrays with columns=: pandas would iterate the
-            # timestamps one by one
-            results.append(cols if as_numpy else pd.DataFrame({k: pd.Series(v, copy=False) for k, v in cols.items()}))
+            results.append(_frame(res, as_numpy, categories))
             return 0
         except Exception as e:  # reported after the engine returns
             failure.append(e)

@@ -224,8 +224,23 @@ struct RelDef {
     int state;           /* 0 not analyzed, 1 being analyzed, 2 done */
 };
 
+/* The parameters of a prepared query ($1, :name; syntax.h) while it is analyzed. With values
+ * NULL (rx_prepare checks the script) a parameter is analyzed as an untyped NULL, and hint[k]
+ * records the type parameter k meets as the other operand of an operator (TY_NULL: none seen),
+ * so that a bind of a wrong type fails at once. With values, parameter k is the constant
+ * values[k] (its type the bound value's), an error when !bound[k]. */
+typedef struct {
+    const Value *values;
+    const bool *bound;
+    RxType *hint;
+    RxSpan *hint_span;   /* the operand that gave hint[k] */
+    int n;
+} QueryParams;
+
 typedef struct {
     Arena *arena;        /* long-lived: definitions, view plans, schemas */
+    const QueryParams *params; /* a prepared query's parameters while it is analyzed, else NULL
+                                  (a parameter is then an error) */
     RelDef **defs;
     size_t n, cap;
     const char *base_dir; /* relative CSV paths resolve against it (the script's folder) */

@@ -299,6 +299,7 @@ static const char *conversion_hint(Sema *s, RxType from, RxType to) {
 
 static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc);
 static Expr *make_binary(Sema *s, AstOp op, RxType t, RxSpan span, Expr *a, Expr *b);
+static void param_hint(Sema *s, const AstNode *n, const Expr *other);
 
 /* Records the error for binary operator n applied to types a and b; returns -1. */
 static int type_error_binary(Sema *s, const AstNode *n, RxType a, RxType b) {
@@ -964,6 +965,8 @@ static Expr *sema_in_between(Sema *s, const AstNode *n, const Schema *sc) {
         const AstNode *it = n->items.items[i];
         Expr *v = sema_expr(s, it, sc);
         if (!v) return NULL;
+        param_hint(s, n->a, v);
+        param_hint(s, it, x);
         if (!comparable(x->type, v->type)) {
             rx_error(s->err, RX_ETYPE, s->src, it->span, "cannot compare %s with %s%s",
                      type_name(x->type), type_name(v->type), conversion_hint(s, x->type, v->type));
@@ -1022,6 +1025,52 @@ static Expr *sema_case(Sema *s, const AstNode *n, const Schema *sc) {
     }
     e->type = t;
     return e;
+}
+
+/* A parameter ($1, :name) of a prepared query: the constant bound to it, or while the query is
+ * prepared an untyped NULL. NULL with the error at the parameter when the statement is no
+ * prepared query, the parameter sits in a view (analyzed once for every later query) or is
+ * not bound. */
+static Expr *sema_param(Sema *s, const AstNode *n) {
+    const QueryParams *qp = s->cat->params;
+    int k = (int)n->ival;
+    if (!qp || k >= qp->n) {
+        rx_error(s->err, RX_ESYNTAX, s->src, n->span,
+                 "a parameter can only stand in a prepared query (rx_prepare, relix.query(params=...))");
+        return NULL;
+    }
+    if (s->view_stack.n > 0) {
+        rx_error(s->err, RX_ESYNTAX, s->src, n->span,
+                 "a view cannot take a parameter (views are analyzed once); use it in the query");
+        return NULL;
+    }
+    Expr *e;
+    if (!qp->values) {
+        e = new_expr(s, EX_CONST, TY_NULL, n->span);
+        if (e) e->value.type = TY_NULL, e->value.null = true;
+        return e;
+    }
+    if (!qp->bound[k]) {
+        rx_error(s->err, RX_EVALUE, s->src, n->span, "parameter %.*s is not bound",
+                 (int)(n->span.end - n->span.start), s->src->text + n->span.start);
+        return NULL;
+    }
+    const Value *v = &qp->values[k];
+    e = new_expr(s, EX_CONST, v->null ? TY_NULL : v->type, n->span);
+    if (e) e->value = *v;
+    return e;
+}
+
+/* While a query is prepared: when n is a parameter, the type the expression other gives it
+ * (the first one seen stays). */
+static void param_hint(Sema *s, const AstNode *n, const Expr *other) {
+    const QueryParams *qp = s->cat->params;
+    if (n->kind != AST_PARAM || !qp || qp->values || !qp->hint || other->type == TY_NULL) return;
+    int k = (int)n->ival;
+    if (k < qp->n && qp->hint[k] == TY_NULL) {
+        qp->hint[k] = other->type;
+        qp->hint_span[k] = other->span;
+    }
 }
 
 /* Binds and types the scalar expression n over schema sc, into the arena; NULL with the error
@@ -1087,6 +1136,8 @@ static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
     }
     case AST_TYPED:
         return sema_typed_literal(s, n);
+    case AST_PARAM:
+        return sema_param(s, n);
     case AST_UNARY: {
         Expr *a = sema_expr(s, n->a, sc);
         if (!a) return NULL;
@@ -1131,6 +1182,10 @@ static Expr *sema_expr(Sema *s, const AstNode *n, const Schema *sc) {
         if (!a) return NULL;
         Expr *b = sema_expr(s, n->b, sc);
         if (!b) return NULL;
+        if (n->op >= OP_EQ) {   /* comparisons, ∧ and ∨: the operands have one type */
+            param_hint(s, n->a, b);
+            param_hint(s, n->b, a);
+        }
         RxType ta = a->type, tb = b->type, t;
         switch (n->op) {
         case OP_AND: case OP_OR:

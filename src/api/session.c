@@ -25,6 +25,7 @@
 #include "connect/sqlgen.h"
 #include "exec/exec.h"
 #include "exec/stream.h"
+#include "api/session_arrow.h"
 #include "api/session_report.h"
 #include "io/io.h"
 #include "io/parquet.h"
@@ -61,6 +62,13 @@ struct RxSession {
     PendingFile *pending;   /* `into` files written, put in place when the script succeeds */
     size_t n_pending, cap_pending;
     char *temp_dir;         /* rx_set_temp_dir, or NULL */
+    size_t n_parses;        /* scripts parsed since rx_open (rx_parse_count) */
+    bool keep;              /* rx_execute: run_query keeps each result in *keep_at instead of
+                               calling back (freeing the one before) */
+    RxResult **keep_at;
+    RxStmt *stmts;          /* the prepared statements not yet finalized, linked by next */
+    struct ArrowArray *arrow;  /* arrays of rx_register_arrow, released when the session closes */
+    size_t n_arrow, cap_arrow;
 };
 
 struct RxResult {
@@ -73,6 +81,33 @@ struct RxResult {
     int part;             /* rx_result_part */
     bool last;            /* rx_result_last_part */
 };
+
+/* A prepared statement (rx_prepare): its script, parsed once, and the values bound to its
+ * parameters, by slot. */
+struct RxStmt {
+    RxSession *s;
+    RxStmt *next;              /* the session's list of statements */
+    Script sc;                 /* in a script arena of the session */
+    const char *base_dir;      /* the script's folder, for its relative paths */
+    int n;                     /* parameter slots */
+    Value *values;             /* n each, malloc'd */
+    bool *bound;
+    char **texts;              /* a TEXT value's bytes (malloc'd), else NULL */
+    RxType *hint;              /* the type each parameter is compared with (QueryParams) */
+    RxSpan *hint_span;
+    RxResult *res;             /* the last rx_execute's result, or NULL */
+};
+
+/* Frees what a result kept by rx_execute holds, and the result. Accepts NULL. */
+static void result_free(RxResult *r) {
+    if (!r) return;
+    sb_free(&r->explain);
+    sb_free(&r->explain_analyze);
+    sb_free(&r->cell);
+    table_free(r->t);
+    arena_free(r->a);
+    free(r);
+}
 
 static double now_s(void) {
     struct timespec ts;
@@ -126,6 +161,7 @@ static int commit_pending(RxSession *s) {
 
 void rx_close(RxSession *s) {
     if (!s) return;
+    while (s->stmts) rx_finalize(s->stmts);
     abort_pending(s);
     free(s->pending);
     srep_free(s->report);
@@ -134,6 +170,10 @@ void rx_close(RxSession *s) {
     arena_free(s->defs);
     for (size_t i = 0; i < s->n_scripts; i++) arena_free(s->scripts[i]);
     free(s->scripts);
+    /* after the catalog: its tables read these arrays' buffers */
+    for (size_t i = 0; i < s->n_arrow; i++)
+        if (s->arrow[i].release) s->arrow[i].release(&s->arrow[i]);
+    free(s->arrow);
     sb_free(&s->errmsg);
     sb_free(&s->timing_mem);
     free(s->temp_dir);
@@ -626,6 +666,21 @@ static int run_query(RxSession *s, const Script *sc, const Stmt *st, int index, 
         arena_free(qa);
         return wrc;
     }
+    if (s->keep) {
+        /* rx_execute: the last result stays with the statement until its next run */
+        RxResult *k = malloc(sizeof *k);
+        if (!k) {
+            sb_free(&r.explain);
+            sb_free(&r.explain_analyze);
+            table_free(t);
+            arena_free(qa);
+            return rx_error(&s->err, RX_ENOMEM, NULL, st->span, "out of memory");
+        }
+        *k = r;
+        result_free(*s->keep_at);
+        *s->keep_at = k;
+        return 0;
+    }
     int cb = fn ? fn(ud, &r) : 0;
     sb_free(&r.explain);
     sb_free(&r.explain_analyze);
@@ -642,7 +697,28 @@ static int fail_script(RxSession *s) {
     return rc;
 }
 
-static int exec_script(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+/* Runs the query statements of checked script sc in order, handing their results to fn;
+ * 0, the callback's non-zero return, or the failure's code with the error formatted. */
+static int run_queries(RxSession *s, const Script *sc, RxResultFn fn, void *ud) {
+    int count = 0, index = 0;
+    for (size_t i = 0; i < sc->n; i++)
+        if (sc->stmts[i]->kind == ST_QUERY && !sc->stmts[i]->into_path) count++;
+    for (size_t i = 0; i < sc->n; i++) {
+        const Stmt *st = sc->stmts[i];
+        if (st->kind != ST_QUERY) continue;
+        int rc = run_query(s, sc, st, st->into_path ? 0 : ++index, count, fn, ud);
+        if (rc < 0) {
+            rc = fail(s);
+            if (s->report) srep_error(s->report, sc->src, st->span, rx_errmsg(s));
+            return rc;
+        }
+        if (rc > 0) return rc;
+    }
+    return 0;
+}
+
+/* Clears the error, the pending files and the timings before a run. */
+static void run_begin(RxSession *s) {
     rx_error_clear(&s->err);
     sb_free(&s->errmsg);
     s->interrupt = 0;
@@ -651,67 +727,11 @@ static int exec_script(RxSession *s, const char *text, size_t len, const char *n
     memset(&s->timing, 0, sizeof s->timing);
     s->timing.limit_bytes = rx_memory_limit();
     sb_free(&s->timing_mem);
-    if (s->n_scripts == s->cap_scripts) {
-        size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
-        Arena **p = realloc(s->scripts, cap * sizeof *p);
-        if (!p) {
-            rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-            return fail_script(s);
-        }
-        s->scripts = p;
-        s->cap_scripts = cap;
-    }
-    Arena *a = arena_new();
-    if (!a) {
-        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        return fail_script(s);
-    }
-    s->scripts[s->n_scripts++] = a;
-    RxSource *src = arena_alloc(a, sizeof *src);
-    char *copy = arena_strndup(a, text, len);
-    if (!src || !copy) {
-        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        return fail_script(s);
-    }
-    src->name = arena_strdup(a, name ? name : "<input>");
-    src->text = copy;
-    src->len = len;
-    src->first_line = 1;
-    Script sc;
-    double t0 = now_s();
-    if (parse_script_opts(a, src, s->bare, &sc, &s->err) < 0) return fail_script(s);
-    s->cat.base_dir = dir_of(a, name);
-    double load0 = s->cat.load_s;
-    if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail_script(s);
-    s->timing.load_s += s->cat.load_s - load0;
-    s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
-    int count = 0, index = 0;
-    for (size_t i = 0; i < sc.n; i++) {
-        if (sc.stmts[i]->kind == ST_QUERY && !sc.stmts[i]->into_path) count++;
-        /* a bad into parquet(...) option is an error before anything runs */
-        PqWriteOptions po;
-        if (sc.stmts[i]->into_parquet && parquet_into_options(s, &sc, sc.stmts[i], &po) < 0) return fail_script(s);
-    }
-    for (size_t i = 0; i < sc.n; i++) {
-        const Stmt *st = sc.stmts[i];
-        if (st->kind != ST_QUERY) continue;
-        int rc = run_query(s, &sc, st, st->into_path ? 0 : ++index, count, fn, ud);
-        if (rc < 0) {
-            rc = fail(s);
-            if (s->report) srep_error(s->report, sc.src, st->span, rx_errmsg(s));
-            return rc;
-        }
-        if (rc > 0) return rc;
-    }
-    return 0;
 }
 
-void rx_set_bare_queries(RxSession *s, int on) { s->bare = on != 0; }
-
-int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
-    /* the progress hooks of the stages below report to this session's meter while it runs */
-    Progress *prev = progress_attach(s->progress);
-    int rc = exec_script(s, text, len, name, fn, ud);
+/* Ends a run that returned rc: an interrupt is an error, and the pending `into` files are put
+ * in place when the run succeeded, else removed. The final return code. */
+static int run_end(RxSession *s, int rc) {
     if (s->interrupt && (rc == 0 || (s->err.code && s->err.code != RX_EINTERRUPT))) {
         /* a pushed statement the interrupt cancelled failed with the database's message */
         rx_error_clear(&s->err);
@@ -721,6 +741,71 @@ int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResu
     }
     if (rc != 0) abort_pending(s);
     else if (commit_pending(s) < 0) rc = fail(s);
+    return rc;
+}
+
+/* Keeps text[0..len) under name as a new script of the session (its own arena, which lives as
+ * long as the session); NULL with s->err on out of memory. */
+static RxSource *keep_source(RxSession *s, const char *text, size_t len, const char *name, Arena **arena) {
+    if (s->n_scripts == s->cap_scripts) {
+        size_t cap = s->cap_scripts ? s->cap_scripts * 2 : 4;
+        Arena **p = realloc(s->scripts, cap * sizeof *p);
+        if (!p) {
+            rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+            return NULL;
+        }
+        s->scripts = p;
+        s->cap_scripts = cap;
+    }
+    Arena *a = arena_new();
+    if (!a) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return NULL;
+    }
+    s->scripts[s->n_scripts++] = a;
+    RxSource *src = arena_alloc(a, sizeof *src);
+    char *copy = arena_strndup(a, text ? text : "", text ? len : 0);
+    if (!src || !copy) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return NULL;
+    }
+    src->name = arena_strdup(a, name ? name : "<input>");
+    src->text = copy;
+    src->len = text ? len : 0;
+    src->first_line = 1;
+    *arena = a;
+    return src;
+}
+
+static int exec_script(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+    run_begin(s);
+    Arena *a = NULL;
+    RxSource *src = keep_source(s, text, len, name, &a);
+    if (!src) return fail_script(s);
+    Script sc;
+    double t0 = now_s();
+    s->n_parses++;
+    if (parse_script_opts(a, src, s->bare, &sc, &s->err) < 0) return fail_script(s);
+    s->cat.base_dir = dir_of(a, name);
+    double load0 = s->cat.load_s;
+    if (sema_define_script(&s->cat, &sc, &s->err) < 0) return fail_script(s);
+    s->timing.load_s += s->cat.load_s - load0;
+    s->timing.analyze_s += now_s() - t0 - (s->cat.load_s - load0);
+    for (size_t i = 0; i < sc.n; i++) {
+        /* a bad into parquet(...) option is an error before anything runs */
+        PqWriteOptions po;
+        if (sc.stmts[i]->into_parquet && parquet_into_options(s, &sc, sc.stmts[i], &po) < 0) return fail_script(s);
+    }
+    return run_queries(s, &sc, fn, ud);
+}
+
+void rx_set_bare_queries(RxSession *s, int on) { s->bare = on != 0; }
+
+int rx_exec(RxSession *s, const char *text, size_t len, const char *name, RxResultFn fn, void *ud) {
+    /* the progress hooks of the stages below report to this session's meter while it runs */
+    Progress *prev = progress_attach(s->progress);
+    int rc = exec_script(s, text, len, name, fn, ud);
+    rc = run_end(s, rc);
     progress_attach(prev);
     return rc;
 }
@@ -1124,4 +1209,259 @@ done:
     rx_free(first);
     rx_free(hash);
     return rc;
+}
+
+/* ---- prepared queries ----------------------------------------------------------------------- */
+
+size_t rx_parse_count(const RxSession *s) { return s->n_parses; }
+
+/* Frees a statement's bound text. */
+static void stmt_clear(RxStmt *st) {
+    for (int k = 0; k < st->n; k++) {
+        free(st->texts[k]);
+        st->texts[k] = NULL;
+        st->bound[k] = false;
+        st->values[k] = (Value){0};
+    }
+}
+
+void rx_finalize(RxStmt *st) {
+    if (!st) return;
+    RxSession *s = st->s;
+    for (RxStmt **p = &s->stmts; *p; p = &(*p)->next)
+        if (*p == st) {
+            *p = st->next;
+            break;
+        }
+    result_free(st->res);
+    if (st->texts) stmt_clear(st);
+    free(st->values);
+    free(st->bound);
+    free(st->texts);
+    free(st->hint);
+    free(st->hint_span);
+    free(st);
+}
+
+int rx_prepare(RxSession *s, const char *text, size_t len, const char *name, RxStmt **out) {
+    *out = NULL;
+    run_begin(s);
+    Arena *a = NULL;
+    RxSource *src = keep_source(s, text, len, name, &a);
+    if (!src) return fail(s);
+    RxStmt *st = calloc(1, sizeof *st);
+    if (!st) {
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return fail(s);
+    }
+    st->s = s;
+    s->n_parses++;
+    if (parse_script_opts(a, src, s->bare, &st->sc, &s->err) < 0) {
+        rx_finalize(st);
+        return fail(s);
+    }
+    size_t n = (size_t)st->sc.n_params + 1;
+    st->n = st->sc.n_params;
+    st->values = calloc(n, sizeof *st->values);
+    st->bound = calloc(n, sizeof *st->bound);
+    st->texts = calloc(n, sizeof *st->texts);
+    st->hint = calloc(n, sizeof *st->hint);
+    st->hint_span = calloc(n, sizeof *st->hint_span);
+    st->base_dir = dir_of(a, name);
+    if (!st->values || !st->bound || !st->texts || !st->hint || !st->hint_span || (name && !st->base_dir)) {
+        rx_finalize(st);
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return fail(s);
+    }
+    /* the check of every statement, with the parameters as untyped NULLs whose neighbours'
+     * types are noted */
+    QueryParams qp = {NULL, NULL, st->hint, st->hint_span, st->n};
+    s->cat.params = &qp;
+    s->cat.base_dir = st->base_dir;
+    Progress *prev = progress_attach(s->progress);   /* a CSV file it defines may load now */
+    int rc = sema_define_script(&s->cat, &st->sc, &s->err);
+    progress_attach(prev);
+    s->cat.params = NULL;
+    for (size_t i = 0; rc == 0 && i < st->sc.n; i++) {
+        PqWriteOptions po;
+        if (st->sc.stmts[i]->into_parquet && parquet_into_options(s, &st->sc, st->sc.stmts[i], &po) < 0) rc = -1;
+    }
+    if (rc < 0) {
+        rx_finalize(st);
+        return fail(s);
+    }
+    st->next = s->stmts;
+    s->stmts = st;
+    *out = st;
+    return 0;
+}
+
+int rx_bind_parameter_count(const RxStmt *st) { return st->n; }
+
+const char *rx_bind_parameter_name(const RxStmt *st, int idx) {
+    return idx >= 1 && idx <= st->n ? st->sc.params[idx - 1].name : NULL;
+}
+
+int rx_bind_parameter_index(const RxStmt *st, const char *name) {
+    if (!name) return 0;
+    for (int k = 0; k < st->n; k++) {
+        const char *p = st->sc.params[k].name;
+        if (!st->sc.params[k].used) continue;
+        if (strcmp(p, name) == 0 || (p[0] == ':' && strcmp(p + 1, name) == 0)) return k + 1;
+    }
+    return 0;
+}
+
+/* Binds v (whose text, if any, the statement owns now: text) to slot idx; 0, or non-zero with
+ * the error (text freed then). */
+static int bind_value(RxStmt *st, int idx, Value v, char *text) {
+    RxSession *s = st->s;
+    rx_error_clear(&s->err);
+    sb_free(&s->errmsg);
+    if (idx < 1 || idx > st->n) {
+        free(text);
+        if (st->n == 0)
+            rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "parameter %d does not exist: the statement has no parameter", idx);
+        else
+            rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "parameter %d does not exist: the statement has $1 to $%d",
+                     idx, st->n);
+        return fail(s);
+    }
+    int k = idx - 1;
+    const ScriptParam *sp = &st->sc.params[k];
+    RxType h = st->hint[k];
+    if (!v.null && h != TY_NULL && type_order_family(v.type) != type_order_family(h)) {
+        free(text);
+        uint32_t line = 0, col = 0;
+        rx_source_position(st->sc.src, st->hint_span[k].start, &line, &col);
+        rx_error(&s->err, RX_ETYPE, st->sc.src, sp->span,
+                 "parameter %s is compared with %s (at line %u, column %u); a %s value cannot be bound to it",
+                 sp->name, type_name(h), line, col, type_name(v.type));
+        return fail(s);
+    }
+    free(st->texts[k]);
+    st->texts[k] = text;
+    st->values[k] = v;
+    st->bound[k] = true;
+    return 0;
+}
+
+int rx_bind_int(RxStmt *st, int idx, int64_t v) {
+    return bind_value(st, idx, (Value){.type = TY_INT, .v.i = v}, NULL);
+}
+int rx_bind_double(RxStmt *st, int idx, double v) {
+    return bind_value(st, idx, (Value){.type = TY_FLOAT, .v.f = v}, NULL);
+}
+int rx_bind_bool(RxStmt *st, int idx, int v) {
+    return bind_value(st, idx, (Value){.type = TY_BOOL, .v.b = v != 0}, NULL);
+}
+int rx_bind_timestamp(RxStmt *st, int idx, int64_t us) {
+    return bind_value(st, idx, (Value){.type = TY_TIMESTAMP, .v.i = us}, NULL);
+}
+int rx_bind_date(RxStmt *st, int idx, int32_t days) {
+    return bind_value(st, idx, (Value){.type = TY_DATE, .v.date = days}, NULL);
+}
+int rx_bind_null(RxStmt *st, int idx) {
+    return bind_value(st, idx, (Value){.type = TY_NULL, .null = true}, NULL);
+}
+int rx_bind_text(RxStmt *st, int idx, const char *p, size_t len) {
+    RxSession *s = st->s;
+    if (!p && len) {
+        rx_error_clear(&s->err);
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "text for parameter %d is NULL", idx);
+        return fail(s);
+    }
+    if (!utf8_ok(p ? p : "", len)) {
+        rx_error_clear(&s->err);
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "text for parameter %d is not valid UTF-8", idx);
+        return fail(s);
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        rx_error_clear(&s->err);
+        rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        return fail(s);
+    }
+    if (len) memcpy(copy, p, len);
+    copy[len] = 0;
+    return bind_value(st, idx, (Value){.type = TY_TEXT, .v.s = {copy, len}}, copy);
+}
+
+int rx_reset(RxStmt *st) {
+    result_free(st->res);
+    st->res = NULL;
+    stmt_clear(st);
+    return 0;
+}
+
+int rx_execute(RxStmt *st, const RxResult **out) {
+    RxSession *s = st->s;
+    if (out) *out = NULL;
+    result_free(st->res);
+    st->res = NULL;
+    run_begin(s);
+    for (int k = 0; k < st->n; k++)
+        if (st->sc.params[k].used && !st->bound[k]) {
+            rx_error(&s->err, RX_EVALUE, st->sc.src, st->sc.params[k].span,
+                     "parameter %s is not bound (rx_bind_* before rx_execute)", st->sc.params[k].name);
+            return fail(s);
+        }
+    Progress *prev = progress_attach(s->progress);
+    QueryParams qp = {st->values, st->bound, NULL, NULL, st->n};
+    s->cat.params = &qp;
+    s->cat.base_dir = st->base_dir;
+    s->keep = true;
+    s->keep_at = &st->res;
+    int rc = run_queries(s, &st->sc, NULL, NULL);
+    s->keep = false;
+    s->keep_at = NULL;
+    s->cat.params = NULL;
+    rc = run_end(s, rc);
+    progress_attach(prev);
+    if (rc != 0) {
+        result_free(st->res);
+        st->res = NULL;
+        return rc;
+    }
+    if (out) *out = st->res;
+    return 0;
+}
+
+/* ---- the Arrow C data interface ------------------------------------------------------------- */
+
+int rx_register_arrow(RxSession *s, const char *name, struct ArrowSchema *schema, struct ArrowArray *array) {
+    rx_error_clear(&s->err);
+    /* moved in: the caller's structs are released from here on, whatever happens */
+    struct ArrowSchema sc = {0};
+    struct ArrowArray ar = {0};
+    if (schema) {
+        sc = *schema;
+        schema->release = NULL;
+    }
+    if (array) {
+        ar = *array;
+        array->release = NULL;
+    }
+    Table *t = NULL;
+    if (!name || !*name) rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "a relation needs a name");
+    else if (catalog_find(&s->cat, name)) rx_error(&s->err, RX_ENAME, NULL, rx_span(0, 0), "'%s' is already defined", name);
+    else if (s->n_arrow == s->cap_arrow) {
+        size_t cap = s->cap_arrow ? 2 * s->cap_arrow : 4;
+        struct ArrowArray *v = realloc(s->arrow, cap * sizeof *v);
+        if (!v) rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", name);
+        else s->arrow = v, s->cap_arrow = cap;
+    }
+    if (!s->err.code) t = arrow_import(schema ? &sc : NULL, array ? &ar : NULL, name, &s->err);
+    if (sc.release) sc.release(&sc);
+    if (t && catalog_define_table(&s->cat, name, t, &s->err) == 0) {
+        s->arrow[s->n_arrow++] = ar;
+        return 0;
+    }
+    /* catalog_define_table freed t on failure */
+    if (ar.release) ar.release(&ar);
+    return fail(s);
+}
+
+int rx_result_arrow(const RxResult *r, int col, struct ArrowSchema *schema, struct ArrowArray *array) {
+    return arrow_export(r->t, col, schema, array);
 }

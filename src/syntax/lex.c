@@ -224,11 +224,25 @@ int lex_script(Arena *a, const RxSource *src, TokenList *out, RxError *err) {
                     k = TK_DCOLON, len = 2;
                     break;
                 }
+                if (is_ident_start((unsigned char)d)) {
+                    /* :name, a named parameter of a prepared query */
+                    k = TK_PARAM;
+                    while (p + len < lx.n && is_ident_char((unsigned char)lx.s[p + len])) len++;
+                    break;
+                }
                 if (d != '=')
                     return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)p, (uint32_t)p + 1),
                                     "unexpected ':' (did you mean ':='?)");
                 k = TK_ASSIGN, len = 2;
                 after_assign = true;
+                break;
+            case '$':
+                /* $N, a numbered parameter of a prepared query */
+                if (d < '1' || d > '9')
+                    return rx_error(err, RX_ESYNTAX, src, rx_span((uint32_t)p, (uint32_t)p + 1),
+                                    "'$' starts a parameter: $1, $2, ...");
+                k = TK_PARAM;
+                while (p + len < lx.n && lx.s[p + len] >= '0' && lx.s[p + len] <= '9') len++;
                 break;
             case '{': k = TK_LBRACE; break;
             case '}': k = TK_RBRACE; break;
@@ -297,6 +311,7 @@ const char *tok_kind_name(TokKind k) {
     case TK_INT: return "integer";
     case TK_FLOAT: return "number";
     case TK_STRING: return "string";
+    case TK_PARAM: return "parameter";
     case TK_TABLE: return "inline table";
     case TK_ASSIGN: return "':='";
     case TK_LBRACE: return "'{'";

@@ -25,6 +25,8 @@ typedef struct {
     int depth;
     RxError *err;
     bool bare;      /* a relational expression on its own is a query statement */
+    ScriptParam *params;   /* the parameters met so far, by slot (in the arena) */
+    int n_params, cap_params;
 } Parser;
 
 /* ---- token helpers -------------------------------------------------------------------------- */
@@ -453,7 +455,62 @@ static AstNode *parse_postfix(Parser *p, AstNode *x) {
     return x;
 }
 
-/* primary = INT | FLOAT | STRING | TRUE | FALSE | NULL | type STRING | call | case
+/* The slot of parameter token t ($N or :name), made on its first use; -1 with the error at t
+ * ($0, a number past PARSE_MAX_PARAMS, out of memory). */
+static int param_slot(Parser *p, const Token *t) {
+    const char *txt = tok_text(p, t);
+    size_t len = tok_len(t);
+    int slot = -1;
+    if (txt[0] == '$') {
+        long v = 0;
+        for (size_t i = 1; i < len && v <= PARSE_MAX_PARAMS; i++) v = v * 10 + (txt[i] - '0');
+        if (v < 1 || v > PARSE_MAX_PARAMS) {
+            syntax_error(p, t, "parameter numbers go from $1 to $%d", PARSE_MAX_PARAMS);
+            return -1;
+        }
+        slot = (int)v - 1;
+    } else {
+        for (int i = 0; i < p->n_params; i++)
+            if (p->params[i].used && strlen(p->params[i].name) == len && memcmp(p->params[i].name, txt, len) == 0)
+                return i;
+        slot = p->n_params;
+        if (slot >= PARSE_MAX_PARAMS) {
+            syntax_error(p, t, "a script has at most %d parameters", PARSE_MAX_PARAMS);
+            return -1;
+        }
+    }
+    if (slot < p->n_params && p->params[slot].used) {
+        if (txt[0] == '$') return slot;
+    }
+    if (slot >= p->cap_params) {
+        int cap = p->cap_params ? p->cap_params * 2 : 8;
+        while (cap <= slot) cap *= 2;
+        ScriptParam *v = arena_alloc(p->a, (size_t)cap * sizeof *v);
+        if (!v) {
+            rx_error(p->err, RX_ENOMEM, NULL, t->span, "out of memory");
+            return -1;
+        }
+        if (p->n_params) memcpy(v, p->params, (size_t)p->n_params * sizeof *v);
+        p->params = v;
+        p->cap_params = cap;
+    }
+    for (int i = p->n_params; i <= slot; i++) {
+        p->params[i].used = false;
+        p->params[i].name = arena_printf(p->a, "$%d", i + 1);
+        p->params[i].span = t->span;
+    }
+    if (slot >= p->n_params) p->n_params = slot + 1;
+    p->params[slot].used = true;
+    p->params[slot].span = t->span;
+    p->params[slot].name = arena_strndup(p->a, txt, len);
+    if (!p->params[slot].name) {
+        rx_error(p->err, RX_ENOMEM, NULL, t->span, "out of memory");
+        return -1;
+    }
+    return slot;
+}
+
+/* primary = INT | FLOAT | STRING | PARAM | TRUE | FALSE | NULL | type STRING | call | case
  *         | name [ '.' name ] | '(' expr ')' */
 static AstNode *parse_primary(Parser *p) {
     const Token *t = peek(p);
@@ -493,6 +550,14 @@ static AstNode *parse_primary(Parser *p) {
         AstNode *n = node(p, AST_STRING, t->span);
         if (!n) return NULL;
         n->str = unescape_quoted(p, t, &n->str_len);
+        return n;
+    }
+    case TK_PARAM: {
+        advance(p);
+        int slot = param_slot(p, t);
+        if (slot < 0) return NULL;
+        AstNode *n = node(p, AST_PARAM, t->span);
+        if (n) n->ival = slot;
         return n;
     }
     case TK_LPAREN: {
@@ -689,7 +754,8 @@ static int cmp_op(TokKind k) {
 
 /* A literal or a '(': what cannot follow an operand whose name is a keyword. */
 static bool starts_value(const Token *t) {
-    return t->kind == TK_INT || t->kind == TK_FLOAT || t->kind == TK_STRING || t->kind == TK_LPAREN;
+    return t->kind == TK_INT || t->kind == TK_FLOAT || t->kind == TK_STRING || t->kind == TK_PARAM ||
+           t->kind == TK_LPAREN;
 }
 
 /* cmp = add [ cmpop add | IS [NOT] NULL | [NOT] IN '(' expr { ',' expr } ')'
@@ -2551,5 +2617,7 @@ int parse_script_opts(Arena *a, const RxSource *src, bool bare, Script *out, RxE
     out->stmts = (Stmt **)stmts.items;
     out->n = stmts.n;
     out->src = src;
+    out->params = p.params;
+    out->n_params = p.n_params;
     return 0;
 }

@@ -26,6 +26,7 @@ typedef enum {
     TK_INT,
     TK_FLOAT,
     TK_STRING,    /* 'text' */
+    TK_PARAM,     /* $N or :name, a parameter of a prepared query */
     TK_TABLE,     /* the raw body of an inline table, '[' to ']' */
     TK_ASSIGN,    /* := */
     TK_LBRACE, TK_RBRACE, TK_LPAREN, TK_RPAREN, TK_COMMA, TK_SEMI, TK_DOT,
@@ -88,6 +89,7 @@ typedef enum {
     AST_COLREF,     /* qual.name or name */
     AST_INT, AST_FLOAT, AST_STRING, AST_BOOL, AST_NULL,
     AST_TYPED,      /* TIMESTAMP 'text' etc.: lit_type, str */
+    AST_PARAM,      /* $N or :name: ival is its slot in Script.params (from 0) */
     AST_UNARY,      /* op a */
     AST_BINARY,     /* a op b */
     AST_ISNULL,     /* a IS [NOT] NULL (negated) */
@@ -201,11 +203,24 @@ typedef struct {
     int n_options;
 } Stmt;
 
+/* A parameter of a prepared query: $N is slot N - 1; :name takes, at its first use, the slot
+ * after the highest so far (as SQLite numbers them), and every use of the name shares it. */
+typedef struct {
+    const char *name;          /* "$3" or ":name" as written */
+    RxSpan span;               /* its first use */
+    bool used;                 /* written in the script (a $3 alone leaves $1 and $2 unused) */
+} ScriptParam;
+
 typedef struct {
     Stmt **stmts;
     size_t n;
     const RxSource *src;
+    ScriptParam *params;       /* n_params slots; NULL when the script has none */
+    int n_params;
 } Script;
+
+/* The most parameters a script may have ($N with N at most this). */
+#define PARSE_MAX_PARAMS 999
 
 /* Bounds that keep every recursive stage within the stack (docs/grammar.md, "Limits"): the
  * nesting of parentheses, calls, CASE, IN lists and prefix operators that the parser itself

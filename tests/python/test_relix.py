@@ -89,7 +89,68 @@ def types_and_nulls():
     check(relix.version().count(".") == 2, "version")
 
 
+def parameters():
+    """Prepared scripts: values of every kind bound by name and number, one parse for many
+    runs, bound text never spliced into the script, errors at the parameter."""
+    df = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "it's", "z"],
+                       "ts": pd.to_datetime(["2026-01-01", "2026-01-02", "2026-01-03"])})
+    out = relix.query("query { σ a >= $1 ∧ b <> :nm (T) };", params={1: 2, "nm": "z"}, T=df)
+    check(out["a"].tolist() == [2], f"params {out}")
+    out = relix.query("query { σ b = $1 (T) };", params=["x' ∨ TRUE ∨ b = 'y"], T=df)
+    check(len(out) == 0, "text spliced")
+    out = relix.query("query { σ b = $1 (T) };", params=["it's"], T=df)
+    check(out["a"].tolist() == [2], "quote")
+    check(len(relix.query("query { σ a = $1 (T) };", params=[None], T=df)) == 0, "NULL")
+    with relix.prepare("query { σ ts >= :t ∧ a < :lim (T) };", T=df) as p:
+        runs = [len(p.run(t=pd.Timestamp("2026-01-02", tz="Europe/Paris"), lim=k)) for k in range(100)]
+        check(runs == [0, 0, 0, 1] + [2] * 96, f"runs {runs[:5]}")
+        check(len(p.run({"t": np.datetime64("2026-01-03T00:00"), "lim": 10.5})) == 1, "datetime64, float")
+        try:
+            p.run(t="2026-01-02", lim=1)
+            check(False, "text for a timestamp accepted")
+        except relix.RelixError as e:
+            check("1:17: error: parameter :t is compared with TIMESTAMP" in str(e), str(e))
+        try:
+            p.run(lim=1)
+            check(False, "missing bind accepted")
+        except relix.RelixError as e:
+            check("parameter :t is not bound" in str(e), str(e))
+        try:
+            p.run(nope=1)
+            check(False, "unknown parameter accepted")
+        except relix.RelixError as e:
+            check("no parameter nope" in str(e), str(e))
+
+
+def fast_paths():
+    """The conversions that skip per-row Python work keep every value: categoricals (codes
+    mapped through their categories, NULLs included), zoned timestamps read as their UTC
+    nanoseconds (NaT included), pandas' string dtype with pd.NA, and result frames whose columns
+    stay separate blocks."""
+    df = pd.DataFrame({
+        "c": pd.Categorical(["b", None, "a", "b"]),
+        "ci": pd.Categorical([1, 2, None, 1]),
+        "z": pd.Series(pd.to_datetime(["2026-01-01T09:00", None, "2026-07-01T09:00", "2026-01-01T00:00:00.000001"]))
+            .dt.tz_localize("Asia/Tokyo"),
+        "s": pd.array(["x", pd.NA, "é", ""], dtype="string"),
+        "i": [1, 2, 3, 4], "j": [5, 6, 7, 8]})
+    out = relix.query("query { T };", T=df)
+    check(list(out["c"]) == ["b", None, "a", "b"], f"categorical {list(out['c'])}")
+    check(list(out["ci"]) == ["1", "2", None, "1"], f"int categorical {list(out['ci'])}")
+    check(out["z"][0] == pd.Timestamp("2026-01-01T00:00", tz="UTC") and pd.isna(out["z"][1]) and
+          out["z"][3] == pd.Timestamp("2025-12-31T15:00:00.000001", tz="UTC"), f"zoned {list(out['z'])}")
+    check(list(out["s"]) == ["x", None, "é", ""], f"string dtype {list(out['s'])}")
+    check(out["i"].tolist() == [1, 2, 3, 4] and out["j"].tolist() == [5, 6, 7, 8], "ints")
+    cat = relix.query("query { π c, s (T) };", categories=True, T=df)
+    check(str(cat["c"].dtype) == "category" and list(cat["c"].astype(object).where(cat["c"].notna(), None)) ==
+          ["b", None, "a", "b"], f"categories out {list(cat['c'])}")
+    check(sorted(cat["s"].cat.categories) == ["", "x", "é"] and cat["s"].isna().tolist() == [False, True, False, False],
+          f"categories out {list(cat['s'])}")
+
+
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+fast_paths()
+parameters()
 types_and_nulls()
 asof_vs_merge_asof(n)
 print("python:", "ok" if failed == 0 else f"{failed} failed")
