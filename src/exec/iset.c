@@ -481,6 +481,7 @@ Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     if (!r) {
         /* the unary forms: partitions are the BY keys' groups, NULL one value as in γ */
         if (lp->n_group == 0) {
+            /* one key, also without rows (as γ without keys): GAPS WITHIN gives its range */
             if (!(gid = rx_calloc(nl ? nl : 1, sizeof *gid))) goto oom;
             n_groups = 1;
         } else {
@@ -490,8 +491,8 @@ Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
             int rc = keys_group((const Column *const *)kc, lp->n_group, nl, &gid, &n_groups, err);
             rx_free(kc);
             if (rc < 0) goto fail;
+            if (nl == 0) n_groups = 0;
         }
-        if (nl == 0) n_groups = 0;
         if (lp->iset_op != ISET_NORMALIZE) {
             t = pack_or_gaps(x, p, l, gid, n_groups, ls, le, err);
             goto done;
