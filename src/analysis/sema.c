@@ -386,6 +386,7 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_MAKE_TIMESTAMP] = {FN_MAKE_TIMESTAMP, 6, 6}, [FN_NOW] = {FN_NOW, 0, 0},
     [FN_LIKE] = {FN_LIKE, 2, 3},                 [FN_ILIKE] = {FN_ILIKE, 2, 3},
     [FN_REGEXP_LIKE] = {FN_REGEXP_LIKE, 2, 3},   [FN_REGEXP_REPLACE] = {FN_REGEXP_REPLACE, 3, 4},
+    [FN_STRFTIME] = {FN_STRFTIME, 2, 2},         [FN_STRPTIME] = {FN_STRPTIME, 2, 2},
 };
 
 /* Checks a constant regular expression argument (POSIX extended, flags 'i' and, for
@@ -831,6 +832,36 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             }
         if (check_regex(s, a[1], na > nt ? a[nt] : NULL, f->id == FN_REGEXP_REPLACE) < 0) return NULL;
         e->type = f->id == FN_REGEXP_LIKE ? TY_BOOL : TY_TEXT;
+        break;
+    }
+    case FN_STRFTIME: case FN_STRPTIME: {
+        bool fmt_out = f->id == FN_STRFTIME;
+        if (fmt_out ? (t0 != TY_TIMESTAMP && t0 != TY_DATE && t0 != TY_NULL) : (t0 != TY_TEXT && t0 != TY_NULL)) {
+            arg_type_error(s, n, 0, a[0], fmt_out ? "TIMESTAMP or DATE" : "TEXT");
+            return NULL;
+        }
+        if (a[1]->type != TY_TEXT && a[1]->type != TY_NULL) {
+            arg_type_error(s, n, 1, a[1], "TEXT (the format)");
+            return NULL;
+        }
+        if (a[1]->kind == EX_CONST && a[1]->type == TY_TEXT) {
+            /* a constant format is checked here: every directive must be one we know */
+            RxStr fs = a[1]->value.v.s;
+            const char *known = fmt_out ? "YmdHMSfjuwaAbBFTs%" : "YmdHMSfFT%";
+            for (size_t i = 0; i < fs.len; i++) {
+                if (fs.ptr[i] != '%') continue;
+                if (i + 1 >= fs.len || !strchr(known, fs.ptr[i + 1]) || fs.ptr[i + 1] == 0) {
+                    rx_error(s->err, RX_EVALUE, s->src, a[1]->span,
+                             "unknown directive '%.*s' in the format of %s (directives: %s)",
+                             i + 1 < fs.len ? 2 : 1, fs.ptr + i, lang_function_name(f->id),
+                             fmt_out ? "%Y %m %d %H %M %S %f %j %u %w %a %A %b %B %F %T %s %%"
+                                     : "%Y %m %d %H %M %S %f %F %T %%");
+                    return NULL;
+                }
+                i++;
+            }
+        }
+        e->type = fmt_out ? TY_TEXT : TY_TIMESTAMP;
         break;
     }
     case FN_NOW: {

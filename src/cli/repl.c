@@ -395,7 +395,7 @@ static const char *const keywords[] = {
     "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "count", "sum", "avg",
     "min", "max", "first", "last", "stddev", "stddev_pop", "variance", "var_pop", "median",
     "quantile", "string_agg", "arg_min", "arg_max", "bool_and", "bool_or", "LIKE", "ILIKE",
-    "ESCAPE", "CAST", "AS", "regexp_like", "regexp_replace",
+    "ESCAPE", "CAST", "AS", "regexp_like", "regexp_replace", "strftime", "strptime",
 };
 
 typedef struct {

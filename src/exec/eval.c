@@ -957,6 +957,126 @@ static int eval_regex(Ev *v, const Expr *e, Vec *va, int na, Vec *out) {
     return rc;
 }
 
+static const char *const day_names[7] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+static const char *const month_names[12] = {"January", "February", "March", "April", "May", "June", "July",
+                                            "August", "September", "October", "November", "December"};
+
+/* strftime: ts (UTC microseconds) written by the format's directives; NULL ptr with the error
+ * for an unknown directive (a format that is not a constant). */
+static RxStr format_time(Ev *v, const Expr *e, int64_t ts, RxStr f) {
+    int64_t days = ts / US_PER_DAY - (ts % US_PER_DAY < 0), y;
+    int64_t tod = ts - days * US_PER_DAY;
+    int m, d;
+    tm_civil_from_days(days, &y, &m, &d);
+    int dow = (int)tm_extract_ts(TF_DOW, ts);
+    StrBuf b;
+    sb_init(&b);
+    for (size_t i = 0; i < f.len; i++) {
+        char c = f.ptr[i];
+        if (c != '%' || i + 1 >= f.len) {
+            if (c == '%') goto bad;
+            sb_putc(&b, c);
+            continue;
+        }
+        switch (f.ptr[++i]) {
+        case 'Y': sb_printf(&b, "%04lld", (long long)y); break;
+        case 'm': sb_printf(&b, "%02d", m); break;
+        case 'd': sb_printf(&b, "%02d", d); break;
+        case 'H': sb_printf(&b, "%02lld", (long long)(tod / US_PER_HOUR)); break;
+        case 'M': sb_printf(&b, "%02lld", (long long)(tod / US_PER_MIN % 60)); break;
+        case 'S': sb_printf(&b, "%02lld", (long long)(tod / US_PER_SEC % 60)); break;
+        case 'f': sb_printf(&b, "%06lld", (long long)(tod % US_PER_SEC)); break;
+        case 'j': sb_printf(&b, "%03lld", (long long)tm_extract_ts(TF_DOY, ts)); break;
+        case 'u': sb_printf(&b, "%d", dow == 0 ? 7 : dow); break;
+        case 'w': sb_printf(&b, "%d", dow); break;
+        case 'a': sb_append(&b, day_names[dow], 3); break;
+        case 'A': sb_puts(&b, day_names[dow]); break;
+        case 'b': sb_append(&b, month_names[m - 1], 3); break;
+        case 'B': sb_puts(&b, month_names[m - 1]); break;
+        case 'F': sb_printf(&b, "%04lld-%02d-%02d", (long long)y, m, d); break;
+        case 'T':
+            sb_printf(&b, "%02lld:%02lld:%02lld", (long long)(tod / US_PER_HOUR),
+                      (long long)(tod / US_PER_MIN % 60), (long long)(tod / US_PER_SEC % 60));
+            break;
+        case 's': sb_printf(&b, "%lld", (long long)(ts / US_PER_SEC - (ts % US_PER_SEC < 0))); break;
+        case '%': sb_putc(&b, '%'); break;
+        default: goto bad;
+        }
+    }
+    RxStr r = {NULL, 0};
+    char *p = b.oom ? NULL : scratch(v, b.n + 1);
+    if (p) {
+        if (b.n) memcpy(p, b.p, b.n);
+        r = (RxStr){p, b.n};
+    } else if (b.oom) {
+        rx_error(v->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+    }
+    sb_free(&b);
+    return r;
+bad:
+    sb_free(&b);
+    run_error(v, e, "unknown directive in the format '%.*s' of strftime", (int)(f.len > 80 ? 80 : f.len), f.ptr);
+    return (RxStr){NULL, 0};
+}
+
+/* Reads exactly `width` digits (at most, for %f: 1 to 6) of s at *i into *out. */
+static bool read_digits(RxStr s, size_t *i, int width, bool upto, int64_t *out) {
+    int64_t x = 0;
+    int k = 0;
+    while (k < width && *i < s.len && s.ptr[*i] >= '0' && s.ptr[*i] <= '9') x = x * 10 + (s.ptr[(*i)++] - '0'), k++;
+    if (upto ? k == 0 : k != width) return false;
+    if (upto)
+        for (; k < width; k++) x *= 10;
+    *out = x;
+    return true;
+}
+
+/* strptime: s read by the format's directives into a UTC timestamp; -1 with the error naming
+ * the value and what was expected. */
+static int parse_time(Ev *v, const Expr *e, RxStr s, RxStr f, int64_t *out) {
+    int64_t y = 1970, mo = 1, d = 1, h = 0, mi = 0, sec = 0, us = 0;
+    size_t i = 0;
+    const char *want = NULL;
+    for (size_t k = 0; k < f.len && !want; k++) {
+        char c = f.ptr[k];
+        if (c != '%' || k + 1 >= f.len) {
+            if (i < s.len && s.ptr[i] == c) i++;
+            else want = "the format's literal text";
+            continue;
+        }
+        switch (f.ptr[++k]) {
+        case 'Y': if (!read_digits(s, &i, 4, false, &y)) want = "a 4-digit year (%Y)"; break;
+        case 'm': if (!read_digits(s, &i, 2, false, &mo)) want = "a 2-digit month (%m)"; break;
+        case 'd': if (!read_digits(s, &i, 2, false, &d)) want = "a 2-digit day (%d)"; break;
+        case 'H': if (!read_digits(s, &i, 2, false, &h)) want = "a 2-digit hour (%H)"; break;
+        case 'M': if (!read_digits(s, &i, 2, false, &mi)) want = "2-digit minutes (%M)"; break;
+        case 'S': if (!read_digits(s, &i, 2, false, &sec)) want = "2-digit seconds (%S)"; break;
+        case 'f': if (!read_digits(s, &i, 6, true, &us)) want = "1 to 6 digits of a fraction (%f)"; break;
+        case 'F':
+            if (!read_digits(s, &i, 4, false, &y) || i >= s.len || s.ptr[i++] != '-' || !read_digits(s, &i, 2, false, &mo) ||
+                i >= s.len || s.ptr[i++] != '-' || !read_digits(s, &i, 2, false, &d))
+                want = "YYYY-MM-DD (%F)";
+            break;
+        case 'T':
+            if (!read_digits(s, &i, 2, false, &h) || i >= s.len || s.ptr[i++] != ':' || !read_digits(s, &i, 2, false, &mi) ||
+                i >= s.len || s.ptr[i++] != ':' || !read_digits(s, &i, 2, false, &sec))
+                want = "HH:MM:SS (%T)";
+            break;
+        case '%': if (i < s.len && s.ptr[i] == '%') i++; else want = "'%'"; break;
+        default:
+            return run_error(v, e, "unknown directive in the format '%.*s' of strptime", (int)(f.len > 80 ? 80 : f.len), f.ptr);
+        }
+    }
+    if (!want && i < s.len) want = "the end of the text";
+    if (!want && (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || !tm_valid_date(y, (int)mo, (int)d))) want = "a valid date";
+    if (!want && (h > 23 || mi > 59 || sec > 59)) want = "a valid time of day";
+    if (want)
+        return run_error(v, e, "cannot read '%.*s' with the format '%.*s': expected %s", (int)(s.len > 80 ? 80 : s.len),
+                         s.ptr, (int)(f.len > 80 ? 80 : f.len), f.ptr, want);
+    *out = tm_days_from_civil(y, (int)mo, (int)d) * US_PER_DAY + h * US_PER_HOUR + mi * US_PER_MIN + sec * US_PER_SEC + us;
+    return 0;
+}
+
 static int eval_call(Ev *v, const Expr *e, Vec *out) {
     int na = e->n_args;
     Vec args[4];
@@ -1367,6 +1487,16 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             ((uint8_t *)out->data)[i] = (uint8_t)m;
             break;
         }
+        case FN_STRFTIME: {
+            int64_t ts = a->type == TY_DATE ? (int64_t)((int32_t *)a->data)[i] * US_PER_DAY : ((int64_t *)a->data)[i];
+            RxStr r = format_time(v, e, ts, ((RxStr *)va[1].data)[i]);
+            if (!r.ptr) return -1;
+            ((RxStr *)out->data)[i] = r;
+            break;
+        }
+        case FN_STRPTIME:
+            if (parse_time(v, e, ((RxStr *)a->data)[i], ((RxStr *)va[1].data)[i], &((int64_t *)out->data)[i]) < 0) return -1;
+            break;
         case FN_COALESCE: case FN_CONCAT: case FN_GREATEST: case FN_LEAST: case FN_MOD:
         case FN_NULLIF: case FN_SECONDS: case FN_NOW: case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE:
             /* handled above, or rewritten by the analysis into other expressions */

@@ -43,7 +43,7 @@ static const char *const function_names[FN_N_FUNCTIONS + LANG_N_AGGREGATES] = {
     "coalesce", "abs", "round", "floor", "ceil", "lower", "upper", "length", "substr", "extract",
     "date_trunc", "time_bucket", "date_bin", "trim", "ltrim", "rtrim", "replace", "concat", "starts_with", "contains",
     "split_part", "sqrt", "power", "exp", "ln", "log10", "sign", "mod", "div", "greatest",
-    "least", "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "like", "ilike", "regexp_like", "regexp_replace",
+    "least", "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "like", "ilike", "regexp_like", "regexp_replace", "strftime", "strptime",
     "count", "sum", "avg", "min", "max", "first", "last", "stddev", "stddev_pop", "variance",
     "var_pop", "median", "quantile", "string_agg", "arg_min", "arg_max", "bool_and", "bool_or",
 };
