@@ -33,9 +33,8 @@ case "${1:-build}" in
     [ -x /usr/bin/chromium ] || need+=(chromium)
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     want_cmd psql postgresql-client
-    # MariaDB (scripts/mariadb.sh) and H2's PostgreSQL-protocol server (scripts/h2.sh)
-    want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client
-    want_pkg libh2-java; want_pkg default-jre-headless ;;
+    # MariaDB (scripts/mariadb.sh)
+    want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;
 esac
 if [ "${#need[@]}" -gt 0 ]; then
