@@ -1105,7 +1105,7 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
 void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
     for (int i = 0; i < st->n_params; i++) {
         const Value *v = &st->params[i];
-        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_SQLITE ? "?" : "$", i + 1);
+        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES || c->kind == DB_DUCKDB ? "$" : "?", i + 1);
         char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
         switch (v->type) {
         case TY_TEXT: db_quote_literal(b, v->v.s.ptr, (size_t)v->v.s.len); break;

@@ -83,6 +83,8 @@ static const SqlDialect DUCKDB = {
     .epoch = "epoch_us(CAST(%s AS TIMESTAMP))",
     .lateral = "LATERAL",
     .full_join_any_condition = true,
+    .ts_distance = "(%2$s - %1$s)",
+    .date_distance = "(%2$s - %1$s)",
 };
 
 /* The dialects without a server here: their SQL is shown, never run (--sql-dialect), so each

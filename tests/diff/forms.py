@@ -178,6 +178,9 @@ def main():
             conns = ([] if only else conns) + [("mariadb", my)]
         for label, uri in conns:
             qs = queries(label != "sqlite")
+            # the forms of issue #30's second round (WITHIN, COVERS, AT, the binned LEFT, SEMI and
+            # ANTI) push to SQLite and PostgreSQL; elsewhere they must give the same rows
+            must_push = len(qs) if label in ("sqlite", "postgresql") else len(qs) - len(queries30(label != "sqlite"))
             script = f"DB := connect('{uri}');\n" + "".join(f"query {{ {q} }};\n" for q in qs)
             local = run(relix, script, ["--no-pushdown"])
             if local[0] != 0:
@@ -188,7 +191,7 @@ def main():
                 got = run(relix, script, ["--pushdown", form])
                 ex = run(relix, script, ["--pushdown", form, "--explain"])
                 pushed = ex[1].count("PushedSQL on ")
-                if got == local and pushed == len(qs):
+                if got == local and pushed >= must_push:
                     passed += 1
                     continue
                 failed += 1
