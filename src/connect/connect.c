@@ -937,19 +937,10 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             goto out;
         }
     }
-    Table *t = table_new(n_cols, rows);
+    Table *t = colb_table(b, n_cols, rows, names);
     if (!t) {
         rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
         goto out;
-    }
-    for (int j = 0; j < n_cols; j++) {
-        Column *col = colb_finish(&b[j]);
-        if (!col || table_set(t, j, col, names[j]) < 0) {
-            col_release(col);
-            table_free(t);
-            rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-            goto out;
-        }
     }
     *out = t;
     rc = 0;

@@ -377,19 +377,10 @@ int my_query(MyConn *m, const char *display, const char *sql, const Value *param
         rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", display, msg);
         goto out;
     }
-    Table *t = table_new(n_cols, rows);
+    Table *t = colb_table(b, n_cols, rows, names);
     if (!t) {
         rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
         goto out;
-    }
-    for (int j = 0; j < n_cols; j++) {
-        Column *col = colb_finish(&b[j]);
-        if (!col || table_set(t, j, col, names[j]) < 0) {
-            col_release(col);
-            table_free(t);
-            rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-            goto out;
-        }
     }
     *out = t;
     rc = 0;

@@ -533,3 +533,17 @@ void table_free(Table *t) {
     rx_free(t->names);
     rx_free(t);
 }
+
+Table *colb_table(ColBuilder *b, int n_cols, size_t rows, const char *const *names) {
+    Table *t = table_new(n_cols, rows);
+    if (!t) return NULL;
+    for (int j = 0; j < n_cols; j++) {
+        Column *col = colb_finish(&b[j]);
+        if (!col || table_set(t, j, col, names[j]) < 0) {
+            col_release(col);
+            table_free(t);
+            return NULL;
+        }
+    }
+    return t;
+}

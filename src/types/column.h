@@ -152,6 +152,10 @@ typedef struct Table {
 Table *table_new(int n_cols, size_t n_rows);
 /* Stores column c (consuming the caller's reference) and a copy of name at slot i. */
 int table_set(Table *t, int i, Column *c, const char *name);
+/* A table of rows rows whose column j, named names[j], is colb_finish(&b[j]) for each of the
+ * n_cols builders. NULL on OOM; every builder is then finished or still holds its column, so
+ * that colb_free on each (when its col is not NULL) stays the caller's cleanup either way. */
+Table *colb_table(ColBuilder *b, int n_cols, size_t rows, const char *const *names);
 void table_free(Table *t);
 
 #endif
