@@ -24,13 +24,22 @@ sh "$root/bench/install-peers.sh" >&2
 mkdir -p "$data"
 relix=$root/build/relix
 
-# median of 3 wall-clock seconds of "$@"; the command's last output line goes to $data/out
+# median of 3 wall-clock seconds of "$@"; the command's last output line goes to $data/out.
+# A run over TIMEOUT seconds (default 300) is stopped and the workload's time printed as the
+# bound itself with the rows "timeout", so a peer's quadratic plan cannot stall the table.
+TIMEOUT=${TIMEOUT:-300}
 med() {
   local ts=()
   for r in 1 2 3; do
     local t0=$(date +%s.%N)
-    "$@" 2>/dev/null | tail -n 1 > "$data/out"
-    ts+=("$(echo "$(date +%s.%N) - $t0" | bc)")
+    timeout "$TIMEOUT" bash -c '"$@"' _ "$@" 2>/dev/null | tail -n 1 > "$data/out"
+    local t=$(echo "$(date +%s.%N) - $t0" | bc)
+    if [ "$(echo "$t >= $TIMEOUT" | bc)" = 1 ]; then
+      # a DuckDB stopped mid-query leaves its spill files behind (bench/.tmp): remove them
+      rm -rf "$root/bench/.tmp"
+      echo timeout > "$data/out"; echo "$TIMEOUT"; return
+    fi
+    ts+=("$t")
   done
   printf '%s\n' "${ts[@]}" | sort -n | sed -n 2p
 }
@@ -51,6 +60,7 @@ for n in $sizes; do
   W="Rd := csv('$data/readings_$n.csv'); W := csv('$data/windows_$n.csv');"
   B="B := csv('$data/bookings_$n.csv'); S := csv('$data/stays_$n.csv');"
   rt() { "$relix" --count -e "$1"; }
+  export -f rt duck; export relix root
   run_one() {  # name relix-script duckdb-sql [polars-js]
     local r d p="-" pr
     r=$(med rt "$2"); pr=$(cat "$data/out")

@@ -122,10 +122,72 @@ static Sub make_sub(const IjSide *x, const uint32_t *rows, size_t a, size_t b, i
     return s;
 }
 
-static int join_sub(IjRelation rel, IjRelSet set, IjEngine eng, const Sub *L, const Sub *R, Out *o) {
+static int join_sub(IjRelation rel, IjRelSet set, IjEngine eng, IjAlgo algo, const Sub *L,
+                    const Sub *R, Out *o);
+
+/* A set of relations, member by member: each member's own kernel over the partition (with local
+ * row ids), and each of its pairs kept only when no earlier member holds for it, so every pair
+ * comes once without a distinct; the pairs go to o as extra pairs, which assemble() sorts into
+ * the left rows' runs. Cost: the members' kernels, each output-sensitive, plus the set's pairs
+ * times its members. 0, or -1 with o->err set. */
+static int members_join(IjRelSet set, const Sub *L, const Sub *R, Out *o) {
+    Sub l = *L, r = *R;
+    l.gid = NULL;
+    r.gid = NULL;
+    Out t;
+    memset(&t, 0, sizeof t);
+    t.err = o->err;
+    t.cstart = xmalloc(L->n ? L->n : 1, sizeof *t.cstart);
+    t.clen = xmalloc(L->n ? L->n : 1, sizeof *t.clen);
+    int rc = -1;
+    if (!t.cstart || !t.clen) {
+        oom(o->err);
+        goto done;
+    }
+    for (int m = 0; m < IJ_N_RELATIONS; m++) {
+        if (!(set >> m & 1)) continue;
+        IjRelSet earlier = set & (IJ_SET_OF(m) - 1);
+        memset(t.clen, 0, L->n * sizeof *t.clen);
+        t.n_tmp = t.n_x = 0;
+        t.in_order = true;
+        t.last_left = -1;
+        if (join_sub((IjRelation)m, 0, ij_engine((IjRelation)m, NULL), IJ_ALGO_AUTO, &l, &r, &t) != 0)
+            goto done;
+        for (size_t i = 0; i < L->n; i++) {
+            const uint32_t *run = t.tmp + t.cstart[i];
+            for (uint32_t k = 0; k < t.clen[i]; k++) {
+                uint32_t j = run[k];
+                if (earlier && ij_holds_set(earlier, L->s[i], L->e[i], R->s[j], R->e[j])) continue;
+                if (extra_push(o, gid_of(L, i), gid_of(R, j)) != 0) goto done;
+            }
+        }
+        for (size_t x = 0; x < t.n_x; x++) {
+            uint32_t i = t.xl[x], j = t.xr[x];
+            if (earlier && ij_holds_set(earlier, L->s[i], L->e[i], R->s[j], R->e[j])) continue;
+            if (extra_push(o, gid_of(L, i), gid_of(R, j)) != 0) goto done;
+        }
+    }
+    rc = 0;
+done:
+    xfree(t.cstart);
+    xfree(t.clen);
+    xfree(t.tmp);
+    xfree(t.xl);
+    xfree(t.xr);
+    return rc;
+}
+
+/* Runs engine eng over one partition's rows into o (algo: the options' choice, which only a set's
+ * engine consults). 0, or -1 with o->err set. */
+static int join_sub(IjRelation rel, IjRelSet set, IjEngine eng, IjAlgo algo, const Sub *L,
+                    const Sub *R, Out *o) {
     switch (eng) {
     case ENG_NESTED: return nested_join(rel, set, L, R, o);
-    case ENG_SET: return set_join(set, L, R, o);
+    case ENG_SET: {
+        if (algo == IJ_ALGO_SET_MEMBERS) return members_join(set, L, R, o);
+        int rc = set_join(set, L, R, o, algo == IJ_ALGO_SET_SCAN);
+        return rc == 1 ? members_join(set, L, R, o) : rc;
+    }
     case ENG_EQ: return eq_join(rel, L, R, o);
     case ENG_BAND: return band_join(rel, L, R, o);
     case ENG_DOM: return dom_join(rel, L, NULL, L->n, R, NULL, R->n, o, false);
@@ -194,7 +256,7 @@ int ij_join(IjRelation rel, const IjSide *l, const IjSide *r, const IjOptions *o
         if (lst[p] == lst[p + 1] || rst[p] == rst[p + 1]) continue;
         Sub L = make_sub(l, lrows, lst[p], lst[p + 1], lbs, lbe);
         Sub R = make_sub(r, rrows, rst[p], rst[p + 1], rbs, rbe);
-        if (join_sub(rel, set, eng, &L, &R, &o) != 0) goto done;
+        if (join_sub(rel, set, eng, opt ? opt->algo : IJ_ALGO_AUTO, &L, &R, &o) != 0) goto done;
     }
     if (assemble(&o, l->n, out) != 0) goto done;
     rc = 0;

@@ -221,8 +221,10 @@ int dom_join(IjRelation rel, const Sub *L, const uint32_t *ql, size_t nq, const 
 int range_join(IjRelation rel, const Sub *L, const Sub *R, Out *o);
 /* ijoin_sweep.c: INTERSECTS. */
 int sweep_join(const Sub *L, const Sub *R, Out *o);
-/* ijoin_set.c: a set of relations (two members or more). */
-int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o);
+/* ijoin_set.c: a set of relations (two members or more) by one box scan. 0; -1 with o->err set;
+ * 1 when the scan declines because its candidates would far outnumber the rows (nothing was
+ * written to o; never when force): the caller then runs the members one by one (ijoin.c). */
+int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o, bool force);
 /* Relation r's box for left row (ls, le): b = {xlo, xhi, ylo, yhi}, inclusive bounds on the
  * right row's start (x) and end (y) within which r holds exactly (every relation is such a
  * box); false when no right row can satisfy r (ijoin_set.c). */

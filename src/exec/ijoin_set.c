@@ -1,7 +1,7 @@
 /*
  * ijoin_set.c - engine f of the interval-join kernel, "box scan": a set of relations
  * (IJOIN (PRECEDES | MEETS) ...), every pair for which some member holds, each pair once, in one
- * pass over the right rows (not one join per member).
+ * pass over the right rows when the members' boxes are tight (else member by member, ijoin.c).
  *
  * Each member relation bounds, for a left row (ls, le), the right row's start and end to an
  * inclusive box [xlo, xhi] x [ylo, yhi] (MEETS: rs = le; DURING: rs < ls, re > le; ...); the
@@ -14,8 +14,13 @@
  *   2. Per left row, binary-search its box's range on that endpoint, and test every right row in
  *      it against the box's other range and then the members' predicates (ij_holds_set),
  *      literally, so empty and inverted intervals are judged as the single relations judge them.
- *   Cost O((n + m) log m + c); c is the pairs when the members' boxes adjoin (PRECEDES | MEETS,
- *   the non-strict relations, neighbours in Allen's lattice), more when they lie apart.
+ *   Cost O((n + m) log m + c); c is the pairs when the members' boxes adjoin (MEETS | STARTS,
+ *   the non-strict relations, neighbours in Allen's lattice), more when they lie apart or a
+ *   member's box is open along the sorted endpoint (INTERSECTS bounds rs only from above, so
+ *   its box holds every right row that starts before le).
+ *   Before scanning, the candidates c are counted (two binary searches per left row); when they
+ *   exceed SET_SCAN_LIMIT times (n + m) the box scan declines, and the caller runs the members
+ *   one by one instead (set_join's contract below), which is output-sensitive for every set.
  */
 #include "exec/ijoin_int.h"
 
@@ -67,7 +72,10 @@ static bool set_box(IjRelSet set, int64_t ls, int64_t le, int64_t b[4]) {
     return any;
 }
 
-int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o) {
+/* The box scan's budget: candidates per input row beyond which the members run one by one. */
+enum { SET_SCAN_LIMIT = 4 };
+
+int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o, bool force) {
     size_t n = L->n, m = R->n;
     bool by_end = (set & IJ_SET_OF(IJ_PRECEDED_BY)) && !(set & IJ_SET_OF(IJ_PRECEDES));
     const int64_t *P = by_end ? R->e : R->s, *Q = by_end ? R->s : R->e;
@@ -76,6 +84,20 @@ int set_join(IjRelSet set, const Sub *L, const Sub *R, Out *o) {
     int rc = -1;
     if (!ids || !K || sort_ids(P, NULL, m, ids, K, NULL) != 0) {
         oom(o->err);
+        goto done;
+    }
+    /* Count the candidates first: a box open along P would make the scan quadratic. */
+    size_t cand = 0, budget = SET_SCAN_LIMIT * (n + m);
+    for (size_t i = 0; i < n && cand <= budget && !force; i++) {
+        int64_t b[4] = {0};
+        if (!set_box(set, L->s[i], L->e[i], b)) continue;
+        int64_t plo = by_end ? b[2] : b[0], phi = by_end ? b[3] : b[1];
+        size_t lo = lower_bound(K, 0, m, plo);
+        size_t hi = phi == INT64_MAX ? m : lower_bound(K, lo, m, phi + 1);
+        cand += hi - lo;
+    }
+    if (cand > budget) {
+        rc = 1;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {

@@ -39,7 +39,7 @@ const char *ij_strategy(IjRelation rel, const IjOptions *opt) {
     case ENG_DOM: return "dominance sweep";
     case ENG_RANGE: return "range scan";
     case ENG_SWEEP: return "sweep";
-    case ENG_SET: return "relation set: one box scan";
+    case ENG_SET: return "relation set: box scan, or member by member when the box is wide";
     }
     return "nested loop";
 }

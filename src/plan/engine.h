@@ -12,7 +12,9 @@
 typedef enum {
     IJ_ALGO_AUTO = 0,     /* the kernel chooses (the default) */
     IJ_ALGO_NESTED_LOOP,  /* the O(n*m) reference loop: tests and the planner switch only */
-    IJ_ALGO_FAST          /* the output-sensitive algorithm of the relation, never the loop */
+    IJ_ALGO_FAST,         /* the output-sensitive algorithm of the relation, never the loop */
+    IJ_ALGO_SET_SCAN,     /* a set of relations by its box scan even when the box is wide: tests */
+    IJ_ALGO_SET_MEMBERS   /* a set of relations member by member: tests */
 } IjAlgo;
 
 typedef struct {

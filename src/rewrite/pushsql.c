@@ -1256,9 +1256,9 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
     uint8_t *nl_, *nr_;
     if (p->kind == LP_IJOIN && p->relset) {
         /* An OR of the members' predicates would be exact, but a database runs it as a nested
-         * loop: the engine's box scan joins the set in one pass. */
+         * loop: the engine joins the set output-sensitively. */
         char buf[256];
-        g->stay = gfmt(g, "IJOIN %s runs in the engine as one box scan (in SQL an OR of the "
+        g->stay = gfmt(g, "IJOIN %s runs in the engine (in SQL an OR of the "
                           "relations' predicates, which databases join by a nested loop)",
                        ij_set_name(p->relset, buf, sizeof buf));
         return NULL;

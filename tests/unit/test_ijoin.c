@@ -241,7 +241,8 @@ static void set_cases(int n_cases) {
         IjPairs want = {0};
         brute_set(set, &l, &r, &want);
         IjSide L = as_ij(&l), R = as_ij(&r);
-        static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_FAST, IJ_ALGO_NESTED_LOOP};
+        static const IjAlgo algos[] = {IJ_ALGO_AUTO, IJ_ALGO_FAST, IJ_ALGO_NESTED_LOOP,
+                                       IJ_ALGO_SET_SCAN, IJ_ALGO_SET_MEMBERS};
         for (size_t a = 0; a < RX_ARRAY_LEN(algos); a++) {
             IjOptions opt = {algos[a], n_parts, set};
             IjPairs got = {0};
