@@ -37,7 +37,7 @@ PREFIX  ?= /usr/local
 SOVER   := 0
 SONAME  := librelix.so.$(SOVER)
 
-.PHONY: all test unit clean examples install install-python fuzz
+.PHONY: all test unit clean examples install install-python fuzz print-libs
 all: $(BUILD)/relix $(BUILD)/librelix.a $(BUILD)/librelix.so
 
 # The shared library, for programs that load Relix at run time (python/relix): the same
@@ -88,6 +88,11 @@ install-python: all
 # FUZZ_SECONDS per target, 60 by default).
 fuzz:
 	tests/fuzz/run.sh
+
+# Prints the libraries a program linking build/librelix.a statically needs (the tests that build
+# C programs against it use this, so a new client library is named in one place).
+print-libs:
+	@echo $(LDLIBS)
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -36,5 +36,5 @@ int main(void) {
     return rc;
 }
 C
-cc -std=c11 -g "${flags[@]}" -Iinclude -o "$tmp/p" "$tmp/p.c" "$build/librelix.a" -lsqlite3 -lpq -lmariadb -lz -lzstd -lsnappy -lm -lpthread || exit 1
+cc -std=c11 -g "${flags[@]}" -Iinclude -o "$tmp/p" "$tmp/p.c" "$build/librelix.a" $(make -s --no-print-directory print-libs) || exit 1
 "$tmp/p"; echo "exit $?"

@@ -10,7 +10,7 @@ san=
 case "$build" in *san*) san="-fsanitize=address,undefined" ;; esac
 echo "== examples/host_columns.c"
 cc -std=c11 -Wall -Wextra $san -Iinclude -o "$tmp/host" examples/host_columns.c "$build/librelix.a" \
-  -lsqlite3 -lpq -lmariadb -lz -lzstd -lsnappy -lm -lpthread || exit 1
+  $(make -s --no-print-directory print-libs) || exit 1
 "$tmp/host" | sed 's/^relix [0-9.]*$/relix N/'; echo "exit $?"
 echo "== examples/pandas_asof.py"
 py=/usr/bin/python3

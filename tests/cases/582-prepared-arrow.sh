@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 build=$(dirname "$RELIX")
 san=
 case "$build" in *san*) san="-fsanitize=address,undefined" ;; esac
-libs="-lsqlite3 -lpq -lmariadb -lz -lzstd -lsnappy -lm -lpthread"
+libs=$(make -s --no-print-directory print-libs)
 for ex in prepared_arrow host_columns; do
   cc -std=c11 -Wall -Wextra $san -Iinclude -o "$tmp/$ex" "examples/$ex.c" "$build/librelix.a" $libs || exit 1
 done

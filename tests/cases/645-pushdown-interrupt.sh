@@ -100,6 +100,6 @@ int main(int argc, char **argv) {
 C
 pgi=$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 cc -std=c11 -Wall -Wextra $san -Iinclude -I"$pgi" -o "$tmp/intr" "$tmp/intr.c" "$build/librelix.a" \
-  -lsqlite3 -lpq -lmariadb -lz -lzstd -lsnappy -lm -lpthread || exit 1
+  $(make -s --no-print-directory print-libs) || exit 1
 "$tmp/intr" "$uri" | sed "s/127.0.0.1:[0-9]*/127.0.0.1:PORT/g"
 echo "exit ${PIPESTATUS[0]}"
