@@ -40,6 +40,10 @@ typedef struct {
     int n_sort;
     Column **ocols;       /* the order keys' values */
     KeySet *okeys;        /* ... as ordered int64 keys, for peers */
+    int64_t *ov;          /* scratch: the first order key's values by position (frames) */
+    int64_t *pv;          /* scratch: an argument's values by position (slide_column, pick_extreme) */
+    bool have_frame;      /* lo/hi hold the frames of `frame` (frames() skips recomputing them) */
+    WinSpec frame;
 } Win;
 
 static bool order_null(const Column *c, uint32_t r) { return c->type == TY_NULL || col_is_null(c, r); }
@@ -59,8 +63,26 @@ static int64_t order_i64(const Column *c, uint32_t r) {
     return c->type == TY_DATE ? (int64_t)col_i32(c)[r] * US_PER_DAY : col_i64(c)[r];
 }
 
-/* lo[j], hi[j] for every position j of the frame `s` describes (step 2). */
-static void frames(const Win *w, const WinSpec *s, uint32_t *lo, uint32_t *hi) {
+/* Whether frames a and b are the same (their lo/hi agree). */
+static bool same_frame(const WinSpec *a, const WinSpec *b) {
+    if (a->frame != b->frame) return false;
+    if (a->frame == WF_ROWS) return a->rows == b->rows;
+    if (a->frame == WF_RANGE) return a->range == b->range && (a->range_f == b->range_f || (isnan(a->range_f) && isnan(b->range_f)));
+    return true;
+}
+
+/* lo[j], hi[j] for every position j of the frame `s` describes (step 2); kept in w (lo and hi
+ * are w's scratch), so a second function over the same frame reuses them. */
+static void frames(Win *w, const WinSpec *s, uint32_t *lo, uint32_t *hi) {
+    if (w->have_frame && same_frame(&w->frame, s)) return;
+    w->frame = *s;
+    w->have_frame = true;
+    const Column *oc = w->ocols[0];
+    if (s->frame == WF_RANGE && oc->type != TY_FLOAT && oc->type != TY_NULL) {
+        /* the order values by position, read sequentially by both pointers below */
+        for (size_t j = 0; j < w->n; j++)
+            w->ov[j] = order_null(oc, w->ord[j]) ? 0 : order_i64(oc, w->ord[j]);
+    }
     for (uint32_t g = 0; g < w->n_parts; g++) {
         uint32_t ps = w->bound[g], pe = w->bound[g + 1];
         if (s->frame != WF_RANGE) {
@@ -89,10 +111,12 @@ static void frames(const Win *w, const WinSpec *s, uint32_t *lo, uint32_t *hi) {
                 while (l < j && (isnan(from) ? !isnan(v[w->ord[l]]) : rx_float_cmp(v[w->ord[l]], from) < 0)) l++;
                 while (h + 1 < ve && rx_float_cmp(v[w->ord[h + 1]], cur) == 0) h++;
             } else {
-                int64_t cur = order_i64(c, r), from;
+                const int64_t *ov = w->ov;
+                int64_t cur = ov[j], from;
+                (void)r;
                 if (__builtin_sub_overflow(cur, s->range, &from)) from = INT64_MIN;
-                while (l < j && order_i64(c, w->ord[l]) < from) l++;
-                while (h + 1 < ve && order_i64(c, w->ord[h + 1]) == cur) h++;
+                while (l < j && ov[l] < from) l++;
+                while (h + 1 < ve && ov[h + 1] == cur) h++;
             }
             lo[j] = l;
             hi[j] = h;
@@ -140,9 +164,43 @@ static double slide_float(const Slide *st) {
     return st->fsum + st->comp;
 }
 
+/* count, sum or avg of an INT argument without NULLs: the values gathered by position first, so
+ * the rows entering and leaving a frame are read in sequence; the same results as the general
+ * loop below. -1 with err. */
+static int slide_int(const Win *w, const WinSpec *s, const LPlan *lp, const Column *a,
+                     const uint32_t *lo, const uint32_t *hi, Column *out, RxError *err) {
+    const int64_t *av = col_i64(a);
+    int64_t *pv = w->pv;
+    for (size_t j = 0; j < w->n; j++) pv[j] = av[w->ord[j]];
+    for (uint32_t g = 0; g < w->n_parts; g++) {
+        uint32_t ps = w->bound[g], pe = w->bound[g + 1], cl = ps, ch = ps;
+        __int128 sum = 0;
+        for (uint32_t j = ps; j < pe; j++) {
+            for (; ch <= hi[j]; ch++) sum += pv[ch];
+            for (; cl < lo[j]; cl++) sum -= pv[cl];
+            uint32_t r = w->ord[j];
+            int64_t cnt = (int64_t)(ch - cl);
+            if (s->fn == WIN_COUNT) {
+                col_i64(out)[r] = cnt;
+            } else if (cnt == 0) {
+                if (col_set_null(out, r) < 0) return ops_oom(err);
+            } else if (s->fn == WIN_SUM) {
+                if (sum < INT64_MIN || sum > INT64_MAX)
+                    return rx_error(err, RX_ERUNTIME, lp->src, s->arg->span,
+                                    "integer overflow in sum: the total does not fit in 64 bits");
+                col_i64(out)[r] = (int64_t)sum;
+            } else {
+                col_f64(out)[r] = (double)sum / (double)cnt;
+            }
+        }
+    }
+    return 0;
+}
+
 /* count, sum or avg over the frames into out (of s->type, n rows); -1 with err. */
 static int slide_column(const Win *w, const WinSpec *s, const LPlan *lp, const Column *a,
                         const uint32_t *lo, const uint32_t *hi, Column *out, RxError *err) {
+    if (!s->star && a->type == TY_INT && !a->valid) return slide_int(w, s, lp, a, lo, hi, out, err);
     for (uint32_t g = 0; g < w->n_parts; g++) {
         uint32_t ps = w->bound[g], pe = w->bound[g + 1], cl = ps, ch = ps;
         Slide st = {0};
@@ -195,7 +253,7 @@ static int slide_column(const Win *w, const WinSpec *s, const LPlan *lp, const C
 
 /* min or max: pick[row] = the row holding the frame's least (greatest) value, by a monotonic
  * deque of positions; ROW_NONE when the frame has no value. -1 on OOM. */
-static int pick_extreme(const Win *w, const WinSpec *s, const Column *a, const uint32_t *lo,
+static int pick_extreme(Win *w, const WinSpec *s, const Column *a, const uint32_t *lo,
                         const uint32_t *hi, uint32_t *pick, RxError *err) {
     KeySet ks = {0};
     if (keys_encode_ordered(&a, 1, &ks, err) < 0) return -1;
@@ -206,16 +264,19 @@ static int pick_extreme(const Win *w, const WinSpec *s, const Column *a, const u
         return ops_oom(err);
     }
     bool is_min = s->fn == WIN_MIN;
+    /* the keys by position, read in sequence (a NULL's key is never read: it skips the deque) */
+    int64_t *kp = w->pv;
+    for (size_t j = 0; j < w->n; j++) kp[j] = key[w->ord[j]];
     for (uint32_t g = 0; g < w->n_parts; g++) {
         uint32_t ps = w->bound[g], pe = w->bound[g + 1], ch = ps;
         size_t head = 0, tail = 0;
         for (uint32_t j = ps; j < pe; j++) {
             for (; ch <= hi[j]; ch++) {
-                uint32_t r = w->ord[ch];
-                if (col_is_null(a, r)) continue;
+                if (a->valid && col_is_null(a, w->ord[ch])) continue;
+                int64_t k = kp[ch];
                 while (tail > head) {
-                    int64_t b = key[w->ord[dq[tail - 1]]];
-                    if (is_min ? b < key[r] : b > key[r]) break;
+                    int64_t b = kp[dq[tail - 1]];
+                    if (is_min ? b < k : b > k) break;
                     tail--;
                 }
                 dq[tail++] = ch;
@@ -255,7 +316,7 @@ static Column *with_default(const WinSpec *s, const Column *a, const Column *def
 }
 
 /* The column of window function s (n rows, in row order); NULL with err. */
-static Column *win_column(ExecCtx *x, const Win *w, const WinSpec *s, const LPlan *lp, const Table *in,
+static Column *win_column(ExecCtx *x, Win *w, const WinSpec *s, const LPlan *lp, const Table *in,
                           uint32_t *lo, uint32_t *hi, uint32_t *pick, RxError *err) {
     size_t n = w->n;
     Column *a = NULL, *def = NULL, *out = NULL;
@@ -346,7 +407,9 @@ Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     lo = rx_malloc((n ? n : 1) * sizeof *lo);
     hi = rx_malloc((n ? n : 1) * sizeof *hi);
     pick = rx_malloc((n ? n : 1) * sizeof *pick);
-    if (!w.ocols || !w.okeys || !gcols || !w.ord || !lo || !hi || !pick) {
+    w.ov = rx_malloc((n ? n : 1) * sizeof *w.ov);
+    w.pv = rx_malloc((n ? n : 1) * sizeof *w.pv);
+    if (!w.ocols || !w.okeys || !gcols || !w.ord || !lo || !hi || !pick || !w.ov || !w.pv) {
         ops_oom(err);
         goto out;
     }
@@ -413,6 +476,7 @@ out:
     }
     for (int k = 0; k < lp->n_group && gcols; k++) col_release(gcols[k]);
     rx_free(w.ocols), rx_free(w.okeys), rx_free(gcols), rx_free(w.ord), rx_free(w.bound);
+    rx_free(w.ov), rx_free(w.pv);
     rx_free(perm), rx_free(ids), rx_free(lo), rx_free(hi), rx_free(pick);
     return t;
 }
