@@ -554,30 +554,32 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     }
     uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     int64_t *codes = rx_malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
-    uint64_t *h = rx_malloc((n ? n : 1) * sizeof *h);
     RxHMap map;   /* hash of a key -> the first row of its group; room for every row */
     bool map_ok = hmap_init(&map, n < 512 ? 512 : n) == 0;
-    if (!ids || !codes || !h || !map_ok) {
-        rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
+    if (!ids || !codes || !map_ok) {
+        rx_free(ids), rx_free(codes), hmap_free(&map);
         return oom(err);
     }
     for (int k = 0; k < n_cols; k++) {
         const Column *c = cols[k];
         int64_t *code = codes + (size_t)k * n;
-        if (c->type == TY_TEXT) {
+        if (c->type == TY_TEXT && c->codes) {
+            /* a dictionary-coded column: its codes name its distinct strings already */
+            for (size_t i = 0; i < n; i++) code[i] = c->codes[i];
+        } else if (c->type == TY_TEXT) {
             Dict d;
             bool failed = dict_init(&d, 1024) < 0;
             for (size_t i = 0; i < n && !failed; i++)
                 code[i] = col_is_null(c, i) ? 0 : (int64_t)dict_id(&d, col_str(c)[i], true, &failed);
             dict_free(&d);
             if (failed) {
-                rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
+                rx_free(ids), rx_free(codes), hmap_free(&map);
                 return oom(err);
             }
         } else {
             KeySet ks;
             if (keys_encode_ordered(&c, 1, &ks, err) < 0) {
-                rx_free(ids), rx_free(codes), rx_free(h), hmap_free(&map);
+                rx_free(ids), rx_free(codes), hmap_free(&map);
                 return -1;
             }
             memcpy(code, ks.keys[0], n * sizeof *code);
@@ -592,12 +594,11 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             x = rx_hash_combine(x, null ? 0x6e756c6cULL : (uint64_t)codes[(size_t)k * n + i]);
             x = rx_hash_combine(x, null);
         }
-        h[i] = x;
         RxHProbe p = hmap_probe(&map, x);
         uint32_t o;
         bool found = false;
         while (!found && hmap_next(&map, &p, &o)) {
-            found = h[o] == x;
+            found = true;   /* the codes decide: no hash array, one fresh array less */
             for (int k = 0; k < n_cols && found; k++) {
                 bool a = col_is_null(cols[k], o), b = col_is_null(cols[k], i);
                 found = a == b && (a || codes[(size_t)k * n + o] == codes[(size_t)k * n + i]);
@@ -610,7 +611,7 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
         ids[i] = next++;
         hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
     }
-    rx_free(codes), rx_free(h);
+    rx_free(codes);
     hmap_free(&map);
     *ids_out = ids;
     *n_groups = next;
