@@ -34,7 +34,9 @@ case "${1:-build}" in
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     want_cmd psql postgresql-client
     # MariaDB (scripts/mariadb.sh)
-    want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client ;;
+    want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client
+    # H2's PostgreSQL-protocol server (scripts/h2.sh) under Java
+    want_pkg libh2-java; want_pkg default-jre-headless ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;
 esac
 if [ "${#need[@]}" -gt 0 ]; then

@@ -54,7 +54,7 @@ static void run_end(int slot) {
 
 void db_cancel(DbConn *c) {
     if (!c) return;
-    if (c->kind == DB_POSTGRES && c->cancel) {
+    if (c->pg && c->cancel) {
         char buf[256];
         PQcancel(c->cancel, buf, (int)sizeof buf);
     } else if (c->duck) {
@@ -232,20 +232,53 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         *out = c;
         return 0;
     }
-    /* PostgreSQL: a URI, or libpq's keyword/value form ("host=h dbname=d") */
-    if (strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 ||
+    /* PostgreSQL: a URI, or libpq's keyword/value form ("host=h dbname=d"); H2's server speaks
+     * its protocol (h2://, or a postgresql:// string that reaches one) */
+    bool h2 = strncmp(uri, "h2://", 5) == 0;
+    if (h2 || strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 ||
         (strchr(uri, '=') && !strstr(uri, "://"))) {
-        if (pg_check(uri, err) < 0) {
+        StrBuf h2uri;
+        sb_init(&h2uri);
+        if (h2 && h2_pg_uri(uri, &h2uri) < 0) {
+            sb_free(&h2uri);
+            db_close(c);
+            return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        }
+        const char *conninfo = h2 ? h2uri.p : uri;
+        if (pg_check(conninfo, err) < 0) {
+            sb_free(&h2uri);
             db_close(c);
             return -1;
         }
         c->kind = DB_POSTGRES;
-        c->pg = PQconnectdb(uri);
+        c->pg = PQconnectdb(conninfo);
+        sb_free(&h2uri);
         if (c->pg) c->cancel = PQgetCancel(c->pg);
         if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
-            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot connect to %s: %s", c->display, msg);
+            /* H2's server drops the connection without a word on a failed login */
+            bool dropped = h2 && strstr(msg, "closed the connection");
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot connect to %s: %s%s", c->display, msg,
+                     dropped ? " (H2's server closes the connection when the user or password is wrong, or the "
+                               "database does not exist and it may not create it)" : "");
+            db_close(c);
+            return -1;
+        }
+        if (h2_is_h2(c->pg)) {
+            c->kind = DB_H2;
+            if (h2_setup(c->pg, c->display, err) < 0) {
+                db_close(c);
+                return -1;
+            }
+            *out = c;
+            return 0;
+        }
+        if (h2) {
+            const char *v = PQparameterStatus(c->pg, "server_version");
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0),
+                     "%s is no H2 server (it reports PostgreSQL %s): connect to it with postgresql://", c->display,
+                     v ? v : "of an unknown version");
             db_close(c);
             return -1;
         }
@@ -273,7 +306,8 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
                     "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
-                    "\"host=... dbname=...\", or mysql://user@host:port/db)");
+                    "\"host=... dbname=...\", mysql://user@host:port/db, duckdb:path/to/file.db, "
+                    "or h2://user@host:port/db)");
 }
 
 void db_quote_ident(StrBuf *b, const char *name) {
@@ -343,6 +377,8 @@ void db_schema_free(DbSchema *s) {
     free(s->collation);
     memset(s, 0, sizeof *s);
 }
+
+int db_schema_order_add(DbSchema *s, const char *quoted_or_raw) { return order_add(s, quoted_or_raw); }
 
 static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
     char **nn = realloc(s->names, (size_t)(s->n_cols + 1) * sizeof *nn);
@@ -570,8 +606,11 @@ out:
     return rc;
 }
 
+int db_schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) { return schema_add(s, name, t, nat); }
+
 int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     if (c->kind == DB_DUCKDB) return duck_schema(c, table, out, err);
+    if (c->kind == DB_H2) return h2_table_schema(c->pg, c->display, table, out, err);
     if (c->my) return my_table_schema(c->my, c->display, table, out, err);
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
@@ -806,7 +845,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     int rc = -1, slot = -1;
     PGresult *res = NULL;
     sqlite3_stmt *st = NULL;
-    if (c->kind == DB_POSTGRES) {
+    if (c->pg) {
         StrBuf *texts = calloc((size_t)n_params + 1, sizeof *texts);
         const char **values = calloc((size_t)n_params + 1, sizeof *values);
         bool oom = !texts || !values;
@@ -860,7 +899,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
         }
     }
     for (int j = 0; j < n_cols; j++) colb_init(&b[j], types[j], rows ? rows : 1024);
-    if (c->kind == DB_POSTGRES) {
+    if (c->pg) {
         for (size_t i = 0; i < rows; i++)
             for (int j = 0; j < n_cols; j++) {
                 if (PQgetisnull(res, (int)i, j)) {
@@ -869,8 +908,11 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
                 }
                 const char *s = PQgetvalue(res, (int)i, j), *why;
                 size_t n = (size_t)PQgetlength(res, (int)i, j);
-                Value v;
-                if (text_value(types[j], s, n, &v, &why) < 0) {
+                Value v = {.type = types[j]};
+                /* H2 writes an INTERVAL as its SQL literal */
+                int vrc = c->kind == DB_H2 && types[j] == TY_DURATION ? h2_interval_value(s, n, &v.v.d, &why)
+                                                                      : text_value(types[j], s, n, &v, &why);
+                if (vrc < 0) {
                     bad_value(err, names[j], i, types[j], s, n, why);
                     goto out;
                 }
@@ -1034,7 +1076,7 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
 static int one_number(DbConn *c, const char *sql, const char *p, double *out) {
     int rc = -1;
     if (c->kind == DB_DUCKDB) return duck_number(c->duck, sql, p, out);
-    if (c->kind == DB_POSTGRES) {
+    if (c->pg) {
         const char *values[1] = {p};
         PGresult *r = PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
@@ -1072,7 +1114,9 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
     db_quote_ident(&ident, table);
     double v = -1;
     int rc;
-    if (c->kind == DB_POSTGRES) {
+    if (c->kind == DB_H2) {
+        rc = h2_table_rows(c->pg, table, &v);
+    } else if (c->kind == DB_POSTGRES) {
         rc = one_number(c, "SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)", ident.p, &v);
         if (rc == 0 && v < 0) rc = -1; /* never analyzed */
     } else if (c->kind == DB_DUCKDB) {
@@ -1096,7 +1140,8 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
 void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
     for (int i = 0; i < st->n_params; i++) {
         const Value *v = &st->params[i];
-        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES || c->kind == DB_DUCKDB ? "$" : "?", i + 1);
+        sb_printf(b, "%s%s%d = ", i ? ", " : " with ", c->kind == DB_POSTGRES || c->kind == DB_DUCKDB || c->kind == DB_H2 ? "$" : "?",
+                  i + 1);
         char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
         switch (v->type) {
         case TY_TEXT: db_quote_literal(b, v->v.s.ptr, (size_t)v->v.s.len); break;
@@ -1130,6 +1175,7 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
     char *cols[64];
     bool yes = false;
     if (c->kind == DB_DUCKDB) return false; /* its ART indexes serve point lookups, not an ordered probe */
+    if (c->kind == DB_H2) return false;     /* no LATERAL: no probe for an index to serve */
     if (c->my) return my_has_index(c->my, table, lead, n_lead, then);
     if (c->kind == DB_POSTGRES) {
         StrBuf ident;

@@ -13,9 +13,11 @@
  * DuckDB: duckdb:path/to/file.db (relative like SQLite's; duckdb::memory: an empty in-memory
  * one), opened read-only in this process through libduckdb.so (connect/duckdb.h).
  * MariaDB and MySQL connections (mysql://, mariadb://) are in connect/mariadb.c.
+ * H2: h2://user@host:port/db, its PostgreSQL-protocol server through libpq (connect/h2.c); a
+ * postgresql:// string that reaches an H2 server is taken as H2 too.
  *
  * A database table's order, which Relix's defined result order needs, is the order of its
- * primary key, else SQLite's or DuckDB's rowid or PostgreSQL's ctid: scans and pushed statements both
+ * primary key, else SQLite's or DuckDB's rowid, PostgreSQL's ctid or H2's _ROWID_: scans and pushed statements both
  * sort by it, so a pushed join returns exactly what the engine would.
  */
 #ifndef RX_CONNECT_H
@@ -26,7 +28,7 @@
 
 /* DB_MARIADB: MariaDB from 10.2; DB_MYSQL: MySQL from 8.0.17; DB_MYSQL_OLD: either before
  * (connect/mariadb.c). */
-typedef enum { DB_SQLITE, DB_POSTGRES, DB_DUCKDB, DB_MARIADB, DB_MYSQL, DB_MYSQL_OLD } DbKind;
+typedef enum { DB_SQLITE, DB_POSTGRES, DB_DUCKDB, DB_MARIADB, DB_MYSQL, DB_MYSQL_OLD, DB_H2 } DbKind;
 
 typedef struct DbConn DbConn;
 
@@ -185,6 +187,39 @@ void my_cancel(MyConn *m);
  * the error for one that is not. */
 int db_text_value(RxType t, const char *s, size_t n, Value *v, const char **why);
 int db_bad_value(RxError *err, const char *col, size_t row, RxType t, const char *s, size_t n, const char *why);
+
+/* Appends a column (name copied) to s, and an item (copied: a quoted identifier, or rowid and
+ * the like) to s's order; -1 when out of memory (the caller frees s). */
+int db_schema_add(DbSchema *s, const char *name, RxType t, DbNative nat);
+int db_schema_order_add(DbSchema *s, const char *quoted_or_raw);
+
+/* ---- H2 (connect/h2.c; used by connect.c only) -----------------------------------------------
+ *
+ * H2 2.x through its PostgreSQL-protocol server (org.h2.tools.Server -pg): a connection string
+ * h2://[user@]host[:port]/db[?libpq options] is a PostgreSQL URI with another scheme; the
+ * password comes, as for PostgreSQL, from PGPASSWORD, ~/.pgpass or a service file, never from
+ * the string. Statements run through libpq like PostgreSQL's; what differs is here. */
+struct pg_conn;
+
+/* The libpq URI of an h2:// string (postgresql://...) appended to out; -1 for another scheme
+ * or when out of memory. */
+int h2_pg_uri(const char *uri, StrBuf *out);
+/* Whether the server on pg is H2 (it reports PostgreSQL 8.2 and answers H2VERSION()). */
+bool h2_is_h2(struct pg_conn *pg);
+/* Sets the session's time zone to UTC (TIMESTAMP columns are read as UTC, and a TIMESTAMP WITH
+ * TIME ZONE parameter without an offset is UTC). -1 with err (RX_EIO) naming display. */
+int h2_setup(struct pg_conn *pg, const char *display, RxError *err);
+/* The columns of table in the current schema from INFORMATION_SCHEMA, with Relix types
+ * (docs/connect.md), and its order: the primary key, else _ROWID_, else (a view) every column.
+ * RX_ENAME for no such table (naming one that differs only in case), RX_ETYPE for a column type
+ * Relix cannot represent, RX_EIO when the server fails. */
+int h2_table_schema(struct pg_conn *pg, const char *display, const char *table, DbSchema *out, RxError *err);
+/* INFORMATION_SCHEMA.TABLES.ROW_COUNT_ESTIMATE of table; -1 when there is none. */
+int h2_table_rows(struct pg_conn *pg, const char *table, double *rows);
+/* H2's text of an INTERVAL ("INTERVAL '-1 02:03:04.5' DAY TO SECOND", "INTERVAL '1-6' YEAR TO
+ * MONTH") as a DURATION: months for year-month intervals, microseconds for day-time ones. -1
+ * with *why for another text, a value out of range or finer than a microsecond. */
+int h2_interval_value(const char *s, size_t n, RxDuration *d, const char **why);
 
 /* "name" with embedded quotes doubled: an identifier in both dialects. Appends to b. */
 void db_quote_ident(StrBuf *b, const char *name);

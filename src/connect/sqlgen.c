@@ -317,6 +317,33 @@ static const SqlDialect MYSQL_OLD = {
     .no_pushdown = true,
 };
 
+/* H2 2.x (the spec's GENERIC dialect), through its PostgreSQL-protocol server, whose sessions
+ * run in H2's PostgreSQL mode: $n parameters, NULLS FIRST/LAST, RIGHT JOIN, recursive CTEs and
+ * ROW_NUMBER(). No LATERAL and no FULL JOIN: an AS-OF join stays in the engine, an interval join
+ * is a plain JOIN ... ON. Text compares by UTF-16 code units (a character above U+FFFF sorts
+ * before U+E000..U+FFFF), so every text comparison, key and order is on the text's UTF-8
+ * bytes, CAST(... AS VARBINARY), which H2 compares unsigned. A TIME's default precision is whole
+ * seconds: TIME(6). Its arithmetic, text functions (length counts UTF-16 units), sums and
+ * rounding are not claimed exact. */
+static const SqlDialect H2 = {
+    .name = "H2",
+    .quote = '"',
+    .type_names = {[TY_INT] = "BIGINT", [TY_FLOAT] = "DOUBLE PRECISION", [TY_BOOL] = "BOOLEAN",
+                   [TY_TEXT] = "VARCHAR", [TY_TIMESTAMP] = "TIMESTAMP(6) WITH TIME ZONE", [TY_DATE] = "DATE",
+                   [TY_TIME] = "TIME(6)"},
+    .typed_literals = true,
+    .param_mark = '$',
+    .collate_bytes = "",
+    .bytes_form = "CAST(%s AS VARBINARY)",
+    .bytes_text = "UTF8TOSTRING(%s)",
+    .narrow_ints = true,
+    .bool_type = true,
+    .series = SERIES_NONE,
+    .materialized = "",
+    .floor = true,
+    .no_full_join = true,
+};
+
 const SqlDialect *sql_dialect(DbKind kind) {
     switch (kind) {
     case DB_POSTGRES: return &POSTGRES;
@@ -324,6 +351,7 @@ const SqlDialect *sql_dialect(DbKind kind) {
     case DB_MARIADB: return &MARIADB;
     case DB_MYSQL: return &MYSQL;
     case DB_MYSQL_OLD: return &MYSQL_OLD;
+    case DB_H2: return &H2;
     case DB_SQLITE: break;
     }
     return &SQLITE;
@@ -334,7 +362,7 @@ const SqlDialect *sql_dialect_named(const char *name) {
         {"postgresql", &POSTGRES}, {"sqlite", &SQLITE}, {"duckdb", &DUCKDB}, {"citus", &CITUS}, {"greenplum", &GREENPLUM},
         {"redshift", &REDSHIFT}, {"spark", &SPARK}, {"trino", &TRINO}, {"sqlserver", &SQLSERVER}, {"mssql", &SQLSERVER},
         {"db2", &DB2},
-        {"mariadb", &MARIADB}, {"mysql", &MYSQL},
+        {"mariadb", &MARIADB}, {"mysql", &MYSQL}, {"h2", &H2}, {"generic", &H2},
     };
     for (size_t i = 0; name && i < RX_ARRAY_LEN(all); i++)
         if (strcasecmp(name, all[i].name) == 0 || strcasecmp(name, all[i].d->name) == 0) return all[i].d;
@@ -384,11 +412,15 @@ void sql_order_item(StrBuf *b, const SqlDialect *d, const char *sql, bool text, 
         sb_printf(b, "CASE WHEN %s IS NULL THEN %d ELSE %d END, ", sql, nulls_first ? 0 : 1, nulls_first ? 1 : 0);
     else if (!plain && d->no_nulls_order) /* NULLs first or last by hand: a NULL sorts as 1 */
         sb_printf(b, "(%s) IS NULL%s, ", sql, nulls_first ? " DESC" : "");
-    if (text) sb_puts(b, "(");
-    sb_puts(b, sql);
-    if (text) {
-        sb_puts(b, ")");
-        sb_puts(b, d->collate_bytes);
+    if (text && d->bytes_form) {
+        sb_printf(b, d->bytes_form, sql);
+    } else {
+        if (text) sb_puts(b, "(");
+        sb_puts(b, sql);
+        if (text) {
+            sb_puts(b, ")");
+            sb_puts(b, d->collate_bytes);
+        }
     }
     if (plain) {
         if (desc) sb_puts(b, " DESC");

@@ -8,7 +8,8 @@
  * What is pushed down, and how a subtree becomes blocks of SQL, is decided above (rewrite/
  * pushsql.c); it asks the dialect table below what the database can do exactly and lets the
  * functions here spell it. A new dialect is one more table, not new branches in the rewrite.
- * MariaDB and MySQL have tables too (their connections are in connect/mariadb.c).
+ * MariaDB and MySQL have tables too (their connections are in connect/mariadb.c), and so has H2
+ * (the spec's GENERIC dialect; connect/h2.c).
  */
 #ifndef RX_SQLGEN_H
 #define RX_SQLGEN_H
@@ -53,6 +54,11 @@ typedef struct {
     bool bool_case;           /* a predicate is no value (T-SQL): a computed BOOL item is a CASE giving 1,
                                * 0 or NULL */
     const char *collate_bytes;  /* the clause after "(expr)" that compares text bytewise */
+    const char *bytes_form;   /* else a printf format of text as a value that compares and orders
+                               * by the text's UTF-8 bytes (H2, whose text compares by UTF-16
+                               * units: CAST(%s AS VARBINARY)); NULL: "(expr)" collate_bytes */
+    const char *bytes_text;   /* with bytes_form: the format that turns such a value back into the
+                               * text, where it is a result (a group's key, min and max) */
     bool text_holds_nul;      /* a text parameter may contain a NUL byte */
     bool narrow_ints;         /* has int2/int4 columns, widened to 64 bits before arithmetic */
     bool exact_arith;         /* 64-bit INT and double arithmetic fail where the engine's do,
@@ -95,7 +101,7 @@ typedef struct {
 /* The table of kind's dialect (static; never NULL). */
 const SqlDialect *sql_dialect(DbKind kind);
 
-/* The dialect named (case-insensitive): postgresql, sqlite, mariadb, mysql, and those without a server here,
+/* The dialect named (case-insensitive): postgresql, sqlite, mariadb, mysql, h2, and those without a server here,
  * whose SQL EXPLAIN shows (--sql-dialect): citus, greenplum, redshift (PostgreSQL's protocol),
  * spark, trino; or its table's name ("Spark SQL"). NULL for another name. */
 const SqlDialect *sql_dialect_named(const char *name);

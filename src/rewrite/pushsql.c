@@ -240,7 +240,15 @@ static int number_params(Gen *g, const char *sql, StrBuf *b, Value **out, int *n
 }
 
 static const char *collated(Gen *g, const char *sql) {
+    if (g->d->bytes_form) return gfmt(g, g->d->bytes_form, sql);
     return gfmt(g, "(%s)%s", sql, g->d->collate_bytes);
+}
+
+/* A value of collated() as the text it stands for, where it is a result rather than only compared
+ * (a dialect whose bytewise form is another type turns it back). */
+static const char *collated_text(Gen *g, const char *sql, RxType t) {
+    if (t != TY_TEXT || !g->d->bytes_text || !sql) return sql;
+    return gfmt(g, g->d->bytes_text, sql);
 }
 
 static const char *as_float(Gen *g, const char *sql, RxType t) {
@@ -1669,6 +1677,11 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
                              : "ASOF k nearest: no pushed form ranks the k nearest values with the engine's ties";
         return NULL;
     }
+    /* neither a correlated subquery (LATERAL, APPLY) nor window functions: no form at all */
+    if (!g->d->lateral && !g->d->windows) {
+        g->stay = gfmt(g, "ASOF: %s has no LATERAL (nor a sorted-pass form here)", g->d->name);
+        return NULL;
+    }
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
@@ -1718,7 +1731,7 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
         const char *k = key_expr(g, x, cols);
         if (!k) return NULL;
         if (t == TY_BOOL) return g->d->bool_type ? gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "bool_and" : "bool_or", k) : NULL;
-        return gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "min" : "max", k);
+        return collated_text(g, gfmt(g, "%s(%s)", ag->fn == AGG_MIN ? "min" : "max", k), t);
     }
     case AGG_FIRST: case AGG_LAST:
         if (!g->d->ordered_aggregates) return NULL;
@@ -1771,7 +1784,7 @@ static Blk *gen_group(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
         if (!kx) ok = false;
         if (!ok) break;
         sb_printf(&by, "%s%s", k ? ", " : "", kx);
-        sb_printf(&s, "%s AS c%d, ", kx, k);
+        sb_printf(&s, "%s AS c%d, ", collated_text(g, kx, e->type), k);
         o->cols[k] = (Col){gfmt(g, "%s.c%d", t, k), e->type, e->type == TY_INT ? DBN_INT4 : DBN_EXACT, NULL};
     }
     for (int k = 0; ok && k < p->n_aggs; k++) {
