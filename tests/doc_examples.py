@@ -63,6 +63,8 @@ OPERATORS = [
     "EQUALS", "COVERS", "COVERED_BY", "LEFT", "SEMI", "ANTI", "AT",
     # AS-OF join
     "ASOF", "INNER", "WITHIN", "TIES", "NEAREST", "ALL",
+    # window join
+    "WJOIN", "PREVAILING",
     # interval sets
     "PACK", "GAPS", "NORMALIZE", "WITH", "TO", "IMINUS", "IINTERSECT", "ON",
     # scalar expressions

@@ -67,6 +67,7 @@ struct Expr {
 
 typedef enum {
     LP_SCAN, LP_SELECT, LP_PROJECT, LP_RENAME, LP_VIEW, LP_IJOIN, LP_ASOF,
+    LP_WJOIN,            /* the window join: in[0]'s columns, then one per aggregate */
     LP_JOIN, LP_SETOP, LP_DISTINCT, LP_SORT, LP_TOP, LP_GROUP,
     LP_ISET,             /* an interval-set operator (iset_op below) */
     LP_WINDOW,           /* ω: in[0]'s columns, then one per window function */
@@ -154,6 +155,13 @@ struct LPlan {
     int n_keys;
     int *lkeys, *rkeys;  /* equality keys: columns of in[0] and in[1] (ASOF, JOIN, fused IJOIN) */
     int lmatch, rmatch;  /* the match columns */
+    /* LP_WJOIN: for each row of in[0], the aggregates `aggs` over the rows of in[1] with equal
+     * keys (lkeys/rkeys) whose rmatch value v lies in [t + wj_lo, t + wj_hi] (t the row's
+     * lmatch value; both ends in the match columns' unit: microseconds for TIMESTAMP, days for
+     * DATE, the number for INT; wj_lo <= wj_hi). prevailing: also the latest right row before
+     * t + wj_lo when no right row lies at t + wj_lo itself. */
+    int64_t wj_lo, wj_hi;
+    bool prevailing;
     /* LP_JOIN: join_kind (JoinKind); residual condition over in[0]'s columns followed by
      * in[1]'s (NULL: none). For JOIN_SEMI/RSEMI/ANTI the output is one input's schema. */
     int join_kind;

@@ -1570,16 +1570,17 @@ static LPlan *sema_ijoin(Sema *s, const AstNode *n) {
     return p;
 }
 
-/* Flattens an ∧ tree of the ASOF condition into conjuncts; ∨ and ¬ are errors. */
-static int flatten_and(Sema *s, const AstNode *n, PtrVec *out) {
+/* Flattens an ∧ tree of an operator's condition into conjuncts; ∨ and ¬ are errors, which
+ * name the operator as `op` says ("an ASOF"). */
+static int flatten_and(Sema *s, const AstNode *n, PtrVec *out, const char *op) {
     if (n->kind == AST_BINARY && n->op == OP_AND) {
-        if (flatten_and(s, n->a, out) < 0) return -1;
-        return flatten_and(s, n->b, out);
+        if (flatten_and(s, n->a, out, op) < 0) return -1;
+        return flatten_and(s, n->b, out, op);
     }
     if ((n->kind == AST_BINARY && n->op == OP_OR) || (n->kind == AST_UNARY && n->op == OP_NOT))
         return rx_error(s->err, RX_ETYPE, s->src, n->span,
-                        "an ASOF condition is a conjunction (∧) of comparisons; '%s' is not "
-                        "allowed", op_text(n->op));
+                        "%s condition is a conjunction (∧) of comparisons; '%s' is not "
+                        "allowed", op, op_text(n->op));
     ptrvec_push(s->a, out, (void *)n);
     return 0;
 }
@@ -1639,7 +1640,7 @@ static LPlan *sema_asof(Sema *s, const AstNode *n) {
     p->ties_all = n->ties == 3;
     p->asof_k = n->asof_k ? (int)n->asof_k : p->ties_all ? 1 : 0;
     PtrVec conj = {0};
-    if (flatten_and(s, n->cond, &conj) < 0) return NULL;
+    if (flatten_and(s, n->cond, &conj, "an ASOF") < 0) return NULL;
     p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
     p->rkeys = alloc(s, (conj.n + 1) * sizeof(int));
     if (!p->lkeys || !p->rkeys) return NULL;
@@ -2365,6 +2366,227 @@ static int sema_agg(Sema *s, const AstNode *it, const Schema *sc, const char *op
     return 0;
 }
 
+/* ---- the window join ------------------------------------------------------------------------- */
+
+/* One end of a WJOIN window, bound, over the left input: a left column c alone, c + k or c - k
+ * for a constant k (a DURATION of fixed length for a TIMESTAMP or DATE column, whole days for a
+ * DATE, an INT for an INT). *col = the column, *off = the signed offset in the column's unit.
+ * -1 with the error. */
+static int wjoin_bound(Sema *s, const AstNode *bound, const Schema *l, const Schema *r, int *col, int64_t *off) {
+    const AstNode *ref = bound, *k = NULL;
+    bool minus = false;
+    if (bound->kind == AST_BINARY && (bound->op == OP_ADD || bound->op == OP_SUB)) {
+        ref = bound->a;
+        k = bound->b;
+        minus = bound->op == OP_SUB;
+    }
+    if (ref->kind != AST_COLREF)
+        return rx_error(s->err, RX_ETYPE, s->src, bound->span,
+                        "a WJOIN window's end is a left column, plus or minus a constant: "
+                        "R.t BETWEEN L.t - DURATION 'PT1M' AND L.t");
+    int side = asof_side(s, ref, l, r, col);
+    if (side < 0) return -1;
+    if (side != 0)
+        return rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                        "a WJOIN window's end is measured from a column of the left input; this "
+                        "one is of the right input");
+    RxType t = l->cols[*col].type;
+    if (t != TY_TIMESTAMP && t != TY_DATE && t != TY_INT)
+        return rx_error(s->err, RX_ETYPE, s->src, ref->span,
+                        "a WJOIN window needs a TIMESTAMP, DATE or INT time, but %s is %s",
+                        sema_col_label(s->a, &l->cols[*col]), type_name(t));
+    *off = 0;
+    if (!k) return 0;
+    Schema none = {0, NULL};
+    Expr *e = sema_expr(s, k, &none);
+    if (!e) return -1;
+    if (e->kind != EX_CONST || e->value.null)
+        return rx_error(s->err, RX_ETYPE, s->src, k->span,
+                        "a WJOIN window's width is a constant (DURATION 'PT5M', or an INT for an "
+                        "INT column)");
+    if (t == TY_TIMESTAMP || t == TY_DATE) {
+        if (e->type != TY_DURATION)
+            return rx_error(s->err, RX_ETYPE, s->src, k->span,
+                            "%s is %s: its window is measured in a DURATION (DURATION 'PT5M'), "
+                            "found %s", sema_col_label(s->a, &l->cols[*col]), type_name(t), type_name(e->type));
+        RxDuration d = e->value.v.d;
+        if (d.months != 0)
+            return rx_error(s->err, RX_EVALUE, s->src, k->span,
+                            "a WJOIN window needs an exact length, but this one has calendar units "
+                            "(months or years, whose length varies); write days or hours instead");
+        int64_t day = INT64_C(86400000000);
+        if (t == TY_DATE && d.us % day != 0)
+            return rx_error(s->err, RX_EVALUE, s->src, k->span,
+                            "%s is a DATE: its window is whole days, not a part of one",
+                            sema_col_label(s->a, &l->cols[*col]));
+        *off = t == TY_DATE ? d.us / day : d.us;
+    } else {
+        if (e->type != TY_INT)
+            return rx_error(s->err, RX_ETYPE, s->src, k->span,
+                            "%s is INT: its window is an INT, found %s",
+                            sema_col_label(s->a, &l->cols[*col]), type_name(e->type));
+        *off = e->value.v.i;
+    }
+    if (*off == INT64_MIN)
+        return rx_error(s->err, RX_EVALUE, s->src, k->span, "this window width is out of range");
+    if (minus) *off = -*off;
+    return 0;
+}
+
+/* L WJOIN [PREVAILING] keys ∧ R.t BETWEEN L.t - a AND L.t + b WITH aggregates R: the keys,
+ * the window and the aggregates checked; NULL with the error. */
+static LPlan *sema_wjoin(Sema *s, const AstNode *n) {
+    LPlan *l = sema_rel(s, n->a);
+    if (!l) return NULL;
+    LPlan *r = sema_rel(s, n->b);
+    if (!r) return NULL;
+    LPlan *p = new_plan(s, LP_WJOIN, n->span);
+    if (!p) return NULL;
+    p->in[0] = l;
+    p->in[1] = r;
+    p->prevailing = n->prevailing;
+    PtrVec conj = {0};
+    if (flatten_and(s, n->cond, &conj, "a WJOIN") < 0) return NULL;
+    p->lkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    p->rkeys = alloc(s, (conj.n + 1) * sizeof(int));
+    if (!p->lkeys || !p->rkeys) return NULL;
+    const AstNode *win = NULL;
+    static const char form[] = "a WJOIN condition is a conjunction of = keys and one window, "
+                               "R.t BETWEEN L.t - DURATION 'PT1M' AND L.t";
+    for (size_t i = 0; i < conj.n; i++) {
+        const AstNode *c = conj.items[i];
+        if (c->kind == AST_BETWEEN) {
+            if (win) {
+                uint32_t line, col;
+                rx_source_position(s->src, win->span.start, &line, &col);
+                rx_error(s->err, RX_ETYPE, s->src, c->span,
+                         "a WJOIN condition has exactly one window (BETWEEN); this is a second "
+                         "one (the first is at %u:%u)", line, col);
+                return NULL;
+            }
+            if (c->negated) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span, "a WJOIN window cannot be NOT BETWEEN; %s", form);
+                return NULL;
+            }
+            win = c;
+            int rc;
+            int side = asof_side(s, c->a, &l->schema, &r->schema, &rc);
+            if (side < 0) return NULL;
+            if (side != 1) {
+                rx_error(s->err, RX_ETYPE, s->src, c->a->span,
+                         "the column before BETWEEN is the right input's time; this one is of the "
+                         "left input (%s)", form);
+                return NULL;
+            }
+            int lc[2];
+            int64_t off[2];
+            for (int k = 0; k < 2; k++)
+                if (wjoin_bound(s, c->items.items[k], &l->schema, &r->schema, &lc[k], &off[k]) < 0) return NULL;
+            if (lc[0] != lc[1]) {
+                rx_error(s->err, RX_ETYPE, s->src, c->span,
+                         "both ends of a WJOIN window are measured from one left column; these "
+                         "name %s and %s", sema_col_label(s->a, &l->schema.cols[lc[0]]),
+                         sema_col_label(s->a, &l->schema.cols[lc[1]]));
+                return NULL;
+            }
+            RxType lt = l->schema.cols[lc[0]].type, rt = r->schema.cols[rc].type;
+            if (rt != lt) {
+                rx_error(s->err, RX_ETYPE, s->src, c->a->span,
+                         "the window is over %s %s but %s is %s; both times need one type%s",
+                         type_name(lt), sema_col_label(s->a, &l->schema.cols[lc[0]]),
+                         sema_col_label(s->a, &r->schema.cols[rc]), type_name(rt), conversion_hint(s, rt, lt));
+                return NULL;
+            }
+            if (off[0] > off[1]) {
+                rx_error(s->err, RX_EVALUE, s->src, c->span,
+                         "this window is empty: its start lies after its end (BETWEEN takes the "
+                         "earlier end first)");
+                return NULL;
+            }
+            p->lmatch = lc[0];
+            p->rmatch = rc;
+            p->wj_lo = off[0];
+            p->wj_hi = off[1];
+            continue;
+        }
+        if (c->kind != AST_BINARY || c->op != OP_EQ) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "%s; this is neither", form);
+            return NULL;
+        }
+        int ca, cb;
+        int sa = asof_side(s, c->a, &l->schema, &r->schema, &ca);
+        if (sa < 0) return NULL;
+        int sb = asof_side(s, c->b, &l->schema, &r->schema, &cb);
+        if (sb < 0) return NULL;
+        if (sa == sb) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span,
+                     "this comparison does not relate the two inputs: both columns are from the "
+                     "%s input (filter one input with σ instead)", sa == 0 ? "left" : "right");
+            return NULL;
+        }
+        if (sa == 1) {
+            int t = ca;
+            ca = cb;
+            cb = t;
+        }
+        RxType lt = l->schema.cols[ca].type, rt = r->schema.cols[cb].type;
+        if (type_order_family(lt) != type_order_family(rt) || type_order_family(lt) == 0) {
+            rx_error(s->err, RX_ETYPE, s->src, c->span, "cannot compare %s with %s%s",
+                     type_name(lt), type_name(rt), conversion_hint(s, lt, rt));
+            return NULL;
+        }
+        p->lkeys[p->n_keys] = ca;
+        p->rkeys[p->n_keys] = cb;
+        p->n_keys++;
+    }
+    if (!win) {
+        rx_error(s->err, RX_ETYPE, s->src, n->cond->span, "%s; found no window", form);
+        return NULL;
+    }
+    int nl = l->schema.n, na = (int)n->items2.n;
+    p->n_aggs = na;
+    p->aggs = alloc(s, (size_t)(na + 1) * sizeof *p->aggs);
+    p->schema.n = nl + na;
+    p->schema.cols = alloc(s, (size_t)(nl + na + 1) * sizeof *p->schema.cols);
+    if (!p->aggs || !p->schema.cols) return NULL;
+    for (int i = 0; i < nl; i++) p->schema.cols[i] = l->schema.cols[i];
+    for (int i = 0; i < na; i++) {
+        const AstNode *it = n->items2.items[i];
+        if (sema_agg(s, it, &r->schema, "WJOIN", &p->aggs[i], &p->schema.cols[nl + i]) < 0) return NULL;
+        const AggSpec *ag = &p->aggs[i];
+        bool ok = !ag->distinct;
+        switch (ag->fn) {
+        case AGG_COUNT_STAR: case AGG_COUNT: case AGG_MIN: case AGG_MAX: case AGG_FIRST: case AGG_LAST: break;
+        case AGG_SUM: case AGG_AVG: ok &= ag->arg->type == TY_INT || ag->arg->type == TY_FLOAT; break;
+        default: ok = false; break;
+        }
+        if (!ok) {
+            rx_error(s->err, RX_ETYPE, s->src, it->a->span,
+                     "WJOIN computes count(*), count, min, max, first and last of any column and "
+                     "sum and avg of INT or FLOAT over each window; not this aggregate");
+            return NULL;
+        }
+        if (ag->fn == AGG_MIN || ag->fn == AGG_MAX) {
+            int fam = type_order_family(ag->arg->type);
+            if (fam == 0 && ag->arg->type != TY_NULL) {
+                rx_error(s->err, RX_ETYPE, s->src, it->a->span, "%s has no order for min or max",
+                         type_name(ag->arg->type));
+                return NULL;
+            }
+        }
+    }
+    for (int i = nl; i < p->schema.n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(p->schema.cols[i].name, p->schema.cols[j].name) == 0) {
+                const AstNode *it = n->items2.items[i - nl];
+                rx_error(s->err, RX_ENAME, s->src, it->span,
+                         "two columns of this WJOIN are named '%s': rename the aggregate with '→ name'",
+                         p->schema.cols[i].name);
+                return NULL;
+            }
+    return p;
+}
+
 /* ---- interval-set operators ------------------------------------------------------------------ */
 
 static const char *iset_name(int op) {
@@ -2880,6 +3102,8 @@ static LPlan *sema_rel(Sema *s, const AstNode *n) {
         return sema_ijoin(s, n);
     case AST_ASOF:
         return sema_asof(s, n);
+    case AST_WJOIN:
+        return sema_wjoin(s, n);
     case AST_JOIN:
         return sema_join(s, n);
     case AST_SETOP:

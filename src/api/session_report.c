@@ -303,7 +303,7 @@ void srep_on_join(void *ud, const PNode *p, const Table *l, const Table *r, cons
         return;
     }
     if (sr->focus) {
-        for (size_t i = 0; p->kind == PN_ASOF && i < n; i++) t.n_matched += ri[i] != ROW_NONE;
+        for (size_t i = 0; (p->kind == PN_ASOF || p->kind == PN_WJOIN) && i < n; i++) t.n_matched += ri[i] != ROW_NONE;
         if ((p->kind == PN_IJOIN ? focus_pairs(sr, &t, p->lp, li, ri, n) : focus_probes(sr, &t, p->lp, ri, n)) < 0) {
             table_free(t.l), table_free(t.r), free(t.pl), free(t.pr);
             return;
@@ -396,12 +396,14 @@ static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *st
     plan_label(p, &label);
     const char *title = label.p ? label.p : "";
     const LPlan *lp = p->lp;
-    const JoinTrace *t = p->kind == PN_IJOIN || p->kind == PN_ASOF ? find_trace(sr, p) : NULL;
+    /* a WJOIN is drawn as an AS-OF join: each left row to the latest right row of its window */
+    bool probe = p->kind == PN_ASOF || p->kind == PN_WJOIN;
+    const JoinTrace *t = p->kind == PN_IJOIN || probe ? find_trace(sr, p) : NULL;
     const char *names[16];
     int nk = lp->n_keys < 16 ? lp->n_keys : 16;
-    for (int k = 0; k < nk && (p->kind == PN_IJOIN || p->kind == PN_ASOF); k++)
+    for (int k = 0; k < nk && (p->kind == PN_IJOIN || probe); k++)
         names[k] = lp->in[0]->schema.cols[lp->lkeys[k]].name;
-    if ((p->kind == PN_IJOIN || p->kind == PN_ASOF) && t && t->focus_error) {
+    if ((p->kind == PN_IJOIN || probe) && t && t->focus_error) {
         report_no_timeline(sr->h, title, t->focus_error);
     } else if (p->kind == PN_IJOIN && t) {
         char setname[256];
@@ -416,18 +418,18 @@ static void timelines(SessionReport *sr, const PNode *p, const ExecNodeStats *st
                       .n_all = t->n_all};
         memcpy(j.ends, lp->ends, sizeof j.ends);
         report_ijoin(sr->h, &j);
-    } else if (p->kind == PN_ASOF && t) {
+    } else if (probe && t) {
         RepAsof j = {.title = title, .left_name = side_name(lp->in[0], lp->lmatch, "left"),
                      .right_name = side_name(lp->in[1], lp->rmatch, "right"), .l = t->l, .r = t->r,
                      .lmatch = lp->lmatch, .rmatch = lp->rmatch, .n_keys = nk, .lkeys = lp->lkeys,
                      .rkeys = lp->rkeys, .key_names = names,
-                     .backward = lp->dir == ASOF_BACKWARD || lp->dir == ASOF_BACKWARD_STRICT,
-                     .has_within = lp->has_within, .within = lp->within, .match = t->pr,
+                     .backward = p->kind == PN_WJOIN || lp->dir == ASOF_BACKWARD || lp->dir == ASOF_BACKWARD_STRICT,
+                     .has_within = p->kind == PN_ASOF && lp->has_within, .within = lp->within, .match = t->pr,
                      .n_shown = t->n_shown, .n_probes = t->n_total, .n_matched = t->n_matched,
                      .probe = t->probes_focused ? t->pl : NULL,
                      .focus = t->probes_focused ? sr->focus : NULL, .n_focus = t->n_focus};
         report_asof(sr->h, &j);
-    } else if (p->kind == PN_IJOIN || p->kind == PN_ASOF) {
+    } else if (p->kind == PN_IJOIN || probe) {
         report_no_timeline(sr->h, title, stats[p->id].ran ? "its matches were not kept (out of memory)"
                                                 : "the join did not run");
     } else if (p->kind == PN_SQL && pushed) {

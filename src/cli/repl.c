@@ -381,7 +381,7 @@ static void describe_relation(Repl *r, const char *name) {
 static const char *const keywords[] = {
     "query", "into", "csv", "connect", "sigma", "pi", "rho", "delta", "tau", "gamma", "TOP", "PER", "BY", "ASC", "DESC",
     "NULLS", "FIRST", "LAST", "JOIN", "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN",
-    "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS", "IJOIN", "ASOF", "INNER", "WITHIN", "TIES",
+    "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS", "IJOIN", "ASOF", "WJOIN", "PREVAILING", "INNER", "WITHIN", "TIES",
     "INTERSECTS", "PRECEDES", "PRECEDED_BY", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY",
     "STARTS", "STARTED_BY", "DURING", "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS",
     "TIMESTAMP", "DATE", "TIME", "DURATION", "TRUE", "FALSE", "NULL", "and", "or", "not", "IS", "IN",

@@ -966,6 +966,7 @@ static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     case PN_TOP: out = ops_top(x, p, in0, err); break;
     case PN_GROUP: out = ops_group(x, p, in0, err); break;
     case PN_WINDOW: out = ops_window(x, p, in0, err); break;
+    case PN_WJOIN: out = ops_wjoin(x, p, in0, in1, err); break;
     case PN_FILL: out = ops_fill(x, p, in0, err); break;
     case PN_ISET: out = ops_iset(x, p, in0, in1, err); break;
     case PN_SQL: {

@@ -56,6 +56,9 @@ Table *ops_sort(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 uint32_t *ops_sort_order(ExecCtx *x, const SortKey *spec, int n_keys, const Table *in, RxError *err);
 /* ω (window.c): in's columns, then one column per window function, rows in in's order. */
 Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err);
+/* WJOIN (wjoin.c): l's columns, then one column per aggregate over each left row's window of
+ * r's rows, rows in l's order. */
+Table *ops_wjoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err);
 /* FILL (window.c): one row per bucket per key from each key's first bucket to its last. */
 Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err);
 Table *ops_top(ExecCtx *x, const PNode *p, Table *in, RxError *err);

@@ -86,6 +86,7 @@ static bool node_ok(const PNode *p, bool root) {
         return node_ok(p->in[0], false);
     case PN_PROJECT: case PN_HASHJOIN: case PN_LOOPJOIN: case PN_SETOP: case PN_DISTINCT:
     case PN_SORT: case PN_TOP: case PN_SQL: case PN_ISET: case PN_WINDOW: case PN_FILL:
+    case PN_WJOIN:
         return false;
     }
     return false;

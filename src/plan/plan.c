@@ -144,7 +144,7 @@ static Column *source_column(const LPlan *lp, int i) {
         case LP_SELECT: case LP_RENAME: case LP_VIEW: case LP_DISTINCT: case LP_SORT: case LP_TOP:
             lp = lp->in[0];
             break;
-        case LP_WINDOW:
+        case LP_WINDOW: case LP_WJOIN:
             if (i >= lp->in[0]->schema.n) return NULL;
             lp = lp->in[0];
             break;
@@ -425,6 +425,10 @@ static PNode *build(Arena *a, const LPlan *lp, const PlanOptions *opt, bool push
         p->kind = PN_WINDOW;
         p->rows = p->in[0]->rows;
         break;
+    case LP_WJOIN:
+        p->kind = PN_WJOIN;
+        p->rows = p->in[0]->rows;
+        break;
     case LP_FILL:
         p->kind = PN_FILL;
         p->rows = p->in[0]->rows;
@@ -654,6 +658,32 @@ void plan_label(const PNode *p, StrBuf *out) {
         if (lp->ties_first) sb_puts(out, "/ties(first)");
         if (lp->ties_all) sb_puts(out, "/ties(all)");
         if (lp->asof_k) sb_printf(out, " (%d nearest, ranked)", lp->asof_k);
+        break;
+    }
+    case PN_WJOIN: {
+        const ColInfo *lt = &lp->in[0]->schema.cols[lp->lmatch], *rt = &lp->in[1]->schema.cols[lp->rmatch];
+        sb_printf(out, "WindowJoin %s%s%s in [%s ", rt->qual ? rt->qual : "", rt->qual ? "." : "", rt->name, lt->name);
+        for (int k = 0; k < 2; k++) {
+            int64_t off = k ? lp->wj_hi : lp->wj_lo;
+            if (k) sb_printf(out, ", %s ", lt->name);
+            uint64_t mag = off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off;
+            if (lt->type == TY_INT) {
+                sb_printf(out, "%c %llu", off < 0 ? '-' : '+', (unsigned long long)mag);
+            } else {
+                char buf[TM_BUF];
+                int64_t us = lt->type == TY_DATE ? (int64_t)mag * INT64_C(86400000000) : (int64_t)mag;
+                tm_format_duration((RxDuration){0, us}, buf);
+                sb_printf(out, "%c %s", off < 0 ? '-' : '+', buf);
+            }
+        }
+        sb_puts(out, "]");
+        if (lp->prevailing) sb_puts(out, " + prevailing");
+        for (int k = 0; k < lp->n_keys; k++) {
+            const ColInfo *rc = &lp->in[1]->schema.cols[lp->rkeys[k]];
+            sb_printf(out, "%s%s = %s%s%s", k ? " ∧ " : " per ", lp->in[0]->schema.cols[lp->lkeys[k]].name,
+                      rc->qual ? rc->qual : "", rc->qual ? "." : "", rc->name);
+        }
+        sb_printf(out, " (%d aggregate%s, one sweep)", lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
         break;
     }
     }

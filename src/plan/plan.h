@@ -17,7 +17,8 @@ typedef enum {
     PN_SCAN, PN_SELECT, PN_PROJECT, PN_RENAME, PN_IJOIN, PN_ASOF,
     PN_HASHJOIN, PN_LOOPJOIN, PN_SETOP, PN_DISTINCT, PN_SORT, PN_TOP, PN_GROUP, PN_SQL,
     PN_ISET,
-    PN_WINDOW, PN_FILL
+    PN_WINDOW, PN_FILL,
+    PN_WJOIN
 } PnKind;
 
 /* Planner switches, to force each physical algorithm (tests compare them with each other). */

@@ -56,6 +56,19 @@ uint8_t *rw_input_need(Arena *a, const LPlan *p, int side, const uint8_t *out) {
             memset(need, 1, (size_t)n);
         }
         break;
+    case LP_WJOIN:
+        /* the left rows pass up; the right input is read for its keys, time and arguments */
+        if (side == 0) {
+            for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;
+            for (int k = 0; k < p->n_keys; k++) need[p->lkeys[k]] = 1;
+            need[p->lmatch] = 1;
+        } else {
+            memset(need, 0, (size_t)n);
+            for (int k = 0; k < p->n_keys; k++) need[p->rkeys[k]] = 1;
+            need[p->rmatch] = 1;
+            for (int k = 0; k < p->n_aggs; k++) mark_expr(p->aggs[k].arg, need, 0, 0, n);
+        }
+        break;
     case LP_WINDOW:
         /* the operand's columns pass up; keys, order and arguments are read */
         for (int i = 0; i < n; i++) need[i] = out ? out[i] : 1;

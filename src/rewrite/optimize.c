@@ -384,6 +384,23 @@ static LPlan *push_into(Opt *o, LPlan *p, Conj *in, Conj *rest) {
         }
         return c;
     }
+    case LP_WJOIN: {
+        /* a WJOIN keeps each left row with aggregates of its own window: a condition on the
+         * left columns alone filters the left input as well */
+        int nl = p->in[0]->schema.n;
+        Conj left = {0};
+        for (int i = 0; i < in->n; i++) {
+            if (sides(in->items[i], nl) == 1) conj_push(o, &left, in->items[i]);
+            else conj_push(o, rest, in->items[i]);
+        }
+        if (left.n == 0) return p;
+        LPlan *c = copy_plan(o, p);
+        if (!c) return p;
+        for (int i = 0; i < left.n; i++)
+            note(o, "PUSH-003", "Selection pushed into a join input", text_of(o, left.items[i]));
+        c->in[0] = sink(o, p->in[0], left.items, left.n);
+        return c;
+    }
     default:
         for (int i = 0; i < in->n; i++) conj_push(o, rest, in->items[i]);
         return p;
@@ -555,10 +572,110 @@ static LPlan *ijoin_rewrite(Opt *o, LPlan *p) {
     return c->kind == LP_JOIN ? ijoin_written(o, c) : c;
 }
 
+/* ---- AS-OF joins written by hand (ASOF-001) ---------------------------------------------- */
+
+/* A γ over an inner join whose condition is equality keys and one inequality between a left
+ * column lt and a right column rt (say lt >= rt), with the greatest rt as its aggregate (the
+ * least, for lt <= rt): the join pairs each left row with every right row at or before it, and
+ * the greatest of those is the one row an AS-OF join picks. So the join becomes ASOF INNER with
+ * the same keys and comparison, and the γ stays above it. The two are equal, rows and order,
+ * when every γ key is a left column and every aggregate is that max (min) of rt, or min, max,
+ * first or last of a left column:
+ *   - a group is there iff one of its left rows has a partner, in both (INNER; a NULL key or
+ *     time matches nothing in either);
+ *   - the max over a group of the pairs' rt is the max over its left rows of each row's own
+ *     greatest rt, which is that row's AS-OF match;
+ *   - a left column's min and max do not depend on how often each row repeats, and its first
+ *     and last come from the group's first and last left row with a partner in both (a join's
+ *     rows come in left order);
+ *   - groups come in the order of their first row, the same left row in both.
+ * Right rows tied at the greatest rt hold one value: the rewrite applies only to match columns
+ * whose equal keys are equal values (INT, TIMESTAMP, DATE, TIME: not FLOAT, where -0 = 0, nor
+ * TEXT), of one type on both sides, and to keys of one type on both sides that hash alike in both
+ * joins (not FLOAT or DURATION). g itself otherwise. */
+static LPlan *asof_written(Opt *o, LPlan *g) {
+    LPlan *j = g->in[0];
+    if (g->kind != LP_GROUP || j->kind != LP_JOIN || j->join_kind != JOIN_INNER || j->right_out || !j->residual)
+        return g;
+    const Expr *e = j->residual;
+    int nl = j->in[0]->schema.n;
+    if (e->kind != EX_BINARY || (e->op != OP_LT && e->op != OP_LE && e->op != OP_GT && e->op != OP_GE) ||
+        e->args[0]->kind != EX_COL || e->args[1]->kind != EX_COL)
+        return g;
+    int a = e->args[0]->col, b = e->args[1]->col;
+    AstOp op = e->op;
+    if ((a < nl) == (b < nl)) return g;
+    if (a >= nl) {
+        int t = a;
+        a = b;
+        b = t;
+        op = op == OP_LT ? OP_GT : op == OP_LE ? OP_GE : op == OP_GT ? OP_LT : OP_LE;
+    }
+    RxType lt = j->in[0]->schema.cols[a].type, rt = j->in[1]->schema.cols[b - nl].type;
+    if (lt != rt || (lt != TY_INT && lt != TY_TIMESTAMP && lt != TY_DATE && lt != TY_TIME)) return g;
+    for (int k = 0; k < j->n_keys; k++) {
+        RxType kt = j->in[0]->schema.cols[j->lkeys[k]].type;
+        if (kt != j->in[1]->schema.cols[j->rkeys[k]].type || kt == TY_FLOAT || kt == TY_DURATION || kt == TY_NULL)
+            return g;
+    }
+    bool backward = op == OP_GE || op == OP_GT;
+    bool on_match = false;
+    for (int k = 0; k < g->n_group; k++)
+        if (g->group[k]->kind != EX_COL || g->group[k]->col >= nl) return g;
+    for (int k = 0; k < g->n_aggs; k++) {
+        const AggSpec *ag = &g->aggs[k];
+        if (ag->distinct || !ag->arg || ag->arg->kind != EX_COL) return g;
+        int c = ag->arg->col;
+        if (c == b && ag->fn == (backward ? AGG_MAX : AGG_MIN)) {
+            on_match = true;
+            continue;
+        }
+        if (c >= nl || (ag->fn != AGG_MIN && ag->fn != AGG_MAX && ag->fn != AGG_FIRST && ag->fn != AGG_LAST))
+            return g;
+    }
+    if (!on_match) return g;
+    LPlan *as = copy_plan(o, j), *c = copy_plan(o, g);
+    if (!as || !c) return g;
+    as->kind = LP_ASOF;
+    as->dir = op == OP_GE ? ASOF_BACKWARD : op == OP_GT ? ASOF_BACKWARD_STRICT : op == OP_LE ? ASOF_FORWARD
+            : ASOF_FORWARD_STRICT;
+    as->inner = true;
+    as->ties_first = as->nearest = as->ties_all = as->has_within = false;
+    as->asof_k = 0;
+    as->lmatch = a;
+    as->rmatch = b - nl;
+    as->residual = NULL;
+    c->in[0] = as;
+    const ColInfo *ci[2] = {&j->in[0]->schema.cols[a], &j->in[1]->schema.cols[b - nl]};
+    const char *nm[2];
+    for (int k = 0; k < 2; k++)
+        nm[k] = ci[k]->qual ? arena_printf(o->a, "%s.%s", ci[k]->qual, ci[k]->base ? ci[k]->base : ci[k]->name)
+                            : ci[k]->name;
+    note(o, "ASOF-001", "Nearest match per row written by hand (γ max or min over a range join) runs as an AS-OF join",
+         arena_printf(o->a, "ASOF INNER %s %s %s (%d key%s)", nm[0], op_text(op), nm[1], j->n_keys,
+                      j->n_keys == 1 ? "" : "s"));
+    return c;
+}
+
+/* Applies asof_written to every γ of p, bottom up (changed nodes are copies). */
+static LPlan *asof_rewrite(Opt *o, LPlan *p) {
+    if (!p || o->rc < 0) return p;
+    LPlan *in0 = asof_rewrite(o, p->in[0]);
+    LPlan *in1 = asof_rewrite(o, p->in[1]);
+    LPlan *c = p;
+    if (in0 != p->in[0] || in1 != p->in[1]) {
+        if (!(c = copy_plan(o, p))) return p;
+        c->in[0] = in0;
+        c->in[1] = in1;
+    }
+    return c->kind == LP_GROUP ? asof_written(o, c) : c;
+}
+
 LPlan *rw_optimize(Arena *a, LPlan *p, RewriteLog *log, int *rc) {
     Opt o = {.a = a, .log = log, .rc = 0};
     LPlan *r = optimize(&o, p);
     r = ijoin_rewrite(&o, r);
+    r = asof_rewrite(&o, r);
     if (o.rc < 0) *rc = -1;
     return r;
 }

@@ -1871,6 +1871,141 @@ static Blk *gen_top(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
     return g->oom ? NULL : o;
 }
 
+/* One end of a WJOIN window as SQL: the right time rm at or after lm + off (lower end) or at or
+ * before it (upper end), both of type t, written as a distance with a bound of zero or more
+ * (the dialect's distance, as WITHIN's; PostgreSQL's and DuckDB's is late - early) so that no
+ * time is shifted by a DURATION in SQL. NULL when the dialect has no such distance. */
+static const char *wjoin_end(Gen *g, const char *lm, const char *rm, RxType t, int64_t off, bool upper) {
+    const char *fmt = t == TY_TIMESTAMP ? g->d->ts_distance : t == TY_DATE ? g->d->date_distance : NULL;
+    uint64_t mag = off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off;
+    Value b;
+    memset(&b, 0, sizeof b);
+    if (t == TY_INT) {
+        /* rm >= lm + off, rm <= lm + off (lm in 64 bits: a sum that overflows fails there,
+         * never wraps) */
+        b.type = TY_INT;
+        b.v.i = off;
+        const char *bp = param(g, &b);
+        return bp ? gfmt(g, "%s %s %s + %s", rm, upper ? "<=" : ">=", lm, bp) : NULL;
+    }
+    if (!fmt) return NULL;
+    if (t == TY_TIMESTAMP && !g->d->ts_distance_us) {
+        b.type = TY_DURATION;
+        b.v.d = (RxDuration){0, (int64_t)mag};
+    } else {
+        b.type = TY_INT;
+        b.v.i = (int64_t)mag;
+    }
+    const char *bp = param(g, &b);
+    if (!bp) return NULL;
+    /* lower end: off <= 0 is lm - rm <= |off|, off > 0 is rm - lm >= off; the upper end the
+     * other way round */
+    bool from_left = upper ? off >= 0 : off > 0;   /* the distance from lm to rm, else rm to lm */
+    const char *d = from_left ? gfmt(g, fmt, lm, rm) : gfmt(g, fmt, rm, lm);
+    bool at_most = upper ? off >= 0 : off <= 0;
+    return d ? gfmt(g, "%s %s %s", d, at_most ? "<=" : ">=", bp) : NULL;
+}
+
+/* WJOIN as a LEFT JOIN LATERAL of one aggregate subquery per left row (PostgreSQL, DuckDB and
+ * the dialects with LATERAL): SELECT the aggregates FROM the right input WHERE keys and window,
+ * whose aggregate without GROUP BY gives one row also for an empty window (count 0, the others
+ * NULL), as the engine. first and last order the window by time, then the right input's order.
+ * Exact only for what adds no doubles: count, the INT sum (which fails as the engine's when it
+ * does not fit 64 bits), min, max, first, last; avg and FLOAT sums, and PREVAILING, stay in the
+ * engine (g->stay says why), which runs them as one sweep. */
+static Blk *gen_wjoin(Gen *g, const LPlan *p, const uint8_t *need) {
+    if (p->prevailing) {
+        g->stay = "WJOIN PREVAILING runs in the engine as one sweep: no pushed form adds the row in force at the window's start";
+        return NULL;
+    }
+    if (!g->d->lateral) {
+        g->stay = gfmt(g, "WJOIN runs in the engine as one sweep: %s has no LATERAL subquery", g->d->name);
+        return NULL;
+    }
+    bool ordered = false;
+    for (int k = 0; k < p->n_aggs; k++) {
+        const AggSpec *ag = &p->aggs[k];
+        if ((ag->fn == AGG_SUM && ag->arg->type == TY_INT) || ag->fn == AGG_COUNT_STAR || ag->fn == AGG_COUNT ||
+            ag->fn == AGG_MIN || ag->fn == AGG_MAX)
+            continue;
+        if (ag->fn == AGG_FIRST || ag->fn == AGG_LAST) {
+            ordered = true;
+            continue;
+        }
+        g->stay = "WJOIN runs in the engine as one sweep: its avg and FLOAT sums add in an order of their own, which SQL's sum does not";
+        return NULL;
+    }
+    Blk *l, *r;
+    uint8_t *nl_, *nr_;
+    if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
+    const char *cond = NULL;
+    for (int k = 0; k < p->n_keys; k++) {
+        const char *kp = key_pair(g, &r->cols[p->rkeys[k]], &l->cols[p->lkeys[k]]);
+        if (!kp) return NULL;
+        cond = and_sql(g, cond, kp);
+    }
+    const Col *lc = &l->cols[p->lmatch], *rc = &r->cols[p->rmatch];
+    bool narrow;
+    const char *lm = col_value(g, lc, &narrow), *rm = col_value(g, rc, NULL);
+    if (!lm || !rm) return NULL;
+    lm = wide(g, lm, narrow);   /* lm + off in 64 bits */
+    RxType t = lc->type;
+    const char *lo = wjoin_end(g, lm, rm, t, p->wj_lo, false), *hi = wjoin_end(g, lm, rm, t, p->wj_hi, true);
+    if (!lo || !hi) {
+        g->stay = gfmt(g, "WJOIN over %s times runs in the engine: %s has no exact distance of them", type_name(t), g->d->name);
+        return NULL;
+    }
+    cond = and_sql(g, and_sql(g, cond, lo), hi);
+    const char *where = and_sql(g, r->where, cond);
+    /* first and last: the window's rows by time, then the right input's order (total); last is
+     * the first of the reversed order (aggregate() reverses only a one-item order) */
+    const char *rk = NULL, *rk_rev = NULL;
+    if (ordered) {
+        if (!r->n_ord) return NULL;
+        const char *ro = order_text(g, r->ord, r->n_ord, false), *rr = order_text(g, r->ord, r->n_ord, true);
+        rk = ro ? gfmt(g, "%s, %s", rm, ro) : NULL;
+        rk_rev = rr ? gfmt(g, "%s DESC, %s", rm, rr) : NULL;
+        if (!rk || !rk_rev) return NULL;
+    }
+    const char *t_ = new_alias(g);
+    Blk *o = new_blk(g, p->schema.n, l->n_ord);
+    if (!o || !t_ || !where) return NULL;
+    int nl = l->n_cols;
+    for (int i = 0; i < nl; i++) o->cols[i] = l->cols[i];
+    StrBuf s;
+    sb_init(&s);
+    sb_puts(&s, "(SELECT ");
+    for (int k = 0; k < p->n_aggs; k++) {
+        DbNative nat;
+        AggSpec one = p->aggs[k];
+        bool last = one.fn == AGG_LAST;
+        if (last) one.fn = AGG_FIRST;
+        const char *ag = aggregate(g, &one, r->cols, last ? rk_rev : rk ? rk : "1", &nat);
+        if (!ag) {
+            sb_free(&s);
+            if (!g->oom)
+                g->stay = gfmt(g, "WJOIN runs in the engine as one sweep: %s has no exact form of its aggregate %s",
+                               g->d->name, p->schema.cols[nl + k].name);
+            return NULL;
+        }
+        sb_printf(&s, "%s%s AS c%d", k ? ", " : "", ag, k);
+        o->cols[nl + k] = (Col){gfmt(g, "%s.c%d", t_, k), p->aggs[k].type, nat, NULL};
+    }
+    if (!p->n_aggs) sb_puts(&s, "1 AS u");
+    sb_printf(&s, " FROM %s WHERE %s) AS %s", r->from, where, t_);
+    const char *lat = s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    if (!lat) return NULL;
+    for (int j = 0; j < l->n_ord; j++) o->ord[j] = l->ord[j];
+    sb_init(&s);
+    o->from = sql_asof_join(&s, g->d, l->from, false, lat) < 0 || s.oom ? NULL : gfmt(g, "%s", s.p);
+    sb_free(&s);
+    o->where = l->where;
+    o->single = false;
+    g->why = "LATERAL window join: one aggregate subquery per left row";
+    return g->oom || !o->from ? NULL : o;
+}
+
 /* The block of p, whose operators above read need (NULL: all) of its columns; NULL when p
  * cannot be pushed. */
 static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
@@ -1885,6 +2020,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     case LP_ASOF: return gen_asof(g, p, need);
     case LP_SETOP: case LP_SQL: return NULL;
     case LP_ISET: return NULL;   /* no exact SQL form that is not quadratic: runs here */
+    case LP_WJOIN: return gen_wjoin(g, p, need);
     default: break;
     }
     /* the unary operators that read their input's columns */
@@ -1959,7 +2095,7 @@ static bool bare_table(const LPlan *p) {
 /* "σ π IJOIN" for the log: the operators of a pushed subtree, top-down, each once. */
 static void op_names(const LPlan *p, StrBuf *b) {
     static const char *const names[] = {
-        [LP_SELECT] = "σ", [LP_PROJECT] = "π", [LP_IJOIN] = "IJOIN", [LP_ASOF] = "ASOF", [LP_JOIN] = "⨝",
+        [LP_SELECT] = "σ", [LP_PROJECT] = "π", [LP_IJOIN] = "IJOIN", [LP_ASOF] = "ASOF", [LP_WJOIN] = "WJOIN", [LP_JOIN] = "⨝",
         [LP_DISTINCT] = "δ", [LP_SORT] = "τ", [LP_TOP] = "TOP", [LP_GROUP] = "γ",
     };
     if (!p || p->kind == LP_SCAN) return;

@@ -53,6 +53,8 @@ typedef struct {
  *               (equalities as hash keys)
  *   IJOIN-001   a join (inner, left, semi, anti) whose condition holds endpoint inequalities of
  *               an interval relation becomes that IJOIN, its equalities partition keys
+ *   ASOF-001    a γ of the greatest (least) right time over an inner join of keys and one
+ *               inequality becomes that γ over ASOF INNER, where provably equal
  *   PUSH-SQL-001 an interval join over two tables of one connection runs as one statement
  *   PUSH-SQL-002 an AS-OF join over two tables of one connection runs as one statement
  *               (these two apply with the optimizer off too: they are the spec's behaviour)
@@ -61,8 +63,9 @@ typedef struct {
  *               fetching only the columns read above
  *   PUSH-SQL-004 an AS-OF or interval join stays in the engine, its inputs pulled, because
  *               the cost model finds that cheaper than pushing it (pushsql.c)
- *   PUSH-SQL-005 an AS-OF or interval join stays in the engine because it has no exact form
- *               in the connection's SQL (ASOF NEAREST, k nearest, WITHIN over DURATIONs) */
+ *   PUSH-SQL-005 an AS-OF, interval or window join stays in the engine because it has no exact
+ *               form in the connection's SQL (ASOF NEAREST, k nearest, WITHIN over DURATIONs,
+ *               WJOIN) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */

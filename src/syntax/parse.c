@@ -186,7 +186,7 @@ static bool is_name(const Token *t) { return t->kind == TK_IDENT || t->kind == T
 
 /* Words that continue a relational expression after an operand, so never an alias. */
 static const char *const rel_binop_words[] = {
-    "IJOIN", "ASOF", "IMINUS", "IINTERSECT", "NORMALIZE", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
+    "IJOIN", "ASOF", "WJOIN", "IMINUS", "IINTERSECT", "NORMALIZE", "JOIN", "NATURAL", "CROSS", "UNION", "INTERSECT", "EXCEPT", "MINUS",
     "LJOIN", "RJOIN", "FJOIN", "SEMIJOIN", "RSEMIJOIN", "ANTIJOIN", "WITHIN", "TIES", "INNER", "NEAREST",
     "ASC", "DESC", "NULLS", "PER", "BY",
 };
@@ -1857,6 +1857,41 @@ static AstNode *parse_asof(Parser *p, AstNode *left, const Token *kw) {
     return n;
 }
 
+/* wjoin = 'WJOIN' [ 'PREVAILING' ] expr 'WITH' item { ',' item } rel_unary
+ * The condition's form (keys and one BETWEEN) is checked by the analysis. */
+static AstNode *parse_wjoin(Parser *p, AstNode *left, const Token *kw) {
+    AstNode *n = node(p, AST_WJOIN, kw->span);
+    if (!n) return NULL;
+    n->a = left;
+    if (at_word(p, "PREVAILING") && peek_at(p, 1)->kind != TK_DOT) {
+        advance(p);
+        n->prevailing = true;
+    }
+    n->cond = parse_expr(p);
+    if (!n->cond) return NULL;
+    if (!at_word(p, "WITH")) {
+        expected(p, "WITH and the aggregates after the WJOIN condition: L WJOIN cond WITH count(*) → n, … R");
+        return NULL;
+    }
+    advance(p);
+    size_t from;
+    for (;;) {
+        from = p->pos;
+        AstNode *it = parse_item(p);
+        if (!it) return NULL;
+        ptrvec_push(p->a, &n->items2, it);
+        if (peek_kind(p) != TK_COMMA) break;
+        advance(p);
+    }
+    if (operand_taken(p, from, "WJOIN", "an aggregate expected after WITH: L WJOIN cond WITH aggregate → name, … R") < 0)
+        return NULL;
+    AstNode *right = parse_rel_unary(p);
+    if (!right) return NULL;
+    n->b = right;
+    n->span = rx_span_join(left->span, right->span);
+    return n;
+}
+
 /* The join kind a token or word names, or -1. */
 static int join_kind_at(Parser *p, const Token *t) {
     switch (t->kind) {
@@ -1984,7 +2019,7 @@ static AstNode *parse_join(Parser *p, AstNode *left, const Token *kw, int kind) 
     return n;
 }
 
-/* rel = rel_unary { ijoin | asof | join | setop rel_unary } */
+/* rel = rel_unary { ijoin | asof | wjoin | join | setop rel_unary } */
 static AstNode *parse_rel(Parser *p) {
     AstNode *l = parse_rel_unary(p);
     while (l) {
@@ -1995,6 +2030,9 @@ static AstNode *parse_rel(Parser *p) {
         } else if (word_is(p, t, "ASOF")) {
             advance(p);
             l = parse_asof(p, l, t);
+        } else if (word_is(p, t, "WJOIN")) {
+            advance(p);
+            l = parse_wjoin(p, l, t);
         } else if (word_is(p, t, "IMINUS") || word_is(p, t, "IINTERSECT") ||
                    (word_is(p, t, "NORMALIZE") && peek_at(p, 1)->kind == TK_LPAREN)) {
             advance(p);
@@ -2486,7 +2524,7 @@ static bool is_rel_kind(AstKind k) { return k <= AST_FILL; }
 /* Whether n is an operator with a left operand that a chain can continue through. */
 static bool is_binary_like(const AstNode *n) {
     return n && n->a && (n->kind == AST_BINARY || n->kind == AST_SETOP || n->kind == AST_JOIN ||
-                         n->kind == AST_IJOIN || n->kind == AST_ASOF || (n->kind == AST_ISET && n->a));
+                         n->kind == AST_IJOIN || n->kind == AST_ASOF || n->kind == AST_WJOIN || (n->kind == AST_ISET && n->a));
 }
 
 /* The binding strength of a binary scalar operator (OR 1 up to * / % 5); 0 for unary ones. */

@@ -74,6 +74,7 @@ typedef enum {
     AST_RENAME_COLS,/* ρ items (b); items are AST_ITEM {a = AST_COLREF old, name = new} */
     AST_IJOIN,      /* a IJOIN [kind] relation (items: 4 AST_COLREF; AT: 3) b */
     AST_ASOF,       /* a ASOF cond WITHIN within TIES(...) b */
+    AST_WJOIN,      /* a WJOIN [PREVAILING] cond WITH items2 b: the window join */
     AST_JOIN,       /* a ⨝ [cond] b and the other joins: join_kind; cond NULL = natural */
     AST_SETOP,      /* a ∪ b, a ∩ b, a − b: set_op */
     AST_DISTINCT,   /* δ (b) */
@@ -139,6 +140,7 @@ struct AstNode {
     IjRelation relation;  /* IJOIN */
     IjRelSet relset;      /* IJOIN (R1 | R2 | ...): the set, two members or more; 0 none */
     bool point;           /* IJOIN AT: items are the left point, the right start and end */
+    bool prevailing;      /* WJOIN PREVAILING: the row in force at the window's start too */
     RxSpan relation_span;
     int join_kind;        /* AST_JOIN: JoinKind; AST_IJOIN: JOIN_INNER, LEFT, SEMI or ANTI */
     int set_op;           /* AST_SETOP: SetOp */
@@ -150,7 +152,7 @@ struct AstNode {
     PtrVec keys;          /* AST_ISET unary forms: the BY columns (AST_COLREF) */
     AstNode *within_hi;   /* AST_ISET GAPS WITHIN lo TO hi: hi (within is lo) */
     PtrVec items2;        /* AST_TOP sort keys, AST_GROUP aggregates, AST_WINDOW items,
-                           * AST_ISET PACK's aggregates */
+                           * AST_ISET PACK's and AST_WJOIN's aggregates */
     PtrVec sort;          /* AST_WINDOW: the order (AST_ITEM with desc / nulls) */
     int frame;            /* AST_WINDOW item: 0 running, 1 OVER ival ROWS PRECEDING, 2 OVER
                            * within PRECEDING (a range of order values) */
