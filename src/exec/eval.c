@@ -1395,12 +1395,14 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
         case FN_DATE_TRUNC: {
             Vec *x = &va[1];
             if (na == 3) {
-                /* on the zone's wall clock, and back to the instant */
-                int64_t r;
+                /* on the zone's wall clock, and back to the instant: from a day up through the
+                 * zone's rules, below a day with the offset in effect at the value, so that
+                 * an hour that happens twice truncates within itself (PostgreSQL's rule) */
+                int64_t r, us = ((int64_t *)x->data)[i];
                 if (zone_arg(v, e, 2, &va[2], i, &zm, &zone) < 0) return -1;
-                if (tm_trunc_ts(e->field, tz_to_local(zone, ((int64_t *)x->data)[i]), &r) < 0)
-                    return run_error(v, e, "date_trunc failed");
-                r = tz_from_local(zone, r);
+                int64_t off = (int64_t)tz_offset_at(zone, us, NULL) * US_PER_SEC;
+                if (tm_trunc_ts(e->field, us + off, &r) < 0) return run_error(v, e, "date_trunc failed");
+                r = e->field > TF_DAY ? r - off : tz_from_local(zone, r);
                 if (zoned_range(v, e, r) < 0) return -1;
                 ((int64_t *)out->data)[i] = r;
             } else if (x->type == TY_DATE) {

@@ -60,11 +60,12 @@ if (mode === 'gen') {
 }
 
 const ISO = (e) => `strftime(${e}, '%Y-%m-%dT%H:%M:%SZ')`;
+// a day or longer: truncated on the wall clock and back; an hour: the offset at ts kept
 const TRUNC = (f) => ISO(`timezone(z, date_trunc('${f}', timezone(z, ts)))`);
 const QUERIES = {
   convert: `SELECT id, ${ISO('timezone(z, ts)')} AS local, ${ISO('timezone(z, l)')} AS utc FROM t ORDER BY id`,
   trunc: `SELECT id, ${TRUNC('day')} AS d, ${TRUNC('week')} AS w, ${TRUNC('month')} AS m, ${TRUNC('year')} AS y,
-      ${TRUNC('hour')} AS h FROM t ORDER BY id`,
+      ${ISO("ts - (timezone(z, ts) - date_trunc('hour', timezone(z, ts)))")} AS h FROM t ORDER BY id`,
   buckets: `SELECT id, ${ISO("time_bucket(INTERVAL 1 DAY, ts, z)")} AS d1, ${ISO("time_bucket(INTERVAL 7 DAY, ts, z)")} AS d7,
       ${ISO("time_bucket(INTERVAL 1 MONTH, ts, z)")} AS m1, ${ISO("time_bucket(INTERVAL 3 MONTH, ts, z)")} AS m3,
       ${ISO("time_bucket(INTERVAL 1 YEAR, ts, z)")} AS y1, ${ISO("time_bucket(INTERVAL 1 HOUR, ts, z)")} AS h1,
