@@ -602,6 +602,7 @@ static void nearest_walk(Nearest *s, const char *dir, const char *rel, int depth
     while ((de = readdir(d)) != NULL) {
         const char *nm = de->d_name;
         if (nm[0] == '.' || strchr(nm, '.')) continue;
+        /* top level: zone names start with a capital; posix/ and right/ are copies */
         if (depth == 0 && (!(nm[0] >= 'A' && nm[0] <= 'Z') || strcmp(nm, "SECURITY") == 0)) continue;
         char path[PATH_BUF], r[PATH_BUF];
         if (snprintf(path, sizeof path, "%s/%s", dir, nm) >= (int)sizeof path) continue;
