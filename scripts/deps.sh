@@ -25,6 +25,8 @@ case "${1:-build}" in
     want_pkg python3-numpy; want_pkg python3-pandas
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils; want_cmd strace strace
+    # 748-750: time zones come from the system tz database (/usr/share/zoneinfo)
+    want_pkg tzdata
     # 762-iset-bedtools: bedtools is the second oracle of the interval-set operators
     want_cmd bedtools bedtools
     # 582-prepared-arrow runs the C API's programs under valgrind

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "base/hmap.h"
+#include "io/tz.h"
 #include "types/compare.h"
 #include "types/number.h"
 #include "types/temporal.h"
@@ -370,8 +371,8 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_FLOOR] = {FN_FLOOR, 1, 1},               [FN_CEIL] = {FN_CEIL, 1, 1},
     [FN_LOWER] = {FN_LOWER, 1, 1},               [FN_UPPER] = {FN_UPPER, 1, 1},
     [FN_LENGTH] = {FN_LENGTH, 1, 1},             [FN_SUBSTR] = {FN_SUBSTR, 2, 3},
-    [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 2},
-    [FN_TIME_BUCKET] = {FN_TIME_BUCKET, 2, 3},   [FN_DATE_BIN] = {FN_DATE_BIN, 3, 3},
+    [FN_EXTRACT] = {FN_EXTRACT, 2, 2},           [FN_DATE_TRUNC] = {FN_DATE_TRUNC, 2, 3},
+    [FN_TIME_BUCKET] = {FN_TIME_BUCKET, 2, 4},   [FN_DATE_BIN] = {FN_DATE_BIN, 3, 3},
     [FN_TRIM] = {FN_TRIM, 1, 2},                 [FN_LTRIM] = {FN_LTRIM, 1, 2},
     [FN_RTRIM] = {FN_RTRIM, 1, 2},               [FN_REPLACE] = {FN_REPLACE, 3, 3},
     [FN_CONCAT] = {FN_CONCAT, 1, 64},            [FN_STARTS_WITH] = {FN_STARTS_WITH, 2, 2},
@@ -386,7 +387,8 @@ static const FuncSig funcs[FN_N_FUNCTIONS] = {
     [FN_MAKE_TIMESTAMP] = {FN_MAKE_TIMESTAMP, 6, 6}, [FN_NOW] = {FN_NOW, 0, 0},
     [FN_LIKE] = {FN_LIKE, 2, 3},                 [FN_ILIKE] = {FN_ILIKE, 2, 3},
     [FN_REGEXP_LIKE] = {FN_REGEXP_LIKE, 2, 3},   [FN_REGEXP_REPLACE] = {FN_REGEXP_REPLACE, 3, 4},
-    [FN_STRFTIME] = {FN_STRFTIME, 2, 2},         [FN_STRPTIME] = {FN_STRPTIME, 2, 2},
+    [FN_STRFTIME] = {FN_STRFTIME, 2, 3},         [FN_STRPTIME] = {FN_STRPTIME, 2, 2},
+    [FN_AT_TIME_ZONE] = {FN_AT_TIME_ZONE, 2, 2}, [FN_TO_UTC_TIMESTAMP] = {FN_TO_UTC_TIMESTAMP, 2, 2},
 };
 
 /* Checks a constant regular expression argument (POSIX extended, flags 'i' and, for
@@ -467,6 +469,28 @@ static int arg_type_error(Sema *s, const AstNode *call, int i, const Expr *arg, 
     return rx_error(s->err, RX_ETYPE, s->src, arg->span,
                     "argument %d of %s must be %s, found %s", i + 1, call->name, want,
                     type_name(arg->type));
+}
+
+/* Argument i of call is a time zone: TEXT, and when it is a constant, a zone that exists
+ * (io/tz.h), so that a misspelt name is an error at its literal before anything runs.
+ * 0, or -1 with the error recorded. */
+static int check_zone(Sema *s, const AstNode *call, int i, const Expr *z) {
+    if (z->type != TY_TEXT && z->type != TY_NULL)
+        return arg_type_error(s, call, i, z, "TEXT (a time zone, e.g. 'Europe/Berlin')");
+    if (z->kind != EX_CONST || z->type != TY_TEXT) return 0;
+    const TzZone *tz;
+    const char *why;
+    if (tz_find(z->value.v.s.ptr, z->value.v.s.len, &tz, &why) == 0) return 0;
+    rx_error(s->err, RX_EVALUE, s->src, z->span, "unknown time zone '%.*s': %s",
+             (int)(z->value.v.s.len > 80 ? 80 : z->value.v.s.len), z->value.v.s.ptr, why);
+    char near[128];
+    if (strcmp(why, TZ_NO_SUCH_ZONE) != 0) return -1; /* the database itself is the problem */
+    if (tz_nearest(z->value.v.s.ptr, z->value.v.s.len, near, sizeof near) > 0)
+        rx_error_hint(s->err, "did you mean '%s'?", near);
+    else
+        rx_error_hint(s->err, "a zone is a tz database name such as 'Europe/Berlin' or "
+                              "'America/New_York', 'UTC', or an offset such as '+05:30'");
+    return -1;
 }
 
 /* The aggregate's index in lang_aggregate_index's order (count, sum, ...), or -1. */
@@ -652,6 +676,14 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
         if (t1 != TY_TIMESTAMP && t1 != TY_DATE && t1 != TY_NULL && !(f->id == FN_EXTRACT && t1 == TY_TIME)) {
             arg_type_error(s, n, 1, a[1], f->id == FN_EXTRACT ? "TIMESTAMP, DATE or TIME" : "TIMESTAMP or DATE");
             return NULL;
+        }
+        if (na == 3) {
+            /* date_trunc(field, ts, zone): truncated on the zone's wall clock */
+            if (t1 == TY_DATE) {
+                arg_type_error(s, n, 1, a[1], "a TIMESTAMP when a time zone is given");
+                return NULL;
+            }
+            if (check_zone(s, n, 2, a[2]) < 0) return NULL;
         }
         if (f->id == FN_DATE_TRUNC) {
             if (e->field == TF_DOW || e->field == TF_ISODOW || e->field == TF_DOY ||
@@ -844,17 +876,25 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             arg_type_error(s, n, 1, a[1], "TEXT (the format)");
             return NULL;
         }
+        if (na == 3) {
+            /* strftime(ts, format, zone): the zone's wall clock, %z and %Z its offset and name */
+            if (t0 == TY_DATE) {
+                arg_type_error(s, n, 0, a[0], "a TIMESTAMP when a time zone is given");
+                return NULL;
+            }
+            if (check_zone(s, n, 2, a[2]) < 0) return NULL;
+        }
         if (a[1]->kind == EX_CONST && a[1]->type == TY_TEXT) {
             /* a constant format is checked here: every directive must be one we know */
             RxStr fs = a[1]->value.v.s;
-            const char *known = fmt_out ? "YmdHMSfjuwaAbBFTs%" : "YmdHMSfFT%";
+            const char *known = fmt_out ? "YmdHMSfjuwaAbBFTszZ%" : "YmdHMSfFT%";
             for (size_t i = 0; i < fs.len; i++) {
                 if (fs.ptr[i] != '%') continue;
                 if (i + 1 >= fs.len || !strchr(known, fs.ptr[i + 1]) || fs.ptr[i + 1] == 0) {
                     rx_error(s->err, RX_EVALUE, s->src, a[1]->span,
                              "unknown directive '%.*s' in the format of %s (directives: %s)",
                              i + 1 < fs.len ? 2 : 1, fs.ptr + i, lang_function_name(f->id),
-                             fmt_out ? "%Y %m %d %H %M %S %f %j %u %w %a %A %b %B %F %T %s %%"
+                             fmt_out ? "%Y %m %d %H %M %S %f %j %u %w %a %A %b %B %F %T %s %z %Z %%"
                                      : "%Y %m %d %H %M %S %f %F %T %%");
                     return NULL;
                 }
@@ -899,13 +939,32 @@ static Expr *sema_call(Sema *s, const AstNode *n, const Schema *sc) {
             arg_type_error(s, n, 1, a[1], "TIMESTAMP or DATE");
             return NULL;
         }
-        if (na == 3 && a[2]->type != TY_TIMESTAMP && a[2]->type != TY_DATE && a[2]->type != TY_NULL) {
-            arg_type_error(s, n, 2, a[2], "a TIMESTAMP or DATE (the origin)");
+        /* time_bucket(width, ts [, origin] [, zone]): a TEXT third argument is the zone */
+        int zi = f->id == FN_TIME_BUCKET && na == 4 ? 3 : f->id == FN_TIME_BUCKET && na == 3 && a[2]->type == TY_TEXT ? 2 : -1;
+        if (na >= 3 && zi != 2 && a[2]->type != TY_TIMESTAMP && a[2]->type != TY_DATE && a[2]->type != TY_NULL) {
+            arg_type_error(s, n, 2, a[2], f->id == FN_TIME_BUCKET ? "a TIMESTAMP or DATE (the origin) or TEXT (a time zone)"
+                                                                  : "a TIMESTAMP or DATE (the origin)");
             return NULL;
+        }
+        if (zi > 0) {
+            if (t1 == TY_DATE) {
+                arg_type_error(s, n, 1, a[1], "a TIMESTAMP when a time zone is given");
+                return NULL;
+            }
+            if (check_zone(s, n, zi, a[zi]) < 0) return NULL;
         }
         e->type = t1 == TY_DATE ? TY_DATE : TY_TIMESTAMP;
         break;
     }
+    case FN_AT_TIME_ZONE: case FN_TO_UTC_TIMESTAMP:
+        /* at_time_zone: an instant to the zone's wall clock; to_utc_timestamp: back */
+        if (t0 != TY_TIMESTAMP && t0 != TY_NULL && !(f->id == FN_TO_UTC_TIMESTAMP && t0 == TY_DATE)) {
+            arg_type_error(s, n, 0, a[0], f->id == FN_AT_TIME_ZONE ? "TIMESTAMP" : "TIMESTAMP or DATE (a wall-clock time)");
+            return NULL;
+        }
+        if (check_zone(s, n, 1, a[1]) < 0) return NULL;
+        e->type = TY_TIMESTAMP;
+        break;
     }
     return e;
 }

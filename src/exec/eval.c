@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/io.h"
+#include "io/tz.h"
 #include "types/compare.h"
 #include "types/number.h"
 #include "types/temporal.h"
@@ -961,9 +962,10 @@ static const char *const day_names[7] = {"Sunday", "Monday", "Tuesday", "Wednesd
 static const char *const month_names[12] = {"January", "February", "March", "April", "May", "June", "July",
                                             "August", "September", "October", "November", "December"};
 
-/* strftime: ts (UTC microseconds) written by the format's directives; NULL ptr with the error
- * for an unknown directive (a format that is not a constant). */
-static RxStr format_time(Ev *v, const Expr *e, int64_t ts, RxStr f) {
+/* strftime: ts (wall-clock microseconds: UTC, or a zone's local time off seconds east of UTC,
+ * abbr its abbreviation) written by the format's directives; NULL ptr with the error for an
+ * unknown directive (a format that is not a constant). */
+static RxStr format_time(Ev *v, const Expr *e, int64_t ts, RxStr f, int32_t off, const char *abbr) {
     int64_t days = ts / US_PER_DAY - (ts % US_PER_DAY < 0), y;
     int64_t tod = ts - days * US_PER_DAY;
     int m, d;
@@ -998,7 +1000,18 @@ static RxStr format_time(Ev *v, const Expr *e, int64_t ts, RxStr f) {
             sb_printf(&b, "%02lld:%02lld:%02lld", (long long)(tod / US_PER_HOUR),
                       (long long)(tod / US_PER_MIN % 60), (long long)(tod / US_PER_SEC % 60));
             break;
-        case 's': sb_printf(&b, "%lld", (long long)(ts / US_PER_SEC - (ts % US_PER_SEC < 0))); break;
+        case 's': {
+            int64_t utc = ts - (int64_t)off * US_PER_SEC;
+            sb_printf(&b, "%lld", (long long)(utc / US_PER_SEC - (utc % US_PER_SEC < 0)));
+            break;
+        }
+        case 'z': {
+            int32_t ao = off < 0 ? -off : off;
+            sb_printf(&b, "%c%02d%02d", off < 0 ? '-' : '+', (int)(ao / 3600), (int)(ao / 60 % 60));
+            if (ao % 60) sb_printf(&b, "%02d", (int)(ao % 60));
+            break;
+        }
+        case 'Z': sb_puts(&b, abbr); break;
         case '%': sb_putc(&b, '%'); break;
         default: goto bad;
         }
@@ -1077,6 +1090,39 @@ static int parse_time(Ev *v, const Expr *e, RxStr s, RxStr f, int64_t *out) {
     return 0;
 }
 
+/* The last zone a column of zone names gave, so that a run of equal names is looked up once. */
+typedef struct {
+    RxStr name;
+    const TzZone *z;
+} ZoneMemo;
+
+/* The zone named by row i of argument k of e (TEXT); 0 with *out, or -1 with the error at
+ * the argument naming the zone. */
+static int zone_arg(Ev *v, const Expr *e, int k, const Vec *names, size_t i, ZoneMemo *m, const TzZone **out) {
+    RxStr name = ((RxStr *)names->data)[i];
+    if (!(m->z && name.len == m->name.len && memcmp(name.ptr, m->name.ptr, name.len) == 0)) {
+        const char *why = "";
+        if (tz_find(name.ptr, name.len, &m->z, &why) < 0) {
+            m->z = NULL;
+            run_error(v, e->args[k], "unknown time zone '%.*s': %s", (int)(name.len > 80 ? 80 : name.len),
+                      name.ptr, why);
+            char near[128];
+            if (strcmp(why, TZ_NO_SUCH_ZONE) == 0 && tz_nearest(name.ptr, name.len, near, sizeof near) > 0)
+                rx_error_hint(v->err, "did you mean '%s'?", near);
+            return -1;
+        }
+        m->name = name;
+    }
+    *out = m->z;
+    return 0;
+}
+
+/* A result of a zone conversion must still be a TIMESTAMP (years 1 to 9999). */
+static int zoned_range(Ev *v, const Expr *e, int64_t r) {
+    if (r >= TM_TS_MIN && r <= TM_TS_MAX) return 0;
+    return run_error(v, e, "%s: the result is outside the TIMESTAMP range (years 1 to 9999)", lang_function_name(e->fn));
+}
+
 static int eval_call(Ev *v, const Expr *e, Vec *out) {
     int na = e->n_args;
     Vec args[4];
@@ -1128,6 +1174,8 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
     }
     if (e->fn == FN_REGEXP_LIKE || e->fn == FN_REGEXP_REPLACE) return eval_regex(v, e, va, na, out);
     Vec *a = &va[0];
+    ZoneMemo zm = {{NULL, 0}, NULL};
+    const TzZone *zone = NULL;
     for (size_t i = 0; i < n; i++) {
         if (is_null(out, i)) {
             memset((char *)out->data + i * type_width(rt), 0, type_width(rt));
@@ -1346,7 +1394,18 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
         }
         case FN_DATE_TRUNC: {
             Vec *x = &va[1];
-            if (x->type == TY_DATE) {
+            if (na == 3) {
+                /* on the zone's wall clock, and back to the instant: from a day up through the
+                 * zone's rules, below a day with the offset in effect at the value, so that
+                 * an hour that happens twice truncates within itself (PostgreSQL's rule) */
+                int64_t r, us = ((int64_t *)x->data)[i];
+                if (zone_arg(v, e, 2, &va[2], i, &zm, &zone) < 0) return -1;
+                int64_t off = (int64_t)tz_offset_at(zone, us, NULL) * US_PER_SEC;
+                if (tm_trunc_ts(e->field, us + off, &r) < 0) return run_error(v, e, "date_trunc failed");
+                r = e->field > TF_DAY ? r - off : tz_from_local(zone, r);
+                if (zoned_range(v, e, r) < 0) return -1;
+                ((int64_t *)out->data)[i] = r;
+            } else if (x->type == TY_DATE) {
                 int64_t ts = (int64_t)((int32_t *)x->data)[i] * US_PER_DAY, r;
                 if (tm_trunc_ts(e->field, ts, &r) < 0) return run_error(v, e, "date_trunc failed");
                 ((int32_t *)out->data)[i] = (int32_t)(r / US_PER_DAY - (r % US_PER_DAY < 0));
@@ -1362,17 +1421,35 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
             int64_t ts = x->type == TY_DATE ? (int64_t)((int32_t *)x->data)[i] * US_PER_DAY
                                             : ((int64_t *)x->data)[i];
             int64_t origin = w.months ? TM_BUCKET_ORIGIN_MONTHS : TM_BUCKET_ORIGIN, r;
-            if (na == 3) {
+            /* a TEXT last argument is a zone: buckets laid on its wall clock */
+            int zk = e->fn == FN_TIME_BUCKET && va[na - 1].type == TY_TEXT ? na - 1 : -1;
+            if (zk > 0 && zone_arg(v, e, zk, &va[zk], i, &zm, &zone) < 0) return -1;
+            if (na == 4 || (na == 3 && zk < 0)) {
                 Vec *o = &va[2];
                 origin = o->type == TY_DATE ? (int64_t)((int32_t *)o->data)[i] * US_PER_DAY
                                             : ((int64_t *)o->data)[i];
             }
             if (e->fn == FN_DATE_BIN && w.months != 0)
                 return run_error(v, e, "date_bin takes a fixed width, not months");
+            /* In a zone, months and whole days are counted on the zone's wall clock (a bucket
+             * starts at local midnight, a day may last 23 or 25 hours); any other width is an
+             * exact length laid from the origin, by default Monday 2000-01-03 (2000-01-01 for
+             * months) at midnight in the zone. */
+            bool wall = zk > 0 && (w.months != 0 || w.us % US_PER_DAY == 0);
+            if (wall) {
+                if (na == 4) origin = tz_to_local(zone, origin);
+                ts = tz_to_local(zone, ts);
+            } else if (zk > 0 && na != 4) {
+                origin = tz_from_local(zone, origin);
+            }
             if (tm_bucket_ts(w, ts, origin, &r, &why) < 0) {
                 char at[TM_BUF];
                 tm_format_timestamp(ts, at);
                 return run_error(v, e, "%s of %s: %s", lang_function_name(e->fn), at, why);
+            }
+            if (wall) {
+                r = tz_from_local(zone, r);
+                if (zoned_range(v, e, r) < 0) return -1;
             }
             if (e->type == TY_DATE) ((int32_t *)out->data)[i] = (int32_t)(r / US_PER_DAY - (r % US_PER_DAY < 0));
             else ((int64_t *)out->data)[i] = r;
@@ -1489,9 +1566,24 @@ static int eval_call(Ev *v, const Expr *e, Vec *out) {
         }
         case FN_STRFTIME: {
             int64_t ts = a->type == TY_DATE ? (int64_t)((int32_t *)a->data)[i] * US_PER_DAY : ((int64_t *)a->data)[i];
-            RxStr r = format_time(v, e, ts, ((RxStr *)va[1].data)[i]);
+            int32_t off = 0;
+            const char *abbr = "UTC";
+            if (na == 3) {
+                if (zone_arg(v, e, 2, &va[2], i, &zm, &zone) < 0) return -1;
+                off = tz_offset_at(zone, ts, &abbr);
+                ts += (int64_t)off * US_PER_SEC;
+            }
+            RxStr r = format_time(v, e, ts, ((RxStr *)va[1].data)[i], off, abbr);
             if (!r.ptr) return -1;
             ((RxStr *)out->data)[i] = r;
+            break;
+        }
+        case FN_AT_TIME_ZONE: case FN_TO_UTC_TIMESTAMP: {
+            int64_t x = a->type == TY_DATE ? (int64_t)((int32_t *)a->data)[i] * US_PER_DAY : ((int64_t *)a->data)[i], r;
+            if (zone_arg(v, e, 1, &va[1], i, &zm, &zone) < 0) return -1;
+            r = e->fn == FN_AT_TIME_ZONE ? tz_to_local(zone, x) : tz_from_local(zone, x);
+            if (zoned_range(v, e, r) < 0) return -1;
+            ((int64_t *)out->data)[i] = r;
             break;
         }
         case FN_STRPTIME:

@@ -546,6 +546,7 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     case FN_TO_SECONDS: case FN_SECONDS: case FN_MAKE_TIMESTAMP: case FN_NOW:
     case FN_TIME_BUCKET: case FN_DATE_BIN:
     case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE: case FN_STRFTIME: case FN_STRPTIME:
+    case FN_AT_TIME_ZONE: case FN_TO_UTC_TIMESTAMP:
         /* no exact equivalent everywhere (the last digit of a libm result, NULL and NaN rules,
          * the text of a FLOAT), or rewritten by the analysis; PostgreSQL's date_bin works on
          * its own timestamp type and rejects months: the engine computes them */

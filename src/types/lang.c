@@ -44,6 +44,7 @@ static const char *const function_names[FN_N_FUNCTIONS + LANG_N_AGGREGATES] = {
     "date_trunc", "time_bucket", "date_bin", "trim", "ltrim", "rtrim", "replace", "concat", "starts_with", "contains",
     "split_part", "sqrt", "power", "exp", "ln", "log10", "sign", "mod", "div", "greatest",
     "least", "nullif", "epoch", "to_seconds", "seconds", "make_timestamp", "now", "like", "ilike", "regexp_like", "regexp_replace", "strftime", "strptime",
+    "at_time_zone", "to_utc_timestamp",
     "count", "sum", "avg", "min", "max", "first", "last", "stddev", "stddev_pop", "variance",
     "var_pop", "median", "quantile", "string_agg", "arg_min", "arg_max", "bool_and", "bool_or",
 };
