@@ -55,8 +55,8 @@ static void test_against_libc(void) {
         CHECK(z != NULL);
         if (!z) continue;
         char env[128];
-        snprintf(env, sizeof env, "TZ=:%s", zones[k]);
-        putenv(strdup(env));
+        snprintf(env, sizeof env, ":%s", zones[k]);
+        setenv("TZ", env, 1);
         tzset();
         int bad = 0;
         for (int i = 0; i < 20000; i++) {
@@ -79,7 +79,7 @@ static void test_against_libc(void) {
         }
         CHECK(bad == 0);
     }
-    putenv("TZ=UTC");
+    setenv("TZ", "UTC", 1);
     tzset();
 }
 
