@@ -35,6 +35,10 @@ try:
     import pandas as pd
 except ImportError:  # numpy alone: results are dicts of arrays
     pd = None
+try:
+    from pandas._libs.hashtable import PyObjectHashTable as _ObjectTable
+except ImportError:   # pandas missing, or laid out otherwise: pd.factorize does the same
+    _ObjectTable = None
 
 __all__ = ["query", "prepare", "Prepared", "version", "RelixError"]
 
@@ -131,6 +135,15 @@ def _factorize(arr):
     """(codes, distinct values) of an array, codes -1 for None and NaN; in C (pandas' hash
     table, or numpy's sort without pandas)."""
     if pd is not None:
+        if _ObjectTable is not None and isinstance(arr, np.ndarray) and arr.dtype == object:
+            # pandas' object hash table itself: pd.factorize would first infer the values'
+            # type and then hash each str's UTF-8 again, where this one uses the hash a str
+            # caches (about twice as fast); the same codes and values, NA as -1
+            try:
+                uniq, codes = _ObjectTable(1024).factorize(arr, na_sentinel=-1)
+                return codes, uniq
+            except (TypeError, ValueError):   # another pandas' signature: the public call
+                pass
         return pd.factorize(arr, use_na_sentinel=True)
     obj = np.asarray(arr, dtype=object)
     nulls = np.equal(obj, None) | np.not_equal(obj, obj)   # None, and NaN (not equal to itself)
