@@ -326,6 +326,15 @@ const char *rx_timing_memory(const RxSession *s);
  *                     row i is the width bytes at data + i * width up to the first NUL (the
  *                     layout of numpy's 'S' arrays). The bytes are read in place; Relix
  *                     keeps a 16-byte slice per row. Invalid UTF-8 is an error.
+ *                     Dictionary-coded (Arrow's dictionary arrays, pandas' categoricals):
+ *                     codes non-NULL, int32_t[n]; data with offsets (int64_t[n_dict + 1]) or
+ *                     width then hold the n_dict dictionary values in the layouts above, and
+ *                     row i is value codes[i]; a negative code is NULL. The dictionary's bytes
+ *                     are read in place, the codes copied; values repeated in the dictionary
+ *                     are one value (nothing need be distinct), values no row uses are
+ *                     allowed. Joins, grouping and rx_result_text_dict then work on the codes
+ *                     instead of hashing each row's text. A code past the dictionary is an
+ *                     error naming the row.
  * valid: NULL when no value is NULL; else a bitmap, row i valid when bit (i % 8) of byte
  * valid[i / 8] is set (Arrow's validity bitmap); it is copied. */
 typedef struct {
@@ -336,6 +345,8 @@ typedef struct {
     int64_t unit;
     const int64_t *offsets;
     size_t width;
+    const int32_t *codes;   /* TEXT only: dictionary codes, or NULL (see above) */
+    size_t n_dict;          /* with codes: the dictionary's values */
 } RxColumnIn;
 
 /* Defines relation `name` in s over a host program's columns, n_rows rows each, as if a script
@@ -372,7 +383,9 @@ int rx_result_column(const RxResult *r, int col, RxColumnOut *out);
 /* A TEXT column of a result dictionary-encoded, as Arrow's dictionary arrays and pandas'
  * categoricals are: codes (int32_t[n], -1 for NULL) index its distinct values in order of first
  * appearance, value k being dict_data[dict_offsets[k] .. dict_offsets[k + 1]). Valid only
- * during the callback. 0, or -1 for a column out of range, not TEXT, or out of memory (*out
+ * during the callback. A column that carries a dictionary (registered dictionary-coded, or a
+ * CSV column of few values, and what a query passes through unchanged) is coded from it
+ * without hashing a row. 0, or -1 for a column out of range, not TEXT, or out of memory (*out
  * zeroed then). */
 typedef struct {
     size_t n;

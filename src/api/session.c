@@ -936,6 +936,129 @@ static uint64_t *host_validity(const uint8_t *valid, size_t n, bool *oom) {
     return w;
 }
 
+/* A dictionary-coded TEXT column of a host relation (RxColumnIn.codes): the dictionary's
+ * bytes read in place, each row a slice of its value, and the column's codes and dict (column.h)
+ * over the dictionary's distinct values, so that repeated values in the host's dictionary
+ * become one. NULL with s->err set (bad offsets, invalid UTF-8, a code past the dictionary,
+ * out of memory). */
+static Column *host_text_coded(RxSession *s, const char *rel, const RxColumnIn *c, size_t n) {
+    const char *nm = c->name;
+    size_t nd = c->n_dict;
+    if (!c->offsets && c->width == 0) {
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "TEXT column '%s' of '%s' needs offsets or a width", nm, rel);
+        return NULL;
+    }
+    if (nd > 0 && !c->data) {
+        rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "column '%s' of '%s' has a dictionary without data", nm, rel);
+        return NULL;
+    }
+    if (nd >= UINT32_MAX) {
+        rx_error(&s->err, RX_ELIMIT, NULL, rx_span(0, 0), "column '%s' of '%s' has %zu dictionary values; at most %u",
+                 nm, rel, nd, UINT32_MAX - 1);
+        return NULL;
+    }
+    size_t bytes = c->offsets ? (size_t)(nd ? c->offsets[nd] : 0) : nd * c->width;
+    RxStr *vals = rx_malloc((nd ? nd : 1) * sizeof *vals);      /* the host's values */
+    uint32_t *remap = rx_malloc((nd ? nd : 1) * sizeof *remap);  /* host index -> distinct index */
+    uint64_t *hash = rx_malloc((nd ? nd : 1) * sizeof *hash);    /* each distinct value's hash */
+    RxStr *dict = rx_malloc((nd ? nd : 1) * sizeof *dict);       /* the distinct values */
+    uint32_t *codes = rx_malloc((n ? n : 1) * sizeof *codes);
+    StrHeap *h = heap_borrow(c->data ? c->data : "", bytes);
+    Column *col = col_new(TY_TEXT, n);
+    RxHMap m = {0};
+    const char *why = NULL;
+    size_t bad_at = 0;
+    if (!vals || !remap || !hash || !dict || !codes || !h || !col || col_add_heap(col, h) < 0 ||
+        hmap_init(&m, nd) < 0)
+        goto oom;
+    const char *d = c->data;
+    uint32_t nu = 0;
+    for (size_t k = 0; k < nd; k++) {
+        const char *p;
+        size_t len;
+        if (c->offsets) {
+            int64_t a = c->offsets[k], b = c->offsets[k + 1];
+            if (a < 0 || b < a || (size_t)b > bytes) {
+                why = "has dictionary offsets out of order at value";
+                bad_at = k + 1;
+                goto bad;
+            }
+            p = d + a;
+            len = (size_t)(b - a);
+        } else {
+            p = d + k * c->width;
+            const char *z = memchr(p, '\0', c->width);
+            len = z ? (size_t)(z - p) : c->width;
+        }
+        if (!utf8_ok(p, len)) {
+            why = "has invalid UTF-8 in dictionary value";
+            bad_at = k + 1;
+            goto bad;
+        }
+        vals[k] = (RxStr){p, len};
+        uint64_t hv = rx_hash_bytes(p, len);
+        RxHProbe pr = hmap_probe(&m, hv);
+        uint32_t v;
+        bool found = false;
+        while (hmap_next(&m, &pr, &v))
+            if (hash[v] == hv && dict[v].len == len && memcmp(dict[v].ptr, p, len) == 0) {
+                found = true;
+                break;
+            }
+        if (!found) {
+            v = nu;
+            dict[nu] = vals[k];
+            hash[nu++] = hv;
+            if (hmap_insert(&m, &pr, v, hmap_hash_array, hash) < 0) goto oom;
+        }
+        remap[k] = v;
+    }
+    RxStr *sl = col_str(col);
+    const int32_t *in = c->codes;
+    uint64_t *valid = NULL;
+    for (size_t i = 0; i < n; i++) {
+        int32_t k = in[i];
+        bool null = k < 0 || (c->valid && !(c->valid[i / 8] >> (i % 8) & 1));
+        if (!null && (size_t)k >= nd) {
+            why = "has a code past its dictionary at row";
+            bad_at = i + 1;
+            goto bad;
+        }
+        if (null) {
+            if (!valid && !(valid = col_valid(col))) goto oom;
+            bitmap_set(valid, i, false);
+            codes[i] = 0;   /* column.h: a NULL row's code is 0 */
+            sl[i] = (RxStr){"", 0};
+            continue;
+        }
+        codes[i] = remap[k];
+        sl[i] = dict[codes[i]];
+    }
+    hmap_free(&m);
+    rx_free(vals), rx_free(remap), rx_free(hash);
+    heap_release(h);   /* the column holds it now */
+    if (nu == 0) {
+        /* every row NULL: plain slices, no dictionary for code 0 to name */
+        rx_free(dict), rx_free(codes);
+        return col;
+    }
+    col->codes = codes;
+    col->dict = dict;
+    col->n_dict = nu;
+    return col;
+bad:
+    rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0), "TEXT column '%s' of '%s' %s %zu", nm, rel, why, bad_at);
+    goto out;
+oom:
+    rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", rel);
+out:
+    hmap_free(&m);
+    rx_free(vals), rx_free(remap), rx_free(hash), rx_free(dict), rx_free(codes);
+    heap_release(h);
+    col_release(col);
+    return NULL;
+}
+
 /* Column c of a host relation as a Relix column (data read in place where the layout is
  * Relix's), or NULL with s->err set. */
 static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, size_t n) {
@@ -1002,6 +1125,7 @@ static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, s
         break;
     }
     case RX_TYPE_TEXT: {
+        if (c->codes) return host_text_coded(s, rel, c, n);
         if (!c->offsets && c->width == 0) {
             rx_error(&s->err, RX_EVALUE, NULL, rx_span(0, 0),
                      "TEXT column '%s' of '%s' needs offsets or a width", nm, rel);
@@ -1156,11 +1280,57 @@ int rx_result_column(const RxResult *r, int col, RxColumnOut *out) {
     return 0;
 }
 
+/* rx_result_text_dict of a column that carries a dictionary (column.h: codes, dict): its codes
+ * renumbered in order of first appearance, so that the dictionary holds only the values some
+ * row has, as the hashing path gives them, without hashing a row. 0, or -1 on OOM. */
+static int text_dict_coded(const RxResult *r, const Column *c, RxTextDict *out) {
+    size_t n = r->t->n_rows;
+    int32_t *codes = arena_alloc(r->a, (n ? n : 1) * sizeof *codes);
+    int32_t *map = rx_malloc(((size_t)c->n_dict ? c->n_dict : 1) * sizeof *map);   /* code -> new */
+    uint32_t *first = rx_malloc(((size_t)c->n_dict ? c->n_dict : 1) * sizeof *first); /* new -> code */
+    if (!codes || !map || !first) {
+        rx_free(map), rx_free(first);
+        return -1;
+    }
+    memset(map, 0xff, (size_t)c->n_dict * sizeof *map);
+    size_t n_dict = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (col_is_null(c, i)) {
+            codes[i] = -1;
+            continue;
+        }
+        uint32_t k = c->codes[i];
+        if (map[k] < 0) {
+            map[k] = (int32_t)n_dict;
+            first[n_dict++] = k;
+            bytes += c->dict[k].len;
+        }
+        codes[i] = map[k];
+    }
+    int64_t *off = arena_alloc(r->a, (n_dict + 1) * sizeof *off);
+    char *d = arena_alloc(r->a, bytes ? bytes : 1);
+    if (!off || !d) {
+        rx_free(map), rx_free(first);
+        return -1;
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < n_dict; k++) {
+        off[k] = (int64_t)at;
+        memcpy(d + at, c->dict[first[k]].ptr, c->dict[first[k]].len);
+        at += c->dict[first[k]].len;
+    }
+    off[n_dict] = (int64_t)at;
+    *out = (RxTextDict){.n = n, .codes = codes, .n_dict = n_dict, .dict_offsets = off, .dict_data = d};
+    rx_free(map), rx_free(first);
+    return 0;
+}
+
 int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out) {
     memset(out, 0, sizeof *out);
     if (col < 0 || col >= r->t->n_cols || r->t->cols[col]->type != TY_TEXT) return -1;
     const Column *c = r->t->cols[col];
     size_t n = r->t->n_rows;
+    if (c->codes && c->dict) return text_dict_coded(r, c, out);
     const RxStr *sl = col_str(c);
     int32_t *codes = arena_alloc(r->a, (n ? n : 1) * sizeof *codes);
     uint32_t *first = rx_malloc((n ? n : 1) * sizeof *first);   /* the row of each value */

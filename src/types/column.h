@@ -57,9 +57,11 @@ typedef struct Column {
     bool pruned;         /* a placeholder for a column no operator above reads: no data */
     int8_t range_known;  /* planner statistics: 0 not computed, 1 min/max below, -1 none */
     double min_est, max_est;
-    /* TEXT with few distinct values (CSV columns): the distinct strings in order of first
-     * appearance (slices into the column's heaps) and each row's index among them. NULL rows
-     * have code 0; their validity bit says they are NULL. Both NULL when absent. */
+    /* TEXT with few distinct values (CSV columns, host columns registered dictionary-coded):
+     * the distinct strings (slices into the column's heaps; a CSV column's in order of first
+     * appearance, a host column's in its dictionary's order, possibly with strings no row
+     * has) and each row's index among them. NULL rows have code 0; their validity bit says
+     * they are NULL. Both NULL when absent. */
     uint32_t *codes;
     RxStr *dict;
     uint32_t n_dict;

@@ -223,10 +223,183 @@ static void test_asof_same(void) {
     free(inl);
 }
 
+/* What rx_result_text_dict gives for column 0: codes of the first 16 rows, and the dictionary
+ * as "v0|v1|...". */
+typedef struct {
+    int rc;
+    size_t n, n_dict;
+    int32_t codes[16];
+    char dict[256];
+} GotDict;
+
+static int grab_dict(void *ud, const RxResult *r) {
+    GotDict *g = ud;
+    RxTextDict d;
+    memset(g, 0, sizeof *g);
+    g->rc = rx_result_text_dict(r, 0, &d);
+    if (g->rc) return 0;
+    g->n = d.n;
+    g->n_dict = d.n_dict;
+    for (size_t i = 0; i < d.n && i < 16; i++) g->codes[i] = d.codes[i];
+    size_t at = 0;
+    for (size_t k = 0; k < d.n_dict && at + 64 < sizeof g->dict; k++)
+        at += (size_t)snprintf(g->dict + at, sizeof g->dict - at, "%s%.*s", k ? "|" : "",
+                               (int)(d.dict_offsets[k + 1] - d.dict_offsets[k]), d.dict_data + d.dict_offsets[k]);
+    return 0;
+}
+
+/* Dictionary-coded text in: a dictionary with a repeated and an unused value, NULLs by a
+ * negative code and by the bitmap, both dictionary layouts; the rows read as their values,
+ * rx_result_text_dict gives the used values in order of first appearance (the same as for
+ * plain text), and bad codes, offsets and UTF-8 are refused naming the row or value. */
+static void test_dict_coded(void) {
+    const char words[] = "redbluegreenbluepink";   /* red blue green blue pink: blue twice, pink unused */
+    int64_t woff[] = {0, 3, 7, 12, 16, 20};
+    int32_t codes[] = {1, 0, -1, 3, 2, 1, 0, 2};
+    uint8_t valid[] = {0xDF};  /* row 5 NULL by the bitmap */
+    const char fixed[] = "ab\0cd\0ab\0";  /* width 3: ab cd ab */
+    int32_t fcodes[] = {2, 1, 0, -5};
+    RxColumnIn cols[] = {{.name = "c", .type = RX_TYPE_TEXT, .data = words, .offsets = woff, .codes = codes,
+                          .n_dict = 5, .valid = valid}};
+    RxColumnIn fx[] = {{.name = "f", .type = RX_TYPE_TEXT, .data = fixed, .width = 3, .codes = fcodes, .n_dict = 3}};
+    RxSession *s = rx_open();
+    CHECK(rx_register_columns(s, "C", 1, cols, 8) == 0);
+    CHECK(rx_register_columns(s, "F", 1, fx, 4) == 0);
+    Got g;
+    CHECK(run(s, "query { C };", &g) == 0);
+    CHECK_STR(g.text, "blue\nred\nNULL\nblue\ngreen\nNULL\nred\ngreen\n");
+    CHECK(run(s, "query { F };", &g) == 0);
+    CHECK_STR(g.text, "ab\ncd\nab\nNULL\n");
+    /* the repeated value is one value: grouping and equality see one "blue" */
+    CHECK(run(s, "query { γ c; count(*) → n (σ c = 'blue' (C)) };", &g) == 0);
+    CHECK_STR(g.text, "blue,2\n");
+    CHECK(run(s, "query { γ count(DISTINCT c) → n (C) };", &g) == 0);
+    CHECK_STR(g.text, "3\n");
+    GotDict d, e;
+    const char *q = "query { C };";
+    CHECK(rx_exec(s, q, strlen(q), "<test>", grab_dict, &d) == 0 && d.rc == 0);
+    CHECK(d.n == 8 && d.n_dict == 3);
+    CHECK_STR(d.dict, "blue|red|green");
+    int32_t want[] = {0, 1, -1, 0, 2, -1, 1, 2};
+    CHECK(memcmp(d.codes, want, sizeof want) == 0);
+    /* the same rows as plain text code the same by hashing */
+    const char plain[] = "blueredbluegreenredgreen";
+    int64_t poff[] = {0, 4, 7, 7, 11, 16, 16, 19, 24};
+    uint8_t pvalid[] = {0xDB};
+    RxColumnIn pc[] = {{.name = "c", .type = RX_TYPE_TEXT, .data = plain, .offsets = poff, .valid = pvalid}};
+    CHECK(rx_register_columns(s, "P", 1, pc, 8) == 0);
+    q = "query { P };";
+    CHECK(rx_exec(s, q, strlen(q), "<test>", grab_dict, &e) == 0 && e.rc == 0);
+    CHECK(e.n == 8 && e.n_dict == 3 && memcmp(e.codes, want, sizeof want) == 0);
+    CHECK_STR(e.dict, d.dict);
+    /* refusals */
+    int32_t past[] = {0, 5};
+    RxColumnIn e1[] = {{.name = "c", .type = RX_TYPE_TEXT, .data = words, .offsets = woff, .codes = past, .n_dict = 5}};
+    CHECK(rx_register_columns(s, "E", 1, e1, 2) == RX_ERR_VALUE);
+    CHECK(strstr(rx_errmsg(s), "'c'") && strstr(rx_errmsg(s), "past its dictionary at row 2"));
+    int64_t back[] = {0, 3, 2, 12, 16, 20};
+    RxColumnIn e2[] = {{.name = "c", .type = RX_TYPE_TEXT, .data = words, .offsets = back, .codes = codes, .n_dict = 5}};
+    CHECK(rx_register_columns(s, "E", 1, e2, 8) == RX_ERR_VALUE);
+    CHECK(strstr(rx_errmsg(s), "offsets out of order at value 2"));
+    const char badutf[] = "ok\xff";
+    int64_t boff[] = {0, 2, 3};
+    RxColumnIn e3[] = {{.name = "u", .type = RX_TYPE_TEXT, .data = badutf, .offsets = boff, .codes = codes, .n_dict = 2}};
+    CHECK(rx_register_columns(s, "E", 1, e3, 1) == RX_ERR_VALUE);
+    CHECK(strstr(rx_errmsg(s), "'u'") && strstr(rx_errmsg(s), "UTF-8 in dictionary value 2"));
+    CHECK(run(s, "query { E };", &g) != 0 && strstr(rx_errmsg(s), "unknown relation 'E'"));
+    /* every row NULL, an empty dictionary */
+    int32_t none[] = {-1, -1};
+    RxColumnIn e4[] = {{.name = "c", .type = RX_TYPE_TEXT, .data = "", .offsets = woff, .codes = none, .n_dict = 0}};
+    CHECK(rx_register_columns(s, "N", 1, e4, 2) == 0);
+    CHECK(run(s, "query { N };", &g) == 0);
+    CHECK_STR(g.text, "NULL\nNULL\n");
+    rx_close(s);
+}
+
+/* An AS-OF join over dictionary-coded keys (dictionaries in different orders on the two
+ * sides, with repeats, unused values and NULL keys) equals the one over the same rows as
+ * plain text. */
+static void test_asof_coded(void) {
+    enum { N = 3000 };
+    static int64_t tts[N], qts[N], qbid[N], toff[N + 1], qoff[N + 1];
+    static int32_t tcode[N], qcode[N];
+    static char tsym[N * 2], qsym[N * 2];
+    /* T's dictionary: Aa..Ec (15) then Aa again; Q's: the same values backwards, and Zz unused */
+    static char tdict[16 * 2], qdict[16 * 2];
+    int64_t tdoff[17], qdoff[17];
+    for (int k = 0; k < 15; k++) {
+        tdict[k * 2] = 'A' + (char)(k / 3), tdict[k * 2 + 1] = 'a' + (char)(k % 3);
+        qdict[(14 - k) * 2] = tdict[k * 2], qdict[(14 - k) * 2 + 1] = tdict[k * 2 + 1];
+    }
+    tdict[30] = 'A', tdict[31] = 'a';
+    qdict[30] = 'Z', qdict[31] = 'z';
+    for (int k = 0; k <= 16; k++) tdoff[k] = qdoff[k] = 2 * k;
+    uint8_t tvalid[(N + 7) / 8], qvalid[(N + 7) / 8];
+    memset(tvalid, 0xff, sizeof tvalid);
+    memset(qvalid, 0xff, sizeof qvalid);
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int k = (int)(x % 16);   /* 15: the repeated Aa */
+        tcode[i] = x % 97 == 0 ? -1 : k;
+        memcpy(tsym + i * 2, tdict + k * 2, 2);
+        if (tcode[i] < 0) tvalid[i / 8] &= (uint8_t)~(1u << (i % 8));
+        tts[i] = (int64_t)(x >> 20) % 5000;
+        toff[i] = i * 2;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        k = (int)(x % 15);
+        qcode[i] = x % 89 == 0 ? -1 : k;
+        memcpy(qsym + i * 2, qdict + k * 2, 2);
+        if (qcode[i] < 0) qvalid[i / 8] &= (uint8_t)~(1u << (i % 8));
+        qts[i] = (int64_t)(x >> 20) % 5000;
+        qbid[i] = (int64_t)(x % 1000);
+        qoff[i] = i * 2;
+    }
+    toff[N] = qoff[N] = N * 2;
+    const char *q = "query { γ count(*) → n, count(bid) → m, sum(bid) → s, sum(ts_r) → t, count(distinct sym) → d "
+                    "(T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q) };";
+    RxSession *a = rx_open(), *b = rx_open();
+    RxColumnIn tc[] = {{.name = "sym", .type = RX_TYPE_TEXT, .data = tdict, .offsets = tdoff, .codes = tcode, .n_dict = 16},
+                       {.name = "ts", .type = RX_TYPE_INT, .data = tts}};
+    RxColumnIn qc[] = {{.name = "sym", .type = RX_TYPE_TEXT, .data = qdict, .offsets = qdoff, .codes = qcode, .n_dict = 16},
+                       {.name = "ts", .type = RX_TYPE_INT, .data = qts},
+                       {.name = "bid", .type = RX_TYPE_INT, .data = qbid}};
+    RxColumnIn tp[] = {{.name = "sym", .type = RX_TYPE_TEXT, .data = tsym, .offsets = toff, .valid = tvalid},
+                       {.name = "ts", .type = RX_TYPE_INT, .data = tts}};
+    RxColumnIn qp[] = {{.name = "sym", .type = RX_TYPE_TEXT, .data = qsym, .offsets = qoff, .valid = qvalid},
+                       {.name = "ts", .type = RX_TYPE_INT, .data = qts},
+                       {.name = "bid", .type = RX_TYPE_INT, .data = qbid}};
+    CHECK(rx_register_columns(a, "T", 2, tc, N) == 0);
+    CHECK(rx_register_columns(a, "Q", 3, qc, N) == 0);
+    CHECK(rx_register_columns(b, "T", 2, tp, N) == 0);
+    CHECK(rx_register_columns(b, "Q", 3, qp, N) == 0);
+    Got ga, gb;
+    CHECK(run(a, q, &ga) == 0);
+    CHECK(run(b, q, &gb) == 0);
+    CHECK(ga.rows == 1 && strlen(ga.text) > 5);
+    CHECK_STR(ga.text, gb.text);
+    /* the join's rows themselves, in order, and their text dictionary-coded */
+    const char *rows = "query { π sym, ts, bid (T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q) };";
+    CHECK(run(a, rows, &ga) == 0);
+    CHECK(run(b, rows, &gb) == 0);
+    CHECK(ga.rows == gb.rows && ga.rows > N * 9 / 10);   /* π drops the rows that repeat */
+    CHECK_STR(ga.text, gb.text);
+    GotDict da, db;
+    CHECK(rx_exec(a, rows, strlen(rows), "<test>", grab_dict, &da) == 0 && da.rc == 0);
+    CHECK(rx_exec(b, rows, strlen(rows), "<test>", grab_dict, &db) == 0 && db.rc == 0);
+    CHECK(da.n == ga.rows && da.n_dict == 15 && da.n_dict == db.n_dict);
+    CHECK(memcmp(da.codes, db.codes, sizeof da.codes) == 0);
+    CHECK_STR(da.dict, db.dict);
+    rx_close(a);
+    rx_close(b);
+}
+
 int main(void) {
     test_version();
     test_layouts();
     test_asof_same();
+    test_dict_coded();
+    test_asof_coded();
     test_zero_copy();
     return check_report("embed");
 }
