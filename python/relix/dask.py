@@ -114,14 +114,15 @@ def _key_hash(frame, cols):
 
 def _order_values(s, what):
     """(values that order as Relix orders the column, validity) for a match or endpoint
-    column: int64 UTC nanoseconds for timestamps, float64 for numbers. Raises RelixError for
-    text (which has no bins)."""
+    column: int64 UTC nanoseconds for timestamps (exact), float64 for numbers (INT and FLOAT
+    alike; monotone, so equal values stay together). Raises RelixError for text (which has no
+    bins)."""
     dt = s.dtype
     valid = ~s.isna().to_numpy()
     if isinstance(dt, pd.DatetimeTZDtype):
-        return s.dt.tz_convert("UTC").to_numpy("datetime64[ns]").view(np.int64).astype(np.float64), valid
+        return s.dt.tz_convert("UTC").to_numpy("datetime64[ns]").view(np.int64), valid
     if isinstance(dt, np.dtype) and dt.kind == "M":
-        return s.to_numpy("datetime64[ns]").view(np.int64).astype(np.float64), valid
+        return s.to_numpy("datetime64[ns]").view(np.int64), valid
     if isinstance(dt, np.dtype) and dt.kind in "iufb" or isinstance(dt, (pd.Int64Dtype, pd.Float64Dtype,
                                                                        pd.BooleanDtype)):
         return s.to_numpy(np.float64, na_value=np.nan), valid
@@ -132,11 +133,11 @@ def _order_values(s, what):
 # ---------------------------------------------------------------------------------------------
 # the exchange: split each input partition into pieces, one per output partition; concatenate
 
-def _compact(frame):
-    """The frame with each text column of few distinct values as a Categorical: cheaper to
-    split, ship and join (Relix reads a Categorical by its codes)."""
+def _compact(frame, keep):
+    """The columns keep of frame, each text column of few distinct values as a Categorical:
+    cheaper to split, ship and join (Relix reads a Categorical by its codes)."""
     out = {}
-    for c in frame.columns:
+    for c in keep:
         s = frame[c]
         if s.dtype == object and len(s) > 64:
             codes, uniq = pd.factorize(s.to_numpy(object))
@@ -150,12 +151,11 @@ def _compact(frame):
 def _pieces(frame, part, n, rows=None):
     """Splits frame into n frames by the output partition of each row (rows: the row of each
     copy when rows are replicated), keeping the rows' order within each piece."""
-    order = np.argsort(part, kind="stable")
+    # stable; on 16-bit ids numpy's stable sort is a radix sort
+    order = np.argsort(part.astype(np.int16) if n < 32768 else part, kind="stable")
     counts = np.bincount(part, minlength=n)
     take = order if rows is None else rows[order]
-    whole = frame.take(take) if len(take) != len(frame) or not np.array_equal(take, np.arange(len(frame))) \
-        else frame
-    whole = whole.reset_index(drop=True)
+    whole = frame.take(take) if len(take) != len(frame) or np.any(take[1:] < take[:-1]) else frame
     ends = np.cumsum(counts)
     return [whole.iloc[e - c:e] for c, e in zip(counts, ends)]
 
@@ -166,8 +166,9 @@ def _concat(pieces):
     pieces = [p for p in pieces if p is not None]
     if not pieces:
         raise RelixError("nothing to concatenate")
+    pieces = [p for p in pieces if len(p)] or pieces[:1]
     if len(pieces) == 1:
-        return pieces[0].reset_index(drop=True)
+        return pieces[0]
     cols = {}
     for c in pieces[0].columns:
         parts = [p[c] for p in pieces]
@@ -185,7 +186,7 @@ def _hash_split(frame, n, cols, drop_null, keep):
     """Pieces of frame by hash of its key columns: (n pieces, stats). Rows with a NULL key are
     dropped when drop_null (they match nothing), else placed by the hash of the rest."""
     t0 = _time.perf_counter()
-    frame = _compact(frame[keep])
+    frame = _compact(frame, keep)
     h, null = _key_hash(frame, cols)
     if drop_null and null.any():
         frame = frame[~null]
@@ -236,6 +237,15 @@ def _run(script, frames, meta, post=None):
     return _normalize(out, meta), t1 - t0
 
 
+def _where():
+    """The name of the Dask worker running the calling task, or "local"."""
+    try:
+        from distributed import get_worker
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "local"
+
+
 def _kernel(script, meta, post, left_pieces, right_pieces, extra_right=None):
     """One output partition: concatenates its pieces of each side (and the rows carried in from
     other partitions), runs the script over them as L and R; (result, stats)."""
@@ -247,7 +257,7 @@ def _kernel(script, meta, post, left_pieces, right_pieces, extra_right=None):
     out, k = _run(script, {"L": L, "R": R}, meta, post)
     t2 = _time.perf_counter()
     return out, {"concat_s": t1 - t0, "kernel_s": k, "post_s": t2 - t1 - k, "left_rows": len(L),
-                 "right_rows": len(R), "rows_out": len(out)}
+                 "right_rows": len(R), "rows_out": len(out), "worker": _where()}
 
 
 def _result_meta(script, frames):
@@ -267,12 +277,15 @@ def _result_meta(script, frames):
 
 
 def _finish(results, stats, meta, report, info, t_start):
-    """The dask DataFrame of the result parts; with report a dict, runs it at once (persisted)
-    in two phases and fills the report."""
+    """The dask DataFrame of the result parts; with report a dict, runs it at once (persisted on
+    the cluster) in two phases, the splits (reading the inputs) then the exchange and the
+    kernels, and fills the report."""
+    split_tasks = info.pop("_split_stats")
     out = dd.from_delayed(results, meta=meta, verify_meta=False)
     if report is None:
         return out
-    split_stats = info.pop("_split_stats")
+    splits = [s for s, _ in split_tasks]
+    split_stats = [s[i] for s, i in split_tasks]
     try:
         from distributed import wait, default_client
         client = default_client()
@@ -280,17 +293,18 @@ def _finish(results, stats, meta, report, info, t_start):
         client = None
     t0 = _time.perf_counter()
     if client is not None:
-        fut = client.compute(split_stats)
-        s_stats = client.gather(fut)
-    else:
-        s_stats = dask.compute(*split_stats)
-    t1 = _time.perf_counter()
-    if client is not None:
+        held = client.persist(splits)             # the pieces stay on the workers for phase 2
+        wait(held)
+        s_stats = client.gather(client.compute(split_stats))
+        t1 = _time.perf_counter()
         (out,) = client.persist([out])
         wait(out)
         k_stats = client.gather(client.compute(stats))
+        del held
     else:
-        out, k_stats = dask.persist(out)[0], dask.compute(*stats)
+        parts, k_stats, s_stats = dask.compute(results, stats, split_stats)
+        t1 = t0
+        out = dd.from_delayed([delayed(p) for p in parts], meta=meta, verify_meta=False)
     t2 = _time.perf_counter()
     report.clear()
     report.update(info)
@@ -310,9 +324,13 @@ def _finish(results, stats, meta, report, info, t_start):
         "rows_out": sum(s["rows_out"] for s in k_stats),
         "total_s": t2 - t_start,
     })
-    # the exchange: reading and splitting, plus shipping and concatenating; the kernels: Relix
-    report["shuffle_s"] = report["read_split_s"] + report["exchange_kernel_s"] - report["kernel_max_s"] \
-        if client is not None else report["read_split_s"] + report["concat_s"]
+    # the kernels' wall time: the busiest worker's sum (workers run side by side); the shuffle:
+    # the rest of the run (reading and splitting, shipping and concatenating)
+    per_worker = {}
+    for st in k_stats:
+        per_worker[st.get("worker", "local")] = per_worker.get(st.get("worker", "local"), 0.0) + st["kernel_s"]
+    report["kernel_wall_s"] = max(per_worker.values(), default=0.0)
+    report["shuffle_s"] = max(report["total_s"] - report["kernel_wall_s"], 0.0)
     return out
 
 
@@ -419,14 +437,15 @@ def _time_split(frame, n, tcol, kcols, bounds, is_right, k, keep):
     key or time are dropped (they match nothing); a left row with a NULL time goes to piece 0.
     For the right side, per piece also its earliest and latest k time groups per key."""
     t0 = _time.perf_counter()
-    frame = _compact(frame[keep])
+    frame = _compact(frame, keep)
     v, valid = _order_values(frame[tcol], "on")
     if is_right:
         _, null = _key_hash(frame, kcols) if kcols else (None, np.zeros(len(frame), bool))
         ok = valid & ~null
         if not ok.all():
             frame, v, valid = frame[ok], v[ok], valid[ok]
-    part = np.where(valid, np.searchsorted(bounds, np.where(valid, v, 0.0), side="right"), 0).astype(np.int64)
+    part = np.where(valid, np.searchsorted(bounds, np.where(valid, v, v.dtype.type(0)), side="right"),
+                    0).astype(np.int64)
     pieces = _pieces(frame, part, n)
     stats = {"split_s": 0.0, "rows": len(frame), "bytes": int(frame.memory_usage(index=False).sum())}
     if is_right:
@@ -491,9 +510,11 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
     ties       "last" (the default), "first" or "all", among right rows of the nearest time,
                in the right input's order
     k          the k nearest rows per left row, ranked (a column rank)
-    strategy   "hash" (by key), "time" (by time ranges, rows carried in), or "auto": "time"
-               without a key or when a key holds over hot_share/npartitions of a sample of
-               the left's first partition, else "hash"
+    strategy   "hash" (by key), "time" (by time ranges, rows carried in), or "auto": "hash"
+               for inputs partitioned alike on the key already; "time" for a left indexed by
+               the match column with known divisions (its ranges are used as they are),
+               without a key, or when a key holds over hot_share/npartitions of a sample of
+               the left's first partition; else "hash"
     report     a dict: run at once and fill it (see the module's text)
 
     The result's columns are Relix's (left's, then right's, a clashing name with _r); INT and
@@ -518,8 +539,12 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
     n = npartitions or max(left.npartitions, right.npartitions)
     kk = 1 if k is None else int(k)
     if strategy == "auto":
-        strategy = "hash" if keys and (_aligned(left, right, lk, rk, npartitions) or
-                                       not _hot(left, lk, n, hot_share)) else "time"
+        if keys and _aligned(left, right, lk, rk, npartitions):
+            strategy = "hash"
+        elif left.index.name == lt and left.known_divisions and left.npartitions > 1:
+            strategy = "time"
+        else:
+            strategy = "hash" if keys and not _hot(left, lk, n, hot_share) else "time"
     if strategy not in ("hash", "time"):
         raise RelixError(f"strategy: '{strategy}' is not auto, hash or time")
     if strategy == "hash" and not keys:
@@ -538,21 +563,33 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
     elif strategy == "hash":
         ls = _delayed_split(left, _hash_split, n, (lk, False, lcols))
         rs = _delayed_split(right, _hash_split, n, (rk, True, rcols))
-        split_stats = [s[n] for s in ls + rs]
+        split_stats = [(s, n) for s in ls + rs]
         for p in range(n):
             t = delayed(_kernel, nout=2, pure=True)(script, meta, None, [s[p] for s in ls], [s[p] for s in rs])
             results.append(t[0])
             stats.append(t[1])
     else:
-        left, right = _persisted(left), _persisted(right)
-        samples = dask.compute(*[delayed(_sample)(p, lt) for p in left.to_delayed()] +
-                               [delayed(_sample)(p, rt) for p in right.to_delayed()])
-        bounds = _quantile_bounds(samples, n)
-        n = len(bounds) + 1
+        if left.index.name == lt and left.known_divisions and left.npartitions > 1:
+            # the left is in time ranges already (its index, known divisions): used as it is,
+            # the right placed by the same ranges; a division value starts its range, as
+            # _time_split places values
+            bounds, _ = _order_values(pd.Series(list(left.divisions[1:-1])), "on")
+            n = left.npartitions
+            ls = [[delayed(_reset)(p)] for p in left.to_delayed()]
+            info["strategy"] = "time (left by its divisions)"
+            split_stats = []
+        else:
+            left, right = _persisted(left), _persisted(right)
+            samples = dask.compute(*[delayed(_sample)(p, lt) for p in left.to_delayed()] +
+                                   [delayed(_sample)(p, rt) for p in right.to_delayed()])
+            bounds = _quantile_bounds(samples, n)
+            n = len(bounds) + 1
+            ls = _delayed_split(left, _time_split, n, (lt, lk, bounds, False, kk, lcols))
+            split_stats = [(s, n) for s in ls]
+            ls = [[s[p] for s in ls] for p in range(n)]
         info["npartitions"] = n
-        ls = _delayed_split(left, _time_split, n, (lt, lk, bounds, False, kk, lcols))
         rs = _delayed_split(right, _time_split, n, (rt, rk, bounds, True, kk, rcols), 3 * n)
-        split_stats = [s[n] for s in ls] + [s[3 * n] for s in rs]
+        split_stats += [(s, 3 * n) for s in rs]
         # T_p: each output partition's earliest and latest groups, over all input partitions
         heads = [delayed(_merge_groups, pure=True)([s[n + p] for s in rs], rt, rk, kk, False) for p in range(n)]
         tails = [delayed(_merge_groups, pure=True)([s[2 * n + p] for s in rs], rt, rk, kk, True) for p in range(n)]
@@ -568,8 +605,7 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
             fwd[p] = empty if p == n - 1 or not need_fwd else \
                 delayed(_merge_groups, pure=True)([heads[p + 1], fwd[p + 1]], rt, rk, kk, False)
         for p in range(n):
-            t = delayed(_kernel_carry, nout=2, pure=True)(script, meta, [s[p] for s in ls], [s[p] for s in rs],
-                                                         back[p], fwd[p])
+            t = delayed(_kernel_carry, nout=2, pure=True)(script, meta, ls[p], [s[p] for s in rs], back[p], fwd[p])
             results.append(t[0])
             stats.append(t[1])
         info["boundaries"] = len(bounds)
@@ -629,7 +665,7 @@ def _interval_split(frame, n, ends, kcols, bounds, keyed, left, keep):
     rows for the joins against the other side's improper ones: the proper ones for the left,
     every valid one for the right."""
     t0 = _time.perf_counter()
-    frame = _compact(frame[keep])
+    frame = _compact(frame, keep)
     h, null = _key_hash(frame, kcols)
     s, sv = _order_values(frame[ends[0]], "interval")
     e, ev = _order_values(frame[ends[-1]], "interval")
@@ -654,7 +690,7 @@ def _interval_split(frame, n, ends, kcols, bounds, keyed, left, keep):
         part = ((mix >> np.uint64(29)) % np.uint64(n)).astype(np.int64)
     else:
         part = (b * n // nbins).astype(np.int64)
-    order = np.argsort(part, kind="stable")
+    order = np.argsort(part.astype(np.int16) if n < 32768 else part, kind="stable")
     copies = pf.take(rows[order]).reset_index(drop=True)
     copies[_LB if left else _RB] = b[order].astype(np.int64)
     copies[_LF if left else _RF] = first[order]
@@ -763,7 +799,7 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
     elif strategy == "hash":
         ls = _delayed_split(left, _hash_split, n, (lk, True, lcols))
         rs = _delayed_split(right, _hash_split, n, (rk, True, rcols))
-        split_stats = [s[n] for s in ls + rs]
+        split_stats = [(s, n) for s in ls + rs]
         for p in range(n):
             t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [s[p] for s in ls], [s[p] for s in rs])
             results.append(t[0])
@@ -781,7 +817,7 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
             bounds = np.unique(bounds)
         ls = _delayed_split(left, _interval_split, n, (lends, lk, bounds, bool(keys), True, lcols), n + 2)
         rs = _delayed_split(right, _interval_split, n, (rends, rk, bounds, bool(keys), False, rcols), n + 2)
-        split_stats = [s[n + 2] for s in ls + rs]
+        split_stats = [(s, n + 2) for s in ls + rs]
         binned = _ijoin_script(rel, at, lends, rends, keys, True)
         info["script"] = binned
         info["bins"] = len(bounds) + 1
@@ -815,7 +851,7 @@ def _script_kernel(script, meta, names, pieces):
     out, k = _run(script, frames, meta)
     rows = sum(len(f) for f in frames.values())
     return out, {"concat_s": t1 - t0, "kernel_s": k, "post_s": _time.perf_counter() - t1 - k,
-                 "left_rows": rows, "right_rows": 0, "rows_out": len(out)}
+                 "left_rows": rows, "right_rows": 0, "rows_out": len(out), "worker": _where()}
 
 
 def _keys_of(by, name, frame_cols):
@@ -879,7 +915,7 @@ def query(script, by, *, npartitions=None, report=None, **frames):
             n = len(per_name[nm][0])
         else:
             sp = _delayed_split(f, _hash_split, n, (keyed[nm], False, cols))
-            split_stats += [s[n] for s in sp]
+            split_stats += [(s, n) for s in sp]
             per_name[nm] = [[s[p] for s in sp] for p in range(n)], None
     results, stats = [], []
     for p in range(n):
