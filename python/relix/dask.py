@@ -490,9 +490,22 @@ def _sample(frame, col):
     return v, int(valid.sum())
 
 
-def _persisted(ddf):
-    """ddf held in the cluster's memory, so that a pass for statistics does not read it twice."""
-    return ddf.persist()
+_BOUNDS = {}      # (left name, column, right name, column, count) -> boundaries: collections are immutable
+
+
+def _time_bounds(left, lcol, right, rcol, n):
+    """(left, right, n - 1 boundaries at quantiles of both sides' values of the columns): the
+    inputs persisted first (so the sampling pass does not read them twice) unless the same
+    collections were sampled before."""
+    key = (left._name, lcol, right._name, rcol, n)
+    if key not in _BOUNDS:
+        left, right = left.persist(), right.persist()
+        samples = dask.compute(*[delayed(_sample)(p, lcol) for p in left.to_delayed()] +
+                               [delayed(_sample)(p, rcol) for p in right.to_delayed()])
+        if len(_BOUNDS) > 64:
+            _BOUNDS.clear()
+        _BOUNDS[key] = _quantile_bounds(samples, n)
+    return left, right, _BOUNDS[key]
 
 
 def asof(left, right, on, by=None, *, direction="backward", strict=False, within=None, inner=False,
@@ -579,10 +592,7 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
             info["strategy"] = "time (left by its divisions)"
             split_stats = []
         else:
-            left, right = _persisted(left), _persisted(right)
-            samples = dask.compute(*[delayed(_sample)(p, lt) for p in left.to_delayed()] +
-                                   [delayed(_sample)(p, rt) for p in right.to_delayed()])
-            bounds = _quantile_bounds(samples, n)
+            left, right, bounds = _time_bounds(left, lt, right, rt, n)
             n = len(bounds) + 1
             ls = _delayed_split(left, _time_split, n, (lt, lk, bounds, False, kk, lcols))
             split_stats = [(s, n) for s in ls]
@@ -807,10 +817,7 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
     else:
         if bins is None or np.isscalar(bins):
             nb = int(bins) if bins is not None else 4 * n
-            left, right = _persisted(left), _persisted(right)
-            samples = dask.compute(*[delayed(_sample)(p, lends[0]) for p in left.to_delayed()] +
-                                   [delayed(_sample)(p, rends[0]) for p in right.to_delayed()])
-            bounds = _quantile_bounds(samples, nb)
+            left, right, bounds = _time_bounds(left, lends[0], right, rends[0], nb)
         else:
             b = pd.Series(list(bins))
             bounds, _ = _order_values(b if b.dtype != object else pd.to_datetime(b), "bins")
