@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue #31's benchmark: ASOF trades x quotes from CSV on a 2-worker Dask cluster, relix.dask
-# against dask.dataframe.merge_asof and against shuffle-by-sym + pandas.merge_asof (bench/dask.py
+# against dask.dataframe.merge_asof and against shuffle-by-sym + pandas.merge_asof (bench/dask_asof.py
 # says what each times). Starts a dask-scheduler and two dask-worker processes (one thread each)
 # on 127.0.0.1 and stops them on exit. The CSVs are written once into $DASK_DATA (default
 # /tmp/relix-dask-bench) and reused.
@@ -34,4 +34,4 @@ for w in 1 2; do
     --local-directory "$tmp/w$w" --name "w$w" > "$tmp/worker$w.log" 2>&1 &
   pids+=($!)
 done
-"$py" bench/dask.py "tcp://127.0.0.1:$port" "$data" "$rows" "$rounds"
+"$py" bench/dask_asof.py "tcp://127.0.0.1:$port" "$data" "$rows" "$rounds"
