@@ -39,7 +39,9 @@ for w in 1 2; do
     > "$tmp/worker$w.log" 2>&1 &
   pids+=($!)
 done
-LD_PRELOAD=$pre timeout 300 "$py" "$root/tests/python/test_dask.py" "tcp://127.0.0.1:$port" > "$tmp/out" 2> "$tmp/err"
+limit=300
+[ -n "$pre" ] && limit=900   # the instrumented library is several times slower
+LD_PRELOAD=$pre timeout "$limit" "$py" "$root/tests/python/test_dask.py" "tcp://127.0.0.1:$port" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 echo "exit $rc"
 cat "$tmp/out"
