@@ -23,6 +23,8 @@ case "${1:-build}" in
     want_cmd python3 python3; want_cmd sqlite3 sqlite3
     # 579-python: the Python module over librelix.so, against pandas
     want_pkg python3-numpy; want_pkg python3-pandas
+    # 820-dask: relix.dask on a dask-scheduler and two dask-worker processes
+    want_pkg python3-dask; want_pkg python3-distributed
     want_pkg libedit-dev; want_cmd tmux tmux; want_cmd pkg-config pkg-config
     want_cmd diff diffutils; want_cmd strace strace
     # 748-750: time zones come from the system tz database (/usr/share/zoneinfo)

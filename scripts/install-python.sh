@@ -13,5 +13,6 @@ build=${BUILD:-build}
 site=${PYTHON_SITE:-$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')}
 install -d "$site/relix"
 install -m 644 python/relix/__init__.py "$site/relix/__init__.py"
+install -m 644 python/relix/dask.py "$site/relix/dask.py"
 install -m 755 "$build/librelix.so.0" "$site/relix/librelix.so.0"
 echo "installed relix into $site/relix"
