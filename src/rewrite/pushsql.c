@@ -1028,7 +1028,8 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     const char *it = sql_type_name(g->d, TY_INT), *fl = g->d->floor ? "floor" : "";
     if (!it) return NULL;
     /* CTEs: xl, xr (the inputs with sn, en and the columns read), w (the width), bl, br (with b0,
-     * b1, sh: short and not inverted), el, er (one row per bin of the short ones) */
+     * b1, sh: short and not inverted), el, er (one row per bin of the short ones), ll, lr (the
+     * others) */
     StrBuf s, lcols, rcols;
     sb_init(&s);
     sb_init(&lcols);
@@ -1076,6 +1077,11 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
             sb_puts(&s, ")");
         }
     }
+    /* ll, lr: the long and inverted rows alone, computed once, so that the plain join of each
+     * against the other side reads only them however often a nested loop rescans it (over a
+     * CTE of all the rows, a filter on sh would read them all on every rescan) */
+    for (int side = 0; side < 2; side++)
+        sb_printf(&s, ", l%c AS %s(SELECT * FROM b%c WHERE sh = 0)", side ? 'r' : 'l', g->d->materialized, side ? 'r' : 'l');
     /* the predicate and keys over the CTE rows aliased l and r */
     Blk *lb = new_blk(g, l->n_cols, 0), *rb = new_blk(g, r->n_cols, 0);
     if (!lb || !rb) goto fail;
@@ -1164,8 +1170,8 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
                   "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
               it_, cond, fl, it);
-    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
-    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM ll AS l JOIN br AS r ON %s", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN lr AS r ON %s WHERE l.sh = 1", it_, cond);
     if (kind != JOIN_INNER) {
         sb_puts(&s, "), al AS (SELECT ");
         int n_al = 0;
