@@ -922,6 +922,36 @@ static double table_rows(const LPlan *p) {
     return rows;
 }
 
+/* The rows the database expects input p, written as block b, to give: a bare table's estimate,
+ * else, for a subquery (a σ over a table, a join), PostgreSQL's planner's estimate of the block
+ * as a statement of its own (EXPLAIN SELECT 1 FROM ... WHERE ..., one round trip). -1 where
+ * neither is known (SQLite; a dialect only shown, whose SQL the connection does not run; a
+ * form forced or the optimizer off, where no cost is compared). */
+static double input_rows(Gen *g, const LPlan *p, const Blk *b) {
+    double rows = table_rows(p);
+    if (rows >= 0 || g->spec_only || g->form != PUSH_AUTO || !g->conn || g->d != sql_dialect(db_kind(g->conn->conn)))
+        return rows;
+    StrBuf s, num;
+    sb_init(&s);
+    sb_init(&num);
+    sb_printf(&s, "SELECT 1 FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    DbStatement st;
+    memset(&st, 0, sizeof st);
+    Value *params = NULL;
+    int n_params = 0;
+    rows = -1;
+    if (!s.oom && number_params(g, s.p, &num, &params, &n_params) == 0) {
+        st.sql = num.p;
+        st.n_params = n_params;
+        st.params = params;
+        if (db_explain_rows(g->conn->conn, &st, &rows) < 0) rows = -1;
+    }
+    sb_free(&s);
+    sb_free(&num);
+    return rows;
+}
+
 static const char *rows_text(Gen *g, double n) {
     if (n < 0) return "?";
     if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
@@ -953,12 +983,11 @@ static bool equality_relation(IjRelation rel) {
 #define COST_PROBE 12.0
 #define COST_PAIR 0.05
 
-/* Whether pulling p's inputs is cheaper than pushing p in form f (only when both inputs are
- * tables whose rows the database estimates, and no form is forced). Sets g->why to the choice
- * and g->pull. */
-static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f) {
+/* Whether pulling p's inputs is cheaper than pushing p in form f (only when the database
+ * estimates both inputs' rows nl and nr, input_rows, and no form is forced). Sets g->why to the
+ * choice and g->pull. */
+static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f, double nl, double nr) {
     if (g->spec_only || g->form != PUSH_AUTO) return false;
-    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
     if (nl < 0 || nr < 0) return false;
     double pull = 2 * COST_STATEMENT + (nl + nr) * (1 + COST_LOCAL), work;
     const char *form;
@@ -1209,7 +1238,7 @@ fail:
 /* The form of a pushed interval join: the one forced where it applies; else the binned join
  * for the relations without an endpoint equality (which the database hashes as it is) where
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
-static PushForm ijoin_form(Gen *g, const LPlan *p) {
+static PushForm ijoin_form(Gen *g, const LPlan *p, double nl, double nr) {
     const char *rel = p->point ? "AT" : ij_relation_name(p->relation);
     if (!rel) return PUSH_PLAIN;
     const char *kw = p->join_kind == JOIN_LEFT ? "LEFT " : p->join_kind == JOIN_ANTI ? "ANTI " : p->join_kind == JOIN_SEMI ? "SEMI " : "";
@@ -1236,8 +1265,7 @@ static PushForm ijoin_form(Gen *g, const LPlan *p) {
         g->why = gfmt(g, "plain %s join (an endpoint equality the database hashes)", rel);
         return PUSH_PLAIN;
     }
-    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, table_rows(p->in[0])),
-                  rows_text(g, table_rows(p->in[1])));
+    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, nl), rows_text(g, nr));
     return PUSH_BINNED;
 }
 
@@ -1286,7 +1314,9 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (!l || !r) return NULL;
     }
     if (p->kind == LP_IJOIN) {
-        PushForm f = ijoin_form(g, p);
+        /* the inputs' rows as the database expects them, for the form's reason and the cost */
+        double el = input_rows(g, p->in[0], l), er = input_rows(g, p->in[1], r);
+        PushForm f = ijoin_form(g, p, el, er);
         Blk *o = f == PUSH_BINNED ? ijoin_binned(g, p, l, r, nl_, nr_) : NULL;
         if (g->oom) return NULL;
         if (f == PUSH_BINNED && !o) {
@@ -1296,7 +1326,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
                          : gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
                                 p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
         }
-        if (pull_cheaper(g, p, f)) return NULL;
+        if (pull_cheaper(g, p, f, el, er)) return NULL;
         if (o) return o;
     }
     /* the join condition */
@@ -1380,7 +1410,7 @@ static bool asof_index(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const
  * dialect has it; else LATERAL only where an index on (keys, match) serves each probe and the
  * left input is at most half the size of the right (a probe costs a few index pages, the
  * sorted pass a sort of both inputs), the sorted pass otherwise. Sets g->why. */
-static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r, double nl, double nr) {
     bool lat = g->d->lateral != NULL, win = g->d->windows;
     if (g->form == PUSH_LATERAL && lat) {
         g->why = "LATERAL ASOF (forced)";
@@ -1394,7 +1424,6 @@ static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
         g->why = win ? gfmt(g, "sorted-pass ASOF (%s has no LATERAL)", g->d->name) : "LATERAL ASOF";
         return win ? PUSH_WINDOW : PUSH_LATERAL;
     }
-    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
     if (!bare_def(p->in[1])) {
         g->why = "sorted-pass ASOF (the right input is no table: no index serves a probe)";
         return PUSH_WINDOW;
@@ -1678,8 +1707,9 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
-    PushForm f = asof_form(g, p, l, r);
-    if (pull_cheaper(g, p, f)) return NULL;
+    double el = input_rows(g, p->in[0], l), er = input_rows(g, p->in[1], r);
+    PushForm f = asof_form(g, p, l, r, el, er);
+    if (pull_cheaper(g, p, f, el, er)) return NULL;
     if (f == PUSH_LATERAL) return asof_lateral(g, p, l, r, nr_);
     return asof_window(g, p, l, r, nl_, nr_);
 }
