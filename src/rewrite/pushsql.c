@@ -429,8 +429,8 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     }
     case FN_LOWER: case FN_UPPER:
         /* ASCII letters only: PostgreSQL's C collation and SQLite's built-in functions map no
-         * others, as the engine does */
-        if (tx != TY_TEXT) return NULL;
+         * others, as the engine does; other databases' map every letter */
+        if (tx != TY_TEXT || !(g->d->case_map_collated || g->d->case_map_ascii)) return NULL;
         return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->d->case_map_collated ? collated(g, a) : a);
     case FN_LENGTH:
         /* characters (code points); SQLite's length() and substr() stop at a NUL that a TEXT
@@ -1565,8 +1565,11 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
  * a per-column IGNORE NULLS would reach back to an older row). Among right rows of one match
  * value the one counted last is the one the engine picks (TIES(LAST): the last in the right
  * input's order; TIES(FIRST): the first). Right rows with a NULL key or match never match;
- * a left row whose match is NULL gets no group. NULL when the dialect has no window
- * functions or an operand no exact form. */
+ * a left row whose match is NULL gets no group. Where the dialect has struct values and
+ * IGNORE NULLS (sqlgen.h's SqlStruct), one window does both: each right row packed whole into
+ * one struct, and last_value(struct IGNORE NULLS) over the same order hands every left row
+ * its match, NULL fields included. NULL when the dialect has no window functions or an
+ * operand no exact form. */
 static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
     if (!g->d->windows) return NULL;
     bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
@@ -1647,10 +1650,51 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         sb_free(&s);
         if (!over[x]) return NULL;
     }
+    /* where the dialect has it, one window instead of two: the last right row so far (the
+     * engine's match) carried whole as one struct value through last_value(... IGNORE NULLS),
+     * so that its own NULLs arrive as they are (a per-column IGNORE NULLS would skip to an
+     * older row's value); q: that value, NULL for a left row without a match or match value */
+    const char *q = NULL;
+    if (g->d->structs != STRUCT_NONE) {
+        int nf = 0;
+        const char **fn = galloc(g, (size_t)(r->n_cols + 2) * sizeof *fn);
+        const char **fv = galloc(g, (size_t)(r->n_cols + 2) * sizeof *fv);
+        const char **ft = galloc(g, (size_t)(r->n_cols + 2) * sizeof *ft);
+        if (!fn || !fv || !ft) return NULL;
+        for (int j = 0; j < r->n_cols; j++)
+            if (r->cols[j].raw && nr[j]) {
+                fn[nf] = gfmt(g, "r%d", j);
+                fv[nf] = gfmt(g, "%s.r%d", u, j);
+                ft[nf++] = sql_type_name(g->d, r->cols[j].type);
+            }
+        if (p->has_within || !nf) {
+            fn[nf] = p->has_within ? "m" : "rf";
+            fv[nf] = gfmt(g, p->has_within ? "%s.m" : "%s.rf", u);
+            ft[nf++] = sql_type_name(g->d, p->has_within ? mt : TY_INT);
+        }
+        if (g->oom) return NULL;
+        StrBuf pk;
+        sb_init(&pk);
+        sb_printf(&pk, "CASE WHEN %s.rf = 1 THEN ", u);
+        bool ok = sql_struct_pack(&pk, g->d, nf, fn, fv, ft) == 0;
+        sb_puts(&pk, " END");
+        const char *packed = ok && !pk.oom ? gfmt(g, "%s", pk.p) : NULL;
+        sb_free(&pk);
+        if (packed) {
+            sb_init(&pk);
+            sb_printf(&pk, "CASE WHEN %s.m IS NULL THEN NULL ELSE ", u);
+            sql_last_ignore_nulls(&pk, g->d, packed, over[0]);
+            sb_puts(&pk, " END AS q");
+            q = pk.oom ? NULL : gfmt(g, "%s", pk.p);
+            sb_free(&pk);
+            if (!q) return NULL;
+        }
+    }
     Blk *o = new_blk(g, p->schema.n, l->n_ord);
     if (!o) return NULL;
     sb_init(&s);
-    sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
+    if (q) sb_printf(&s, "(SELECT %s.sd AS sd, CASE WHEN %s.q IS NULL THEN 0 ELSE 1 END AS g", v, v);
+    else sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
     int nlc = l->n_cols;
     for (int i = 0; i < nlc; i++) {
         o->cols[i] = l->cols[i];
@@ -1663,7 +1707,13 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         o->cols[nlc + j] = r->cols[j];
         o->cols[nlc + j].raw = NULL;
         if (!r->cols[j].raw || !nr[j]) continue;
-        sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        if (q) {
+            sb_puts(&s, ", ");
+            sql_struct_field(&s, g->d, gfmt(g, "%s.q", v), gfmt(g, "r%d", j));
+            sb_printf(&s, " AS r%d", j);
+        } else {
+            sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        }
         o->cols[nlc + j].raw = gfmt(g, "%s.r%d", w, j);
     }
     for (int j = 0; j < l->n_ord; j++) {
@@ -1676,7 +1726,13 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
     const char *wc = NULL;
     if (p->has_within) {
         const char *why = NULL;
-        sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        if (q) {
+            sb_printf(&s, ", %s.m AS m, ", v);
+            sql_struct_field(&s, g->d, gfmt(g, "%s.q", v), "m");
+            sb_puts(&s, " AS rm");
+        } else {
+            sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        }
         wc = within_cond(g, p, gfmt(g, "%s.m", w), gfmt(g, "%s.rm", w), mt, &why);
         if (!wc) {
             if (why) g->stay = why;
@@ -1686,8 +1742,11 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         for (int j = 0; j < r->n_cols; j++)
             if (o->cols[nlc + j].raw) o->cols[nlc + j].raw = gfmt(g, "CASE WHEN %s THEN %s END", wc, o->cols[nlc + j].raw);
     }
-    sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
-              u, u, lside, u, u, over[0], uni, v, w);
+    if (q)
+        sb_printf(&s, " FROM (SELECT %s.*, %s FROM %s) AS %s) AS %s", u, q, uni, v, w);
+    else
+        sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
+                  u, u, lside, u, u, over[0], uni, v, w);
     o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
