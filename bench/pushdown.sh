@@ -14,7 +14,9 @@
 # COVERED_BY, each with the key equality; ijoin-precedes and ijoin-preceded-by against a table
 # of ROWS/10000 rows at the axis' start (over two large tables their result is quadratic
 # whichever way it runs); ijoin-left, ijoin-semi, ijoin-anti (INTERSECTS) and ijoin-at (a point
-# in an interval). MODES overrides the modes run per case (default: auto, each form, off).
+# in an interval); ijoin-nokey (INTERSECTS without a key: the bins are the only equality) and
+# ijoin-nokey-sub (the same with a σ on the left, a subquery whose size the database does not
+# tell, which is pushed without comparing costs). MODES overrides the modes run per case (default: auto, each form, off).
 #
 # Starts a throwaway PostgreSQL cluster (scripts/pg.sh) on PORT (default 55990) in DATA (default
 # /tmp/relix-pushdown), fills it with bench/pushdown/gen.sql (ROWS rows per table: trades and
@@ -58,7 +60,9 @@ Q[ijoin-left]="π L.id, R.id → rid (PG.ivl_l L IJOIN LEFT INTERSECTS (L.s, L.e
 Q[ijoin-semi]="PG.ivl_l L IJOIN SEMI INTERSECTS (L.s, L.e, R.s, R.e) PG.ivl_r R"
 Q[ijoin-anti]="PG.ivl_l L IJOIN ANTI INTERSECTS (L.s, L.e, R.s, R.e) PG.ivl_r R"
 Q[ijoin-at]="PG.ivl_l L IJOIN AT (L.s, R.s, R.e) PG.ivl_r R"
-order="$order ijoin-precedes ijoin-preceded-by ijoin-left ijoin-semi ijoin-anti ijoin-at"
+Q[ijoin-nokey]="π L.id, R.id → rid (PG.ivl_l L IJOIN INTERSECTS (L.s, L.e, R.s, R.e) PG.ivl_r R)"
+Q[ijoin-nokey-sub]="π L.id, R.id → rid (σ L.k < 10 (PG.ivl_l L) IJOIN INTERSECTS (L.s, L.e, R.s, R.e) PG.ivl_r R)"
+order="$order ijoin-precedes ijoin-preceded-by ijoin-left ijoin-semi ijoin-anti ijoin-at ijoin-nokey ijoin-nokey-sub"
 CASES=${CASES:-$order}
 if [ "$CASES" = list ]; then echo "$order" | tr ' ' '\n'; exit 0; fi
 for case in $CASES; do

@@ -19,6 +19,7 @@ static const SqlDialect SQLITE = {
     .collate_bytes = " COLLATE BINARY",
     .text_holds_nul = true,
     .abs_keeps_neg_zero = true,
+    .case_map_ascii = true,
     .float_min_max = true,
     .full_join_any_condition = true,
     .windows = true,
@@ -77,6 +78,7 @@ static const SqlDialect DUCKDB = {
     .narrow_ints = true,
     .bool_type = true,
     .windows = true,
+    .structs = STRUCT_PACK,
     .series = SERIES_GENERATE,
     .materialized = "MATERIALIZED ",
     .floor = true,
@@ -177,6 +179,7 @@ static const SqlDialect SPARK = {
     .collate_bytes = "",
     .bool_type = true,
     .windows = true,
+    .structs = STRUCT_NAMED,
     .series = SERIES_EXPLODE,
     .materialized = "",
     .floor = true,
@@ -199,6 +202,7 @@ static const SqlDialect TRINO = {
     .collate_bytes = "",
     .bool_type = true,
     .windows = true,
+    .structs = STRUCT_ROW,
     .series = SERIES_UNNEST,
     .series_max = 10000,
     .materialized = "",
@@ -500,4 +504,42 @@ void sql_limit(StrBuf *b, const SqlDialect *d, long long n, const char **head, c
 void sql_series_cte(StrBuf *b, const char *name, const char *src, const char *cols, const char *cond) {
     sb_printf(b, "%s AS (SELECT %s, %s.b0 AS b FROM %s WHERE %s UNION ALL SELECT %s, b + 1 FROM %s WHERE b < b1)",
               name, cols, src, src, cond, cols, name);
+}
+
+int sql_struct_pack(StrBuf *b, const SqlDialect *d, int n, const char *const *names, const char *const *vals,
+                    const char *const *types) {
+    switch (d->structs) {
+    case STRUCT_PACK:
+        sb_puts(b, "struct_pack(");
+        for (int i = 0; i < n; i++) sb_printf(b, "%s%s := %s", i ? ", " : "", names[i], vals[i]);
+        sb_puts(b, ")");
+        return 0;
+    case STRUCT_NAMED:
+        sb_puts(b, "named_struct(");
+        for (int i = 0; i < n; i++) sb_printf(b, "%s'%s', %s", i ? ", " : "", names[i], vals[i]);
+        sb_puts(b, ")");
+        return 0;
+    case STRUCT_ROW:
+        for (int i = 0; i < n; i++)
+            if (!types[i]) return -1;
+        sb_puts(b, "CAST(ROW(");
+        for (int i = 0; i < n; i++) sb_printf(b, "%s%s", i ? ", " : "", vals[i]);
+        sb_puts(b, ") AS ROW(");
+        for (int i = 0; i < n; i++) sb_printf(b, "%s%s %s", i ? ", " : "", names[i], types[i]);
+        sb_puts(b, "))");
+        return 0;
+    case STRUCT_NONE: break;
+    }
+    return -1;
+}
+
+void sql_struct_field(StrBuf *b, const SqlDialect *d, const char *s, const char *name) {
+    if (d->structs == STRUCT_PACK) sb_printf(b, "struct_extract(%s, '%s')", s, name);
+    else sb_printf(b, "%s.%s", s, name);
+}
+
+void sql_last_ignore_nulls(StrBuf *b, const SqlDialect *d, const char *x, const char *over) {
+    if (d->structs == STRUCT_NAMED) sb_printf(b, "last(%s, true) OVER (%s)", x, over);
+    else if (d->structs == STRUCT_ROW) sb_printf(b, "last_value(%s) IGNORE NULLS OVER (%s)", x, over);
+    else sb_printf(b, "last_value(%s IGNORE NULLS) OVER (%s)", x, over);
 }

@@ -28,6 +28,15 @@ typedef enum {
     SERIES_UNNEST      /* FROM x CROSS JOIN UNNEST(sequence(x.b0, x.b1)) AS g(b) (Trino) */
 } SqlSeries;
 
+/* How a dialect carries a whole row as one value through last_value(... IGNORE NULLS), the
+ * sorted-pass AS-OF join's one-window form: the matched right row arrives whole, NULLs and all. */
+typedef enum {
+    STRUCT_NONE,       /* no such value or no IGNORE NULLS: the group's first row by a second window */
+    STRUCT_PACK,       /* struct_pack(f := x, ...), struct_extract(s, 'f'), last_value(s IGNORE NULLS) (DuckDB) */
+    STRUCT_ROW,        /* CAST(ROW(x, ...) AS ROW(f type, ...)), s.f, last_value(s) IGNORE NULLS (Trino) */
+    STRUCT_NAMED       /* named_struct('f', x, ...), s.f, last(s, true) (Spark SQL) */
+} SqlStruct;
+
 /* How a dialect keeps the first n rows of an ordered SELECT. */
 typedef enum {
     LIMIT_LIMIT,       /* ... ORDER BY ... LIMIT n */
@@ -67,12 +76,16 @@ typedef struct {
     bool abs_keeps_neg_zero;  /* abs(-0.0) is -0.0: abs of a double is written abs(x) + 0.0 */
     bool float_trunc;         /* floor, ceil, trunc, sign of a double as C's: round, FLOAT->INT */
     bool case_map_collated;   /* lower/upper map only ASCII when given the bytewise collation */
+    bool case_map_ascii;      /* lower/upper map only ASCII letters as they are (SQLite's built-in
+                               * ones); with neither flag they stay in the engine (DuckDB's,
+                               * MariaDB's, Spark's and Trino's map every letter of Unicode) */
     bool text_functions;      /* length and substr count code points of any text (no NUL stop) */
     bool bool_type;           /* booleans are a type of their own: keys, bool_and/bool_or, and
                                * BOOL->INT as a cast (else they are the integers 0 and 1) */
     bool ordered_aggregates;  /* sum(x ORDER BY k) and array_agg(... ) FILTER: SUM AVG FIRST LAST */
     bool float_min_max;       /* min/max of doubles pick the engine's value among -0 and 0 */
     bool windows;             /* window functions with ROWS frames (the sorted-pass AS-OF join) */
+    SqlStruct structs;        /* the sorted pass's one-window form: the last right row as one value */
     SqlSeries series;         /* how the binned interval join expands an interval into its bins */
     int series_max;           /* the most elements one expansion may give; 0: no limit */
     const char *materialized; /* written after "name AS" in WITH so that the database computes
@@ -132,6 +145,19 @@ int sql_ijoin_predicate(StrBuf *b, IjRelation rel, const char *ls, const char *l
 
 /* Appends IJOIN AT's predicate: the point t lies in the half-open interval [rs, re). */
 void sql_ijoin_point_predicate(StrBuf *b, const char *t, const char *rs, const char *re);
+
+/* With a dialect's structs (not STRUCT_NONE): appends one value holding the n fields names[i] =
+ * vals[i] (SQL) of types types[i] (the dialect's names; STRUCT_ROW needs them). -1 (nothing
+ * appended) when the dialect has none or STRUCT_ROW lacks a type. */
+int sql_struct_pack(StrBuf *b, const SqlDialect *d, int n, const char *const *names, const char *const *vals,
+                    const char *const *types);
+
+/* Appends field name of the struct value s (SQL). */
+void sql_struct_field(StrBuf *b, const SqlDialect *d, const char *s, const char *name);
+
+/* Appends the window function giving the last non-NULL x over the window `over` (the text
+ * inside OVER's parentheses). */
+void sql_last_ignore_nulls(StrBuf *b, const SqlDialect *d, const char *x, const char *over);
 
 /* Appends the AS-OF join's form: `left` joined (inner or LEFT) to the lateral subquery `sub`
  * (LATERAL ... ON TRUE, or CROSS / OUTER APPLY). -1 (nothing appended) when the dialect has no

@@ -437,8 +437,8 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
     }
     case FN_LOWER: case FN_UPPER:
         /* ASCII letters only: PostgreSQL's C collation and SQLite's built-in functions map no
-         * others, as the engine does */
-        if (tx != TY_TEXT) return NULL;
+         * others, as the engine does; other databases' map every letter */
+        if (tx != TY_TEXT || !(g->d->case_map_collated || g->d->case_map_ascii)) return NULL;
         return gfmt(g, "%s(%s)", e->fn == FN_LOWER ? "lower" : "upper", g->d->case_map_collated ? collated(g, a) : a);
     case FN_LENGTH:
         /* characters (code points); SQLite's length() and substr() stop at a NUL that a TEXT
@@ -931,6 +931,36 @@ static double table_rows(const LPlan *p) {
     return rows;
 }
 
+/* The rows the database expects input p, written as block b, to give: a bare table's estimate,
+ * else, for a subquery (a σ over a table, a join), PostgreSQL's planner's estimate of the block
+ * as a statement of its own (EXPLAIN SELECT 1 FROM ... WHERE ..., one round trip). -1 where
+ * neither is known (SQLite; a dialect only shown, whose SQL the connection does not run; a
+ * form forced or the optimizer off, where no cost is compared). */
+static double input_rows(Gen *g, const LPlan *p, const Blk *b) {
+    double rows = table_rows(p);
+    if (rows >= 0 || g->spec_only || g->form != PUSH_AUTO || !g->conn || g->d != sql_dialect(db_kind(g->conn->conn)))
+        return rows;
+    StrBuf s, num;
+    sb_init(&s);
+    sb_init(&num);
+    sb_printf(&s, "SELECT 1 FROM %s", b->from);
+    if (b->where) sb_printf(&s, " WHERE %s", b->where);
+    DbStatement st;
+    memset(&st, 0, sizeof st);
+    Value *params = NULL;
+    int n_params = 0;
+    rows = -1;
+    if (!s.oom && number_params(g, s.p, &num, &params, &n_params) == 0) {
+        st.sql = num.p;
+        st.n_params = n_params;
+        st.params = params;
+        if (db_explain_rows(g->conn->conn, &st, &rows) < 0) rows = -1;
+    }
+    sb_free(&s);
+    sb_free(&num);
+    return rows;
+}
+
 static const char *rows_text(Gen *g, double n) {
     if (n < 0) return "?";
     if (n >= 1e6) return gfmt(g, "%.1fM", n / 1e6);
@@ -962,12 +992,11 @@ static bool equality_relation(IjRelation rel) {
 #define COST_PROBE 12.0
 #define COST_PAIR 0.05
 
-/* Whether pulling p's inputs is cheaper than pushing p in form f (only when both inputs are
- * tables whose rows the database estimates, and no form is forced). Sets g->why to the choice
- * and g->pull. */
-static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f) {
+/* Whether pulling p's inputs is cheaper than pushing p in form f (only when the database
+ * estimates both inputs' rows nl and nr, input_rows, and no form is forced). Sets g->why to the
+ * choice and g->pull. */
+static bool pull_cheaper(Gen *g, const LPlan *p, PushForm f, double nl, double nr) {
     if (g->spec_only || g->form != PUSH_AUTO) return false;
-    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
     if (nl < 0 || nr < 0) return false;
     double pull = 2 * COST_STATEMENT + (nl + nr) * (1 + COST_LOCAL), work;
     const char *form;
@@ -1037,7 +1066,8 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     const char *it = sql_type_name(g->d, TY_INT), *fl = g->d->floor ? "floor" : "";
     if (!it) return NULL;
     /* CTEs: xl, xr (the inputs with sn, en and the columns read), w (the width), bl, br (with b0,
-     * b1, sh: short and not inverted), el, er (one row per bin of the short ones) */
+     * b1, sh: short and not inverted), el, er (one row per bin of the short ones), ll, lr (the
+     * others) */
     StrBuf s, lcols, rcols;
     sb_init(&s);
     sb_init(&lcols);
@@ -1085,6 +1115,11 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
             sb_puts(&s, ")");
         }
     }
+    /* ll, lr: the long and inverted rows alone, computed once, so that the plain join of each
+     * against the other side reads only them however often a nested loop rescans it (over a
+     * CTE of all the rows, a filter on sh would read them all on every rescan) */
+    for (int side = 0; side < 2; side++)
+        sb_printf(&s, ", l%c AS %s(SELECT * FROM b%c WHERE sh = 0)", side ? 'r' : 'l', g->d->materialized, side ? 'r' : 'l');
     /* the predicate and keys over the CTE rows aliased l and r */
     Blk *lb = new_blk(g, l->n_cols, 0), *rb = new_blk(g, r->n_cols, 0);
     if (!lb || !rb) goto fail;
@@ -1173,8 +1208,8 @@ static Blk *ijoin_binned(Gen *g, const LPlan *p, const Blk *l, const Blk *r, con
     sb_printf(&s, " SELECT %s FROM el AS l JOIN er AS r ON l.b = r.b AND %s CROSS JOIN w "
                   "WHERE l.b = CAST(%s((CASE WHEN l.sn >= r.sn THEN l.sn ELSE r.sn END) / w.w) AS %s)",
               it_, cond, fl, it);
-    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 0", it_, cond);
-    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN br AS r ON %s WHERE l.sh = 1 AND r.sh = 0", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM ll AS l JOIN br AS r ON %s", it_, cond);
+    sb_printf(&s, " UNION ALL SELECT %s FROM bl AS l JOIN lr AS r ON %s WHERE l.sh = 1", it_, cond);
     if (kind != JOIN_INNER) {
         sb_puts(&s, "), al AS (SELECT ");
         int n_al = 0;
@@ -1212,7 +1247,7 @@ fail:
 /* The form of a pushed interval join: the one forced where it applies; else the binned join
  * for the relations without an endpoint equality (which the database hashes as it is) where
  * the endpoints allow it, the plain predicate otherwise. Sets g->why. */
-static PushForm ijoin_form(Gen *g, const LPlan *p) {
+static PushForm ijoin_form(Gen *g, const LPlan *p, double nl, double nr) {
     const char *rel = p->point ? "AT" : ij_relation_name(p->relation);
     if (!rel) return PUSH_PLAIN;
     const char *kw = p->join_kind == JOIN_LEFT ? "LEFT " : p->join_kind == JOIN_ANTI ? "ANTI " : p->join_kind == JOIN_SEMI ? "SEMI " : "";
@@ -1239,8 +1274,7 @@ static PushForm ijoin_form(Gen *g, const LPlan *p) {
         g->why = gfmt(g, "plain %s join (an endpoint equality the database hashes)", rel);
         return PUSH_PLAIN;
     }
-    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, table_rows(p->in[0])),
-                  rows_text(g, table_rows(p->in[1])));
+    g->why = gfmt(g, "binned %s join (est. %s x %s rows)", rel, rows_text(g, nl), rows_text(g, nr));
     return PUSH_BINNED;
 }
 
@@ -1289,7 +1323,9 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
         if (!l || !r) return NULL;
     }
     if (p->kind == LP_IJOIN) {
-        PushForm f = ijoin_form(g, p);
+        /* the inputs' rows as the database expects them, for the form's reason and the cost */
+        double el = input_rows(g, p->in[0], l), er = input_rows(g, p->in[1], r);
+        PushForm f = ijoin_form(g, p, el, er);
         Blk *o = f == PUSH_BINNED ? ijoin_binned(g, p, l, r, nl_, nr_) : NULL;
         if (g->oom) return NULL;
         if (f == PUSH_BINNED && !o) {
@@ -1299,7 +1335,7 @@ static Blk *gen_join(Gen *g, const LPlan *p, const uint8_t *need) {
                          : gfmt(g, "plain %s join (the endpoints' types have no bins in %s)",
                                 p->point ? "AT" : ij_relation_name(p->relation), g->d->name);
         }
-        if (pull_cheaper(g, p, f)) return NULL;
+        if (pull_cheaper(g, p, f, el, er)) return NULL;
         if (o) return o;
     }
     /* the join condition */
@@ -1383,7 +1419,7 @@ static bool asof_index(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const
  * dialect has it; else LATERAL only where an index on (keys, match) serves each probe and the
  * left input is at most half the size of the right (a probe costs a few index pages, the
  * sorted pass a sort of both inputs), the sorted pass otherwise. Sets g->why. */
-static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
+static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r, double nl, double nr) {
     bool lat = g->d->lateral != NULL, win = g->d->windows;
     if (g->form == PUSH_LATERAL && lat) {
         g->why = "LATERAL ASOF (forced)";
@@ -1397,7 +1433,6 @@ static PushForm asof_form(Gen *g, const LPlan *p, const Blk *l, const Blk *r) {
         g->why = win ? gfmt(g, "sorted-pass ASOF (%s has no LATERAL)", g->d->name) : "LATERAL ASOF";
         return win ? PUSH_WINDOW : PUSH_LATERAL;
     }
-    double nl = table_rows(p->in[0]), nr = table_rows(p->in[1]);
     if (!bare_def(p->in[1])) {
         g->why = "sorted-pass ASOF (the right input is no table: no index serves a probe)";
         return PUSH_WINDOW;
@@ -1539,8 +1574,11 @@ static Blk *asof_lateral(Gen *g, const LPlan *p, Blk *l, Blk *r, const uint8_t *
  * a per-column IGNORE NULLS would reach back to an older row). Among right rows of one match
  * value the one counted last is the one the engine picks (TIES(LAST): the last in the right
  * input's order; TIES(FIRST): the first). Right rows with a NULL key or match never match;
- * a left row whose match is NULL gets no group. NULL when the dialect has no window
- * functions or an operand no exact form. */
+ * a left row whose match is NULL gets no group. Where the dialect has struct values and
+ * IGNORE NULLS (sqlgen.h's SqlStruct), one window does both: each right row packed whole into
+ * one struct, and last_value(struct IGNORE NULLS) over the same order hands every left row
+ * its match, NULL fields included. NULL when the dialect has no window functions or an
+ * operand no exact form. */
 static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, const uint8_t *nl, const uint8_t *nr) {
     if (!g->d->windows) return NULL;
     bool backward = p->dir == ASOF_BACKWARD || p->dir == ASOF_BACKWARD_STRICT;
@@ -1621,10 +1659,51 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         sb_free(&s);
         if (!over[x]) return NULL;
     }
+    /* where the dialect has it, one window instead of two: the last right row so far (the
+     * engine's match) carried whole as one struct value through last_value(... IGNORE NULLS),
+     * so that its own NULLs arrive as they are (a per-column IGNORE NULLS would skip to an
+     * older row's value); q: that value, NULL for a left row without a match or match value */
+    const char *q = NULL;
+    if (g->d->structs != STRUCT_NONE) {
+        int nf = 0;
+        const char **fn = galloc(g, (size_t)(r->n_cols + 2) * sizeof *fn);
+        const char **fv = galloc(g, (size_t)(r->n_cols + 2) * sizeof *fv);
+        const char **ft = galloc(g, (size_t)(r->n_cols + 2) * sizeof *ft);
+        if (!fn || !fv || !ft) return NULL;
+        for (int j = 0; j < r->n_cols; j++)
+            if (r->cols[j].raw && nr[j]) {
+                fn[nf] = gfmt(g, "r%d", j);
+                fv[nf] = gfmt(g, "%s.r%d", u, j);
+                ft[nf++] = sql_type_name(g->d, r->cols[j].type);
+            }
+        if (p->has_within || !nf) {
+            fn[nf] = p->has_within ? "m" : "rf";
+            fv[nf] = gfmt(g, p->has_within ? "%s.m" : "%s.rf", u);
+            ft[nf++] = sql_type_name(g->d, p->has_within ? mt : TY_INT);
+        }
+        if (g->oom) return NULL;
+        StrBuf pk;
+        sb_init(&pk);
+        sb_printf(&pk, "CASE WHEN %s.rf = 1 THEN ", u);
+        bool ok = sql_struct_pack(&pk, g->d, nf, fn, fv, ft) == 0;
+        sb_puts(&pk, " END");
+        const char *packed = ok && !pk.oom ? gfmt(g, "%s", pk.p) : NULL;
+        sb_free(&pk);
+        if (packed) {
+            sb_init(&pk);
+            sb_printf(&pk, "CASE WHEN %s.m IS NULL THEN NULL ELSE ", u);
+            sql_last_ignore_nulls(&pk, g->d, packed, over[0]);
+            sb_puts(&pk, " END AS q");
+            q = pk.oom ? NULL : gfmt(g, "%s", pk.p);
+            sb_free(&pk);
+            if (!q) return NULL;
+        }
+    }
     Blk *o = new_blk(g, p->schema.n, l->n_ord);
     if (!o) return NULL;
     sb_init(&s);
-    sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
+    if (q) sb_printf(&s, "(SELECT %s.sd AS sd, CASE WHEN %s.q IS NULL THEN 0 ELSE 1 END AS g", v, v);
+    else sb_printf(&s, "(SELECT %s.sd AS sd, %s.g AS g", v, v);
     int nlc = l->n_cols;
     for (int i = 0; i < nlc; i++) {
         o->cols[i] = l->cols[i];
@@ -1637,7 +1716,13 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         o->cols[nlc + j] = r->cols[j];
         o->cols[nlc + j].raw = NULL;
         if (!r->cols[j].raw || !nr[j]) continue;
-        sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        if (q) {
+            sb_puts(&s, ", ");
+            sql_struct_field(&s, g->d, gfmt(g, "%s.q", v), gfmt(g, "r%d", j));
+            sb_printf(&s, " AS r%d", j);
+        } else {
+            sb_printf(&s, ", first_value(%s.r%d) OVER (%s) AS r%d", v, j, over[1], j);
+        }
         o->cols[nlc + j].raw = gfmt(g, "%s.r%d", w, j);
     }
     for (int j = 0; j < l->n_ord; j++) {
@@ -1650,7 +1735,13 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
     const char *wc = NULL;
     if (p->has_within) {
         const char *why = NULL;
-        sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        if (q) {
+            sb_printf(&s, ", %s.m AS m, ", v);
+            sql_struct_field(&s, g->d, gfmt(g, "%s.q", v), "m");
+            sb_puts(&s, " AS rm");
+        } else {
+            sb_printf(&s, ", %s.m AS m, first_value(%s.m) OVER (%s) AS rm", v, v, over[1]);
+        }
         wc = within_cond(g, p, gfmt(g, "%s.m", w), gfmt(g, "%s.rm", w), mt, &why);
         if (!wc) {
             if (why) g->stay = why;
@@ -1660,8 +1751,11 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
         for (int j = 0; j < r->n_cols; j++)
             if (o->cols[nlc + j].raw) o->cols[nlc + j].raw = gfmt(g, "CASE WHEN %s THEN %s END", wc, o->cols[nlc + j].raw);
     }
-    sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
-              u, u, lside, u, u, over[0], uni, v, w);
+    if (q)
+        sb_printf(&s, " FROM (SELECT %s.*, %s FROM %s) AS %s) AS %s", u, q, uni, v, w);
+    else
+        sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
+                  u, u, lside, u, u, over[0], uni, v, w);
     o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
@@ -1686,8 +1780,9 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
     Blk *l, *r;
     uint8_t *nl_, *nr_;
     if (!gen_inputs(g, p, need, &l, &r, &nl_, &nr_)) return NULL;
-    PushForm f = asof_form(g, p, l, r);
-    if (pull_cheaper(g, p, f)) return NULL;
+    double el = input_rows(g, p->in[0], l), er = input_rows(g, p->in[1], r);
+    PushForm f = asof_form(g, p, l, r, el, er);
+    if (pull_cheaper(g, p, f, el, er)) return NULL;
     if (f == PUSH_LATERAL) return asof_lateral(g, p, l, r, nr_);
     return asof_window(g, p, l, r, nl_, nr_);
 }

@@ -57,3 +57,9 @@ psql -q "$uri" -c "UPDATE pg_class SET reltuples = 5000000 WHERE relname IN ('tr
 run -e "${asof//PG.quotes Q/PG.noidx Q}"
 run -e "$(ij INTERSECTS)"
 run --pushdown binned -e "$(ij INTERSECTS)"
+# an input that is a subquery (a σ over the table): costed by PostgreSQL's estimate of it
+# (EXPLAIN), so a large one is pulled too; small, it is pushed
+sub="PG := connect('$uri'); query { π L.id, R.id → rid (σ L.k ≠ 7 (PG.ivl L) IJOIN INTERSECTS (L.s, L.e, R.s, R.e) PG.ivl R) };"
+run -e "$sub"
+psql -q "$uri" -c "UPDATE pg_class SET reltuples = 4 WHERE relname = 'ivl'"
+run -e "$sub"
