@@ -250,6 +250,11 @@ void rx_format_share(char *buf, size_t cap, uint64_t part, uint64_t whole);
  * rx_outfile_commit: 0, or -1 with err naming the target and the OS error of the first failure
  * (a write's, fsync's or rename's); the temporary is then removed and the target untouched.
  * rx_outfile_fd: the descriptor written to (for a caller that writes through stdio).
+ * rx_outfile_sync_every: how many bytes written start a flush to disk in the background
+ * (fdatasync on a thread of the file's own, again after each further step; 0: never, for
+ * in-place targets never). The default is 32 MiB; the bytes and the commit's promises are the
+ * same for every setting, a failed background flush fails the commit with its errno.
+ * rx_outfile_synced: how many bytes the background flushes have made durable so far.
  * rx_outfile_signal_cleanup: unlinks every named temporary now open, and removes every
  * temporary directory of tempfile.h now listed; async-signal-safe.
  * rx_same_file: 1 when paths a and b name the same file (same device and inode when both
@@ -261,6 +266,8 @@ void rx_outfile_fail(RxOutFile *f, int e);
 int rx_outfile_commit(RxOutFile *f, RxError *err);
 void rx_outfile_abort(RxOutFile *f);
 int rx_outfile_fd(const RxOutFile *f);
+void rx_outfile_sync_every(RxOutFile *f, size_t bytes);
+uint64_t rx_outfile_synced(RxOutFile *f);
 void rx_outfile_signal_cleanup(void);
 int rx_same_file(const char *a, const char *b);
 

@@ -10,7 +10,12 @@
  *      ".NAME.relix-PID-N.tmp" created with O_EXCL and listed for the signal handler. Its mode
  *      is the old file's when it replaces one, else 0666 less the umask.
  *   2. rx_outfile_write appends; the first failure (ENOSPC, EFBIG, EIO) is kept, later writes
- *      do nothing.
+ *      do nothing. Once a file has grown by SYNC_STEP bytes, a thread of its own flushes what
+ *      is written so far to the disk (fdatasync) while the writer goes on, and again after each
+ *      further SYNC_STEP (an optimisation: the commit's fsync then waits for the last step
+ *      only, instead of for the whole file after every byte is formatted). A failed background
+ *      flush is kept as a failed write is: the commit reports it, since the fsync after it
+ *      might not (the kernel reports a lost page once).
  *   3. rx_outfile_commit writes nothing on a failed file; otherwise fsyncs it, gives it a name
  *      (the unnamed one is linked under a hidden name first), renames it over the target and
  *      fsyncs the folder. Until the rename the old target is untouched; a reader that has the
@@ -51,7 +56,21 @@ struct RxOutFile {
     bool unnamed;     /* an O_TMPFILE that still needs a name */
     bool keep_mode;   /* replaces a file whose mode is mode */
     mode_t mode;
+    /* The background flush (sync_main): started once written reaches sync_every. */
+    size_t sync_every;   /* 0: never */
+    uint64_t written;    /* bytes written so far (the writer's) */
+    uint64_t asked;      /* written when the writer last asked for a flush (under mu) */
+    uint64_t synced;     /* bytes known flushed by the thread (under mu) */
+    int sync_err;        /* the first errno of a failed flush, or 0 (under mu) */
+    bool syncing;        /* the thread runs */
+    bool sync_stop;      /* under mu: the thread ends after its current flush */
+    pthread_t sync_thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
 };
+
+/* Bytes between two background flushes (an optimisation, see step 2 above). */
+#define SYNC_STEP ((size_t)32 << 20)
 
 /* ---- the temporaries a signal handler removes ----------------------------------------------- */
 
@@ -106,6 +125,8 @@ static char *temp_name(const RxOutFile *f) {
 }
 
 static void free_outfile(RxOutFile *f) {
+    pthread_mutex_destroy(&f->mu);
+    pthread_cond_destroy(&f->cv);
     free(f->target);
     free(f->dir);
     free(f->temp);
@@ -155,6 +176,68 @@ static int create_named(RxOutFile *f) {
     return -1;
 }
 
+/* ---- the background flush ------------------------------------------------------------------- */
+
+/* The flushing thread: fdatasyncs f whenever the writer has asked for more than is flushed,
+ * until told to stop; the first failure is kept in sync_err and ends the flushing. */
+static void *sync_main(void *arg) {
+    RxOutFile *f = arg;
+    pthread_mutex_lock(&f->mu);
+    for (;;) {
+        while (!f->sync_stop && f->asked <= f->synced) pthread_cond_wait(&f->cv, &f->mu);
+        if (f->sync_stop) break;
+        uint64_t upto = f->asked;
+        pthread_mutex_unlock(&f->mu);
+        int e = fdatasync(f->fd) == 0 ? 0 : errno;
+        pthread_mutex_lock(&f->mu);
+        if (e) {
+            __atomic_store_n(&f->sync_err, e, __ATOMIC_RELAXED);   /* the writer peeks at it */
+            break;
+        }
+        f->synced = upto;
+    }
+    pthread_mutex_unlock(&f->mu);
+    return NULL;
+}
+
+/* After a write: asks the flushing thread (started on first need) to flush once another
+ * sync_every bytes are written. A thread that cannot be started only means no early flush. */
+static void ask_sync(RxOutFile *f) {
+    if (!f->sync_every || f->in_place || f->written - f->asked < f->sync_every) return;
+    pthread_mutex_lock(&f->mu);
+    f->asked = f->written;
+    pthread_cond_signal(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+    if (!f->syncing) {
+        if (pthread_create(&f->sync_thread, NULL, sync_main, f) == 0) f->syncing = true;
+        else f->sync_every = 0;
+    }
+}
+
+/* Ends the flushing thread (waiting for its current flush); returns its failure's errno or 0. */
+static int stop_sync(RxOutFile *f) {
+    if (!f->syncing) return 0;
+    pthread_mutex_lock(&f->mu);
+    f->sync_stop = true;
+    pthread_cond_signal(&f->cv);
+    pthread_mutex_unlock(&f->mu);
+    pthread_join(f->sync_thread, NULL);
+    f->syncing = false;
+    return f->sync_err;
+}
+
+void rx_outfile_sync_every(RxOutFile *f, size_t bytes) {
+    if (f) f->sync_every = bytes;
+}
+
+uint64_t rx_outfile_synced(RxOutFile *f) {
+    if (!f) return 0;
+    pthread_mutex_lock(&f->mu);
+    uint64_t n = f->synced;
+    pthread_mutex_unlock(&f->mu);
+    return n;
+}
+
 /* ---- the interface -------------------------------------------------------------------------- */
 
 RxOutFile *rx_outfile_open(const char *path, RxError *err) {
@@ -169,6 +252,9 @@ RxOutFile *rx_outfile_open(const char *path, RxError *err) {
     }
     f->fd = -1;
     f->slot = -1;
+    f->sync_every = SYNC_STEP;
+    pthread_mutex_init(&f->mu, NULL);
+    pthread_cond_init(&f->cv, NULL);
     struct stat st;
     bool unresolved = false;   /* a link realpath cannot follow (/dev/stdout to a pipe, dangling) */
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -252,6 +338,12 @@ int rx_outfile_write(void *ud, const char *p, size_t n) {
         }
         p += k;
         n -= (size_t)k;
+        f->written += (uint64_t)k;
+    }
+    ask_sync(f);
+    if (f->syncing && __atomic_load_n(&f->sync_err, __ATOMIC_RELAXED)) {
+        f->err = stop_sync(f);
+        return -1;
     }
     return 0;
 }
@@ -262,6 +354,7 @@ void rx_outfile_fail(RxOutFile *f, int e) {
 
 void rx_outfile_abort(RxOutFile *f) {
     if (!f) return;
+    stop_sync(f);
     if (f->fd >= 0) close(f->fd);
     drop_temp(f);
     free_outfile(f);
@@ -284,6 +377,8 @@ static int sync_dir(const char *dir) {
 int rx_outfile_commit(RxOutFile *f, RxError *err) {
     if (!f) return 0;
     int e = f->err;
+    int se = stop_sync(f);
+    if (!e) e = se;
     if (f->in_place) {
         if (!e && close(f->fd) != 0) e = errno;
         else if (e) close(f->fd);

@@ -121,6 +121,49 @@ static void test_outfile(void) {
     unlink(target);
 }
 
+/* The flush in the background (rx_outfile_sync_every): a file written in steps is flushed
+ * while it is written, and its bytes are exactly those written; with the flush off, or into a
+ * target written in place, nothing is flushed early. */
+static void test_background_sync(void) {
+    char target[256], text[1000];
+    snprintf(target, sizeof target, "%s/big.csv", dir);
+    for (int i = 0; i < 1000; i++) text[i] = (char)('a' + i % 26);
+    RxError err;
+    rx_error_clear(&err);
+    for (int on = 0; on <= 1; on++) {
+        RxOutFile *f = rx_outfile_open(target, &err);
+        CHECK(f != NULL);
+        if (!f) return;
+        rx_outfile_sync_every(f, on ? 4096 : 0);
+        for (int i = 0; i < 200; i++) CHECK(rx_outfile_write(f, text, sizeof text) == 0);
+        /* the thread flushes on its own time: wait for it, at most 10 s */
+        uint64_t synced = rx_outfile_synced(f);
+        for (int t = 0; on && synced == 0 && t < 1000; t++) {
+            usleep(10000);
+            synced = rx_outfile_synced(f);
+        }
+        CHECK(on ? synced >= 4096 && synced <= 200 * sizeof text : synced == 0);
+        CHECK(rx_outfile_commit(f, &err) == 0);
+        FILE *in = fopen(target, "r");
+        size_t n = 0, bad = 0;
+        char buf[1000];
+        for (size_t k; in && (k = fread(buf, 1, sizeof buf, in)) > 0; n += k)
+            bad += k != sizeof buf || memcmp(buf, text, k) != 0;
+        if (in) fclose(in);
+        CHECK(n == 200 * sizeof text && bad == 0);
+        CHECK(entries() == 1);
+    }
+    unlink(target);
+    /* in place (not a regular file): no flush */
+    RxOutFile *f = rx_outfile_open("/dev/null", &err);
+    CHECK(f != NULL);
+    if (!f) return;
+    rx_outfile_sync_every(f, 1);
+    for (int i = 0; i < 10; i++) CHECK(rx_outfile_write(f, text, sizeof text) == 0);
+    CHECK(rx_outfile_synced(f) == 0);
+    CHECK(rx_outfile_commit(f, &err) == 0);
+}
+
 static void test_accountant(void) {
     size_t base = rx_memory_used();
     void *p = rx_malloc(8 << 20);
@@ -155,6 +198,7 @@ int main(void) {
     snprintf(dir, sizeof dir, "/tmp/relix-outfile-XXXXXX");
     if (!mkdtemp(dir)) return 1;
     test_outfile();
+    test_background_sync();
     test_accountant();
     rmdir(dir);
     return check_report("test_outfile");
