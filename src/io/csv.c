@@ -1920,11 +1920,18 @@ static int window_fill(const Load *L, Worker *w, const char *from, size_t len, b
 static int res_view(Load *L, const Reader *m, const char *pos, size_t *span, Reader *v) {
     *v = *m;
     if (!L->res) return 0;
-    const char *to = (size_t)(m->end - pos) > *span ? pos + *span : m->end;
-    if (res_fill(L, pos, to) < 0) return -1;
+    /* grown until a record ends in it (as the reader splits records: csv_block_cut), so that
+     * the scan of a view that ends inside the record, which checks UTF-8 up to the view's
+     * last line end once per field, never runs */
+    const char *to;
+    for (;;) {
+        to = (size_t)(m->end - pos) > *span ? pos + *span : m->end;
+        if (res_fill(L, pos, to) < 0) return -1;
+        *span *= 2;
+        if (to == m->end || csv_block_cut(pos, (size_t)(to - pos), m->delim) > 0) break;
+    }
     v->end = to;
     v->whole = m->whole && to == m->end;
-    *span *= 2;
     return 0;
 }
 
