@@ -5,18 +5,33 @@
  * returns to the operators unchanged. It relies on column.h for storage, number.h and
  * temporal.h for the text forms of values, base.h for errors at a file position, and pthreads.
  *
- * The input (input.h: a file, standard input, a pipe, gzip or zstd) is read a block at a time
- * into an anonymous mapping of the reader's own (read_input; a large plain file in parts on
- * threads at once, input_read_parallel), never a mapping of the file, which another program
- * could truncate under it (SIGBUS); "the mapping" below is that copy. It holds the TEXT slices
- * that point into it, the lines that errors quote, and the header. A NUL byte anywhere is an
- * error (binary data). The rest is cut into chunks of about 4 MB (CsvOptions.chunk_bytes), each
- * starting just after a newline, which threads take in turn (CsvOptions.threads, by default one
- * per online processor, never more than there are chunks). A thread parses its chunk in the
- * mapping itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast
- * paths read up to 64 bytes past a field); otherwise (and always for a block of a file read by
- * blocks) through windows: 256 KB at a time copied into its own buffer (window_fill), 64 zero
- * bytes after. A record cut by a window's end is read again from the next window; one longer
+ * A regular, uncompressed file is never held whole (reserve_input): each pass reads it from
+ * disk again a window at a time (pread into a buffer each thread reuses, so memory touched for
+ * the first time is the columns' alone), and "the mapping" below is then address space
+ * reserved for the file's bytes with no memory behind it, in which pointers keep meaning file
+ * offsets. Its pages are filled from the file only where bytes are read in place: the first
+ * record (the header), a record longer than a window, and all of them before an error is
+ * reported (whole_for_error), since the message counts lines from the file's start and quotes
+ * the line. TEXT cells are then copied (copy_text) into heaps that pass 1 sized: each chunk
+ * counts the bytes of each column's cells. A file changed between csv_open and a later
+ * csv_load is an error there (its size or time of change differs), not other values.
+ *
+ * Any other input (input.h: standard input, a pipe, gzip or zstd; and any file with
+ * CsvOptions.hold_input) is read a block at a time into an anonymous mapping of the reader's
+ * own (read_input; a large plain file in parts on threads at once, input_read_parallel), never
+ * a mapping of the file, which another program could truncate under it (SIGBUS); "the mapping"
+ * below is that copy. It holds the TEXT slices that point into it, the lines that errors
+ * quote, and the header.
+ *
+ * A NUL byte anywhere is an error (binary data), reported before any other. The rest is cut
+ * into chunks of about 4 MB (CsvOptions.chunk_bytes), each starting just after a newline,
+ * which threads take in turn (CsvOptions.threads, by default one per online processor, never
+ * more than there are chunks). A thread parses its chunk of an input held whole in the mapping
+ * itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast paths
+ * read up to 64 bytes past a field); otherwise (always for a file read in windows, and for a
+ * block of a file read by blocks) through windows: 256 KB at a time copied into its own buffer
+ * (window_fill: pread from the file, or from the mapping), 64 zero bytes after. A record cut by a
+ * window's end is read again from the next window; one longer
  * than a window is read from the mapping. Two passes read every chunk:
  *
  *   1. csv_open: each chunk on its own validates its UTF-8, splits records and fields, checks
@@ -44,9 +59,10 @@
  *      any cell that does not parse, is an RX_EVALUE error at that cell; again the first
  *      chunk in file order with an error is the one reported.
  *
- * Storage: an unquoted TEXT cell, and a quoted one without "" escapes, is a slice into the
- * mapping, which a StrHeap (heap_from_map) keeps alive for as long as any column uses it. A
- * quoted cell with escapes is unescaped into a malloc'd heap that the load makes for its chunk,
+ * Storage (of an input held whole; a file read in windows copies every TEXT cell, see above):
+ * an unquoted TEXT cell, and a quoted one without "" escapes, is a slice into the mapping,
+ * which a StrHeap (heap_from_map) keeps alive for as long as any column uses it. A quoted cell
+ * with escapes is unescaped into a malloc'd heap that the load makes for its chunk,
  * sized by pass 1 for the escaped cells of every column there, so it never grows and slices
  * into it stay valid as they are written. TEXT columns
  * with few distinct values get a dictionary (column.h: codes in order of first appearance):
@@ -56,8 +72,8 @@
  * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
  * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
  *
- * Memory: a load holds the input, the column data and (reading through windows) a window per
- * thread. Column arrays of several megabytes ask for transparent huge pages, which cuts their
+ * Memory: a load holds the column data, a window per thread, and the input when it is held
+ * whole. Column arrays of several megabytes ask for transparent huge pages, which cuts their
  * page faults 512-fold.
  *
  * Decisions where RFC 4180 leaves room:
@@ -138,6 +154,9 @@ void csv_options_default(CsvOptions *o) {
     o->header = true;
 }
 
+/* The error of a file read in windows (Load.res) that ends before bytes it had when opened. */
+#define SHRANK "'%s' shrank while it was read (another program truncated or rewrote it meanwhile)"
+
 /* ---- scanning ------------------------------------------------------------------------------- */
 
 /* An error found by a chunk's scan, kept without its line number (which costs a count of the
@@ -167,6 +186,10 @@ typedef struct {
     const char *null_text;
     size_t null_len;
     uint8_t stop[256];      /* 1 for the delimiter and '\n' */
+    bool copy;              /* TEXT cells are copied (the file is read in windows: no bytes of
+                               it stay in memory to point into) */
+    struct Load *owner;     /* not NULL: base..end is a reservation that holds only some of the
+                               file's bytes (Load.res), read whole before an error is reported */
     RxError *err;
     Pending *pend;          /* not NULL: errors are recorded here, for report() */
 } Reader;
@@ -190,7 +213,10 @@ static inline const char *in_map(const Reader *r, const char *p) {
 
 /* Records an error at byte at of the file: line counted from the start (quoted newlines
  * count, they are physical lines), column in characters from the line start. */
+static int whole_for_error(Reader *r, RxErrCode code);
+
 static int error_at(Reader *r, RxErrCode code, const char *at, size_t caret, const char *msg) {
+    if (r->owner && whole_for_error(r, code) < 0) return -1;
     uint32_t line = 1 + r->line0;
     const char *ls = r->data, *q = r->base;
     while (q < at) {
@@ -268,6 +294,7 @@ static uint32_t line_of(const Reader *r, const char *at) {
 /* Reports pending error p through r (which reports rather than records). Returns -1. */
 static int report(Reader *r, const Pending *p) {
     if (!p->at) return rx_error(r->err, p->code, NULL, rx_span(0, 0), "%s", p->msg);
+    if (r->owner && whole_for_error(r, p->code) < 0) return -1;
     if (!p->rec) return error_at(r, p->code, p->at, p->caret, p->msg);
     char msg[840];
     snprintf(msg, sizeof msg, "line %u %s", line_of(r, p->rec), p->msg);
@@ -1105,7 +1132,53 @@ static inline void text_code(ColState *cs, size_t row, const char *bytes, const 
     cs->codes[row] = code + 1;
 }
 
-/* Stores field f at row of cs's column. esc is the chunk's heap for unescaped quoted text. */
+/* convert for a non-NULL TEXT cell of a file read in windows (Reader.copy), whose bytes do not
+ * stay in memory: they are copied (unescaped) into the chunk's heap esc, which pass 1 sized for
+ * every non-NULL cell of the chunk's TEXT columns, so it never grows and never runs out unless
+ * the file changed since. A value already in the chunk's dictionary takes that value's copy
+ * instead, so a column of few distinct values keeps one copy of each per chunk. */
+static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHeap *esc) {
+    RxStr *dst = (RxStr *)cs->data + row;
+    const char *s = f->s;
+    size_t n = f->n, k = n;
+    if (!esc || esc->cap - esc->len < n)
+        return fail_at(r, RX_EIO, f->start, 1, "'%s' changed while it was read", r->path);
+    char *o = esc->data + esc->len;
+    if (f->quoted == 2) {
+        k = 0;
+        for (size_t j = 0; j < n; j++) {
+            o[k++] = s[j];
+            if (s[j] == '"') j++;
+        }
+    } else {
+        memcpy(o, s, n);
+    }
+    RxStr v = {o, k};
+    if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
+    if (cs->codes) {
+        DictEnt key;
+        dict_key(&key, o, k);
+        key.s = v;
+        uint32_t had = cs->dict.n, code = dict_put(&cs->dict, &key, o);
+        if (code == UINT32_MAX) {
+            atomic_store_explicit(cs->no_dict, true, memory_order_relaxed);
+            cs->codes = NULL;
+        } else {
+            cs->codes[row] = code + 1;
+            if (cs->dict.n == had) {
+                *dst = cs->dict.ents[code].s;   /* the copy made when it was new */
+                return 0;
+            }
+        }
+    }
+    esc->len += k;
+    cs->uses_esc = true;
+    *dst = v;
+    return 0;
+}
+
+/* Stores field f at row of cs's column. esc is the chunk's heap for unescaped quoted text (and
+ * with Reader.copy for every TEXT cell). */
 static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, StrHeap *esc) {
     const char *s = f->s;
     size_t n = f->n;
@@ -1113,10 +1186,12 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
     if (cs->type == TY_TEXT) {
         RxStr *dst = (RxStr *)cs->data + row;
         if (n == 0 && f->quoted) {
-            dst->ptr = in_map(r, s);
+            dst->ptr = r->copy ? "" : in_map(r, s);
             dst->len = 0;
         } else if (is_null(r, f)) {
             goto null;
+        } else if (r->copy) {
+            return copy_text(r, cs, row, f, esc);
         } else if (f->quoted == 2) {
             /* esc was sized in pass 1 for every escaped cell, so it never grows here. */
             char *o = esc->data + esc->len;
@@ -1222,9 +1297,9 @@ typedef struct {
     Pending *err;        /* the first error (malloc'd); NULL with failed when out of memory */
 } Chunk;
 
-typedef struct {
+typedef struct Load {
     Reader r;
-    StrHeap *map;        /* the mapping; NULL for an empty file */
+    StrHeap *map;        /* the mapping; NULL for an empty file or a reservation (res) */
     int n_cols;
     char **names;        /* malloc'd, n_cols */
     RxType *types;       /* n_cols */
@@ -1244,6 +1319,21 @@ typedef struct {
     uint64_t byte0;      /* the input's offset in the file (a block's), for the progress meter */
     bool in_block;       /* the input is one block of a file read by blocks: its reader's
                             progress step (csv_stream.c) runs on, none is begun or ended here */
+    /* A regular uncompressed file read from disk (fd) a window at a time, never held whole
+     * (reserve_input): r.base..r.end is then address space reserved for its bytes, without
+     * memory behind it, whose pages are filled from the file (res_fill) only where the bytes
+     * are read in place: the header, a record longer than a window, and all of them before an
+     * error is reported. TEXT cells are copied (Reader.copy). */
+    char *res;           /* the reservation (res_len bytes), or NULL */
+    size_t res_len;
+    uint8_t *res_done;   /* a bit per page of res: filled */
+    pthread_mutex_t res_lock;
+    bool res_lock_live;
+    struct stat st;      /* the file's when opened: a later load checks it is unchanged */
+    const char *res_end; /* with res: the end of the file's bytes in it */
+    const char *res_pre; /* with res: the end of the filled prefix that holds the first record */
+    size_t *ck_text;     /* with res: n_chunks x n_cols, bytes of each column's non-NULL cells in
+                            each chunk (pass 1), which size the chunk's copies of TEXT cells */
 } Load;
 
 static void load_free(Load *L) {
@@ -1260,6 +1350,10 @@ static void load_free(Load *L) {
     free(L->ck_nulls);
     heap_release(L->map);
     if (L->fd >= 0) close(L->fd);
+    if (L->res) munmap(L->res, L->res_len);
+    free(L->res_done);
+    free(L->ck_text);
+    if (L->res_lock_live) pthread_mutex_destroy(&L->res_lock);
 }
 
 static int oom(Load *L) {
@@ -1286,12 +1380,176 @@ static void advise_huge(void *p, size_t n) {
 #endif
 }
 
+/* ---- a file read in windows ---------------------------------------------------------------- */
+
+/* Fills the pages of L's reservation that hold [from, to) with the file's bytes, each page
+ * once (zeros after the file's end); safe on several threads. -1 when the file cannot be read
+ * there or ends before it (it changed since it was opened). */
+static int res_fill(Load *L, const char *from, const char *to) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t size = (size_t)(L->res_end - L->res);
+    size_t a = (size_t)(from - L->res) / page, b = ((size_t)(to - L->res) + page - 1) / page;
+    if (b > L->res_len / page) b = L->res_len / page;
+    int rc = 0;
+    pthread_mutex_lock(&L->res_lock);
+    for (size_t i = a; i < b && rc == 0;) {
+        if (L->res_done[i >> 3] & (1u << (i & 7))) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < b && !(L->res_done[j >> 3] & (1u << (j & 7)))) j++;
+        char *p = L->res + i * page;
+        size_t off = i * page, len = (j - i) * page, done = 0;
+        size_t want = off >= size ? 0 : size - off < len ? size - off : len;
+        if (mprotect(p, len, PROT_READ | PROT_WRITE) < 0) {
+            rc = -1;
+            break;
+        }
+        while (done < want) {
+            ssize_t k = pread(L->fd, p + done, want - done, (off_t)(off + done));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) break;
+            done += (size_t)k;
+        }
+        if (done < want) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = i; k < j; k++) L->res_done[k >> 3] |= (uint8_t)(1u << (k & 7));
+        i = j;
+    }
+    pthread_mutex_unlock(&L->res_lock);
+    return rc;
+}
+
+/* The error for a NUL byte at nul, the first in the input (first: the input starts the file). */
+static int nul_error(Reader *r, const char *nul, bool first) {
+    size_t len = (size_t)(r->end - r->base);
+    bool utf16 = first && len >= 2 &&
+                 (memcmp(r->base, "\xFF\xFE", 2) == 0 || memcmp(r->base, "\xFE\xFF", 2) == 0);
+    return fail_at(r, RX_ECSV, nul, 1,
+                   utf16 ? "NUL byte: this is UTF-16 text; Relix reads UTF-8 (convert the file)"
+                         : "NUL byte: this is binary data, not CSV text");
+}
+
+/* Reads all of the bytes of the file that reader r reads in windows into the reservation (of
+ * r->owner, L), so that errors can count lines and quote them; r and L's reader need nothing
+ * more after (their owner is cleared). *nul: the file's first NUL byte, or NULL. -1 when the
+ * file shrank. */
+static int res_whole(Reader *r, Load **L, const char **nul) {
+    *L = r->owner;
+    r->owner = NULL;
+    (*L)->r.owner = NULL;
+    *nul = NULL;
+    if (res_fill(*L, (*L)->res, (*L)->res + (*L)->res_len) < 0) return -1;
+    *nul = memchr((*L)->res, '\0', (size_t)((*L)->res_end - (*L)->res));
+    return 0;
+}
+
+/* The error for the first NUL byte of a file read in windows and now read whole (res_whole),
+ * through r (which may be the header's reader, which ends after the first record). */
+static int res_nul_error(const Load *L, const Reader *r, const char *nul) {
+    Reader full = *r;
+    full.end = L->res_end;
+    full.whole = true;
+    full.pend = NULL;
+    return nul_error(&full, nul, true);
+}
+
+/* Before reader r of a file read in windows reports an error (code): reads the whole file
+ * (res_whole); a NUL byte anywhere is then the error reported instead, as a reading of the
+ * whole file reports it before any other. 0 to go on with the error, -1 when another was
+ * reported. */
+static int whole_for_error(Reader *r, RxErrCode code) {
+    Load *L;
+    const char *nul;
+    if (res_whole(r, &L, &nul) < 0)
+        return rx_error(r->err, RX_EIO, NULL, rx_span(0, 0), SHRANK, r->path);
+    if (!nul || code == RX_ENOMEM || code == RX_EINTERRUPT) return 0;
+    return res_nul_error(L, r, nul);
+}
+
+/* The first '\n' at or after at in a file read in windows (read from disk in pieces), or NULL. */
+static const char *res_newline(const Load *L, const char *at) {
+    char buf[16 << 10];
+    const char *end = L->r.end;
+    while (at < end) {
+        size_t want = (size_t)(end - at) < sizeof buf ? (size_t)(end - at) : sizeof buf;
+        ssize_t k = pread(L->fd, buf, want, (off_t)(at - L->r.base));
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return NULL;
+        const char *nl = memchr(buf, '\n', (size_t)k);
+        if (nl) return at + (nl - buf);
+        at += k;
+    }
+    return NULL;
+}
+
+/* Opens the file at path for reading in windows when it is a regular, uncompressed, non-empty
+ * file and the options allow (CsvOptions.hold_input): reserves address space for its bytes
+ * (Load.res) and fills the pages of its first record (the header), which must hold no NUL
+ * byte. 1 when done, 0 when the input is to be read whole (read_input), -1 with the error. */
+static int reserve_input(Load *L, const char *path, const CsvOptions *opt) {
+    struct stat pre_st;
+    /* not even opened otherwise: a pipe's bytes read to look at them would be lost */
+    if (opt->hold_input || strcmp(path, "-") == 0 || stat(path, &pre_st) < 0 ||
+        !S_ISREG(pre_st.st_mode) || pre_st.st_size <= 0)
+        return 0;
+    Input *in;
+    if (input_open(path, &in, L->r.err) < 0) return -1;
+    bool plain = input_codec(in) == INPUT_PLAIN && input_size_hint(in) > 0;
+    input_close(in);
+    if (!plain) return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;   /* read_input says why */
+    if (fstat(fd, &L->st) < 0 || !S_ISREG(L->st.st_mode) || L->st.st_size <= 0) {
+        close(fd);
+        return 0;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), size = (size_t)L->st.st_size;
+    size_t len = (size + 64 + page - 1) / page * page;
+    void *m = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+        close(fd);
+        return 0;
+    }
+    L->fd = fd;
+    L->res = m;
+    L->res_len = len;
+    L->res_done = calloc(len / page / 8 + 1, 1);
+    if (!L->res_done || pthread_mutex_init(&L->res_lock, NULL) != 0) return oom(L);
+    L->res_lock_live = true;
+    Reader *r = &L->r;
+    r->base = r->data = L->res;
+    r->end = L->res_end = r->base + size;
+    r->copy = true;
+    r->owner = L;
+    /* 64 KB at first, doubled until the first record ends in it; less with small chunks
+     * (CsvOptions.chunk_bytes: tests), so that the doubling happens */
+    size_t pre = opt->chunk_bytes && opt->chunk_bytes < (64 << 10) ? opt->chunk_bytes : 64 << 10;
+    for (;;) {
+        if (pre > size) pre = size;
+        if (res_fill(L, r->base, r->base + pre) < 0)
+            return rx_error(r->err, RX_EIO, NULL, rx_span(0, 0), SHRANK, r->path);
+        size_t skip = pre >= 3 && memcmp(r->base, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        if (pre == size || csv_block_cut(r->base + skip, pre - skip, r->delim) > 0) break;
+        pre *= 2;
+    }
+    if (size >= 3 && memcmp(r->base, "\xEF\xBB\xBF", 3) == 0) r->data += 3;
+    L->res_pre = r->base + pre;
+    const char *nul = memchr(r->base, '\0', pre);
+    if (nul) return nul_error(r, nul, true);
+    return 1;
+}
+
 /* ---- chunks on threads ---------------------------------------------------------------------- */
 
 /* A worker thread's scratch: its pending error and its window of the file (window_fill). */
 typedef struct Worker {
     Pending pend;
     char *win;           /* 64-byte aligned, window + 64 bytes; NULL until needed */
+    Field *fields;       /* pass 2: a record's fields (n_cols); NULL until needed */
 } Worker;
 
 enum {
@@ -1323,6 +1581,7 @@ static void *jobs_main(void *arg) {
         j->run(j, k, &w);
     }
     free(w.win);
+    free(w.fields);
     return NULL;
 }
 
@@ -1548,7 +1807,7 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
         /* body >= n here, so at > p0; (body % n) * k stays below n * n <= 2^32. */
         const char *at = p0 + body / n * k + (body % n) * k / n;
         if (nl && nl >= at - 1) continue;  /* the newline found last time is this one too */
-        nl = memchr(at - 1, '\n', (size_t)(end - (at - 1)));
+        nl = L->res ? res_newline(L, at - 1) : memchr(at - 1, '\n', (size_t)(end - (at - 1)));
         if (!nl || nl + 1 >= end) break;
         L->chunks[m++].start = nl + 1;
     }
@@ -1563,6 +1822,7 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     L->ck_kinds = malloc(cells * sizeof *L->ck_kinds);
     L->ck_nulls = malloc(cells);
     if (!L->ck_kinds || !L->ck_nulls) return oom(L);
+    if (L->res && !(L->ck_text = malloc(cells * sizeof *L->ck_text))) return oom(L);
     return 0;
 }
 
@@ -1572,6 +1832,7 @@ typedef struct {
     RxType *kinds;       /* n_cols, when detecting */
     uint8_t *nulls;      /* n_cols */
     DateCache *dc;       /* n_cols, when detecting */
+    size_t *text;        /* n_cols, or NULL: bytes of the non-NULL cells (Load.ck_text) */
     size_t rows, esc, max_rows;
     bool row_limit;
 } Scan1;
@@ -1595,8 +1856,12 @@ static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char
                            (unsigned char)*u->bad, j < n_cols ? L->names[j] : "(extra field)");
         if (j < n_cols) {
             if (f.quoted == 2) esc += f.n;
-            if (is_null(v, &f)) S->nulls[j] = 1;
-            else if (S->kinds) detect_cell(&S->kinds[j], &S->dc[j], &f, v->pad);
+            if (is_null(v, &f)) {
+                S->nulls[j] = 1;
+            } else {
+                if (S->kinds) detect_cell(&S->kinds[j], &S->dc[j], &f, v->pad);
+                if (S->text) S->text[j] += f.n;
+            }
         } else if (!extra) {
             extra = f.start;
         }
@@ -1625,6 +1890,7 @@ static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char
  * the end of the file, or to the end of verified records (pass 2). -1 when out of memory. */
 static int window_fill(const Load *L, Worker *w, const char *from, size_t len, bool whole,
                        Reader *v) {
+    /* (-2 when a file read in windows ends before them: it changed) */
     if (!w->win && !(w->win = aligned_alloc(64, L->window + 64))) return -1;
     size_t off = (size_t)(from - L->r.base), done = 0;
     while (L->fd >= 0 && done < len) {
@@ -1633,7 +1899,10 @@ static int window_fill(const Load *L, Worker *w, const char *from, size_t len, b
         if (k <= 0) break;
         done += (size_t)k;
     }
-    if (done < len) memcpy(w->win + done, from + done, len - done);
+    if (done < len) {
+        if (L->res) return -2;
+        memcpy(w->win + done, from + done, len - done);
+    }
     memset(w->win + len, 0, 64); /* block_mask reads the rest of the last 64-byte block */
     *v = L->r;
     v->end = w->win + len;
@@ -1644,14 +1913,43 @@ static int window_fill(const Load *L, Worker *w, const char *from, size_t len, b
     return 0;
 }
 
+/* For a record longer than a window, read from the file's bytes in place: *v becomes m, and in
+ * a file read in windows one over the bytes from pos to pos + *span (filled from the file;
+ * whole only when that is the file's end), *span doubled for a next try when the record goes
+ * on past it. -1 when the file changed since it was opened. */
+static int res_view(Load *L, const Reader *m, const char *pos, size_t *span, Reader *v) {
+    *v = *m;
+    if (!L->res) return 0;
+    /* grown until a record ends in it (as the reader splits records: csv_block_cut), so that
+     * the scan of a view that ends inside the record, which checks UTF-8 up to the view's
+     * last line end once per field, never runs */
+    const char *to;
+    for (;;) {
+        to = (size_t)(m->end - pos) > *span ? pos + *span : m->end;
+        if (res_fill(L, pos, to) < 0) return -1;
+        *span *= 2;
+        if (to == m->end || csv_block_cut(pos, (size_t)(to - pos), m->delim) > 0) break;
+    }
+    v->end = to;
+    v->whole = m->whole && to == m->end;
+    return 0;
+}
+
 /* Pass 1 over chunk k from its start: checks the structure, counts rows (failing past
  * max_rows) and escaped bytes, notes NULLs and (when detecting) the kinds. The chunk is read
  * in windows of the file; a record longer than a window is read from the mapping. */
 static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     Chunk *c = &L->chunks[k];
     const int n_cols = L->n_cols;
-    Scan1 S = {L, NULL, L->ck_nulls + (size_t)k * (size_t)n_cols, NULL, 0, 0, max_rows, false};
+    Scan1 S = {L, NULL, L->ck_nulls + (size_t)k * (size_t)n_cols, NULL, NULL, 0, 0, max_rows,
+               false};
     memset(S.nulls, 0, (size_t)n_cols);
+    if (L->ck_text) {
+        /* cells of a record cut by a window's end count again when it is read whole: the
+         * count can only be above the bytes, which is what it sizes */
+        S.text = L->ck_text + (size_t)k * (size_t)n_cols;
+        memset(S.text, 0, (size_t)n_cols * sizeof *S.text);
+    }
     free(c->err);
     c->err = NULL;
     c->scanned = true;
@@ -1691,8 +1989,16 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
         size_t over = L->window < WINDOW_OVER ? L->window : WINDOW_OVER;
         if (!full && (size_t)(lim - pos) + over < len) len = (size_t)(lim - pos) + over;
         Reader v;
-        if (window_fill(L, w, pos, len, pos + len == end, &v) < 0) {
-            rc = fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+        int wf = window_fill(L, w, pos, len, pos + len == end, &v);
+        if (wf < 0) {
+            rc = wf == -2 ? fail_nopos(&m, RX_EIO, SHRANK, m.path)
+                          : fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+            break;
+        }
+        const char *nul = L->res ? memchr(w->win, '\0', len) : NULL;
+        if (nul) {
+            /* the error reported is the first NUL in the file (whole_for_error) */
+            rc = nul_error(&v, nul, false);
             break;
         }
         const char *p = w->win, *vlim = (size_t)(lim - pos) < len ? w->win + (lim - pos) : v.end;
@@ -1716,10 +2022,27 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
             full = true; /* the record goes on past the short window: try a whole one */
         } else {
             /* a record longer than a window */
-            Cursor mc = {0, 0};
-            Utf8Scan mu;
-            utf8_init(&mu, &m, pos);
-            if ((rc = scan_record(&S, &m, &mc, &mu, &pos)) < 0) break;
+            const char *from = pos;
+            size_t span = 2 * L->window;
+            for (;;) {
+                Reader lv;
+                if (res_view(L, &m, pos, &span, &lv) < 0) {
+                    rc = fail_nopos(&m, RX_EIO, SHRANK, m.path);
+                    break;
+                }
+                Cursor mc = {0, 0};
+                Utf8Scan mu;
+                utf8_init(&mu, &lv, pos);
+                rc = scan_record(&S, &lv, &mc, &mu, &pos);
+                if (rc != 0 || lv.whole) break;
+            }
+            if (rc < 0) break;
+            const char *zero = L->res ? memchr(from, '\0', (size_t)(pos - from)) : NULL;
+            if (rc == 0 || zero) {
+                rc = rc == 0 ? fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path)
+                             : nul_error(&m, zero, false);
+                break;
+            }
         }
         rc = 0;
     }
@@ -1795,26 +2118,24 @@ typedef struct {
 } Pass2;
 
 /* Pass 2 over the record at *pp of view v (row `row`): 1 when converted (*pp after it), 0 when
- * the view ends inside it (its cells are converted again from a later window, which writes
- * the same values; only the escape heap is rolled back), -1 on an error. */
+ * the view ends inside it (nothing converted: the record is read again from a later window),
+ * -1 on an error. fs: n_cols fields of scratch; the record is split whole before any cell is
+ * converted. */
 static int convert_record(const Load *L, Reader *v, Cursor *cur, const char **pp, size_t row,
-                          const int *slot, ColState *cs, StrHeap *esc) {
+                          const int *slot, ColState *cs, StrHeap *esc, Field *fs) {
     const int n_cols = L->n_cols;
     const char *p = *pp;
-    size_t esc_len = esc ? esc->len : 0;
     for (int j = 0; j < n_cols; j++) {
-        Field f;
-        int k = scan_fast(v, cur, &p, &f);
+        int k = scan_fast(v, cur, &p, &fs[j]);
         if (k < 0) return -1;
-        if (k == F_CUT) {
-            if (esc) esc->len = esc_len;
-            return 0;
-        }
+        if (k == F_CUT) return 0;
         /* Pass 1 checked these bytes; they differ only when the file changed since. */
         if ((k == F_LAST) != (j == n_cols - 1))
-            return fail_at(v, RX_EIO, f.start, 1, "'%s' changed while it was read", v->path);
+            return fail_at(v, RX_EIO, fs[j].start, 1, "'%s' changed while it was read", v->path);
+    }
+    for (int j = 0; j < n_cols; j++) {
         int s = slot[j];
-        if (s >= 0 && convert(v, &cs[s], row, &f, esc) < 0) return -1;
+        if (s >= 0 && convert(v, &cs[s], row, &fs[j], esc) < 0) return -1;
     }
     *pp = p;
     return 1;
@@ -1829,6 +2150,9 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
     m.pend = &w->pend;
     const char *pos = ch->start;
     size_t row = ch->row0, last = ch->row0 + ch->rows;
+    if (!w->fields && !(w->fields = malloc((size_t)L->n_cols * sizeof *w->fields)))
+        return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+    Field *fs = w->fields;
     if (L->direct) {
         /* the mapping itself, a window's length at a time between progress reports */
         Reader v = m;
@@ -1838,7 +2162,7 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
             const char *slice = pos + WINDOW;
             int rc = 1;
             while (row < last && pos < slice &&
-                   (rc = convert_record(L, &v, &cur, &pos, row, slot, cs, esc)) > 0)
+                   (rc = convert_record(L, &v, &cur, &pos, row, slot, cs, esc, fs)) > 0)
                 row++;
             if (rc < 0) return -1;
             if (rc == 0) return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
@@ -1850,13 +2174,15 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
     while (row < last) {
         size_t len = (size_t)(ch->stop - pos) < L->window ? (size_t)(ch->stop - pos) : L->window;
         Reader v;
-        if (window_fill(L, w, pos, len, pos + len == ch->stop, &v) < 0)
-            return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
+        int wf = window_fill(L, w, pos, len, pos + len == ch->stop, &v);
+        if (wf < 0)
+            return wf == -2 ? fail_nopos(&m, RX_EIO, SHRANK, m.path)
+                            : fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
         const char *p = w->win;
         Cursor cur = {0, 0};
         int rc = 1;
         while (row < last &&
-               (rc = convert_record(L, &v, &cur, &p, row, slot, cs, esc)) > 0)
+               (rc = convert_record(L, &v, &cur, &p, row, slot, cs, esc, fs)) > 0)
             row++;
         if (rc < 0) return -1;
         const char *next = in_map(&v, p);
@@ -1864,8 +2190,18 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
             return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
         if (next == pos && row < last) {
             /* a record longer than a window */
-            Cursor mc = {0, 0};
-            if (convert_record(L, &m, &mc, &next, row, slot, cs, esc) < 0) return -1;
+            size_t span = 2 * L->window;
+            for (;;) {
+                Reader lv;
+                if (res_view(L, &m, next, &span, &lv) < 0)
+                    return fail_nopos(&m, RX_EIO, SHRANK, m.path);
+                Cursor mc = {0, 0};
+                rc = convert_record(L, &lv, &mc, &next, row, slot, cs, esc, fs);
+                if (rc < 0) return -1;
+                if (rc > 0) break;
+                if (lv.whole)
+                    return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
+            }
             row++;
         }
         pos = next;
@@ -2243,7 +2579,10 @@ static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *b
     r->stop['\n'] = 1;
     r->null_text = cf->null_text;
     r->null_len = cf->null_text ? strlen(cf->null_text) : 0;
-    if (!blk && read_input(L, cf->path) < 0) goto fail;
+    if (!blk) {
+        int rs = reserve_input(L, cf->path, opt);
+        if (rs < 0 || (rs == 0 && read_input(L, cf->path) < 0)) goto fail;
+    }
 
     const char *p = r->data;
     if (p == r->end && (!blk || blk->first) && (opt->header || opt->n_schema == 0)) {
@@ -2251,7 +2590,17 @@ static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *b
                                               : "file is empty (no record to count the columns of)");
         goto fail;
     }
-    if (read_header(L, opt, &p) < 0) goto fail;
+    /* A file read in windows has its first record's bytes filled (reserve_input): the header
+     * is read from them alone. */
+    const char *file_end = r->end;
+    if (L->res) {
+        r->end = L->res_pre;
+        r->whole = r->end == file_end;
+    }
+    int hrc = read_header(L, opt, &p);
+    r->end = file_end;
+    r->whole = true;
+    if (hrc < 0) goto fail;
 
     bool detect = blk && !blk->first ? !blk->types : opt->n_schema == 0;
     size_t n_rows = 0;
@@ -2291,6 +2640,16 @@ static int open_input(const char *path, const CsvOptions *opt, const CsvBlock *b
     *out = cf;
     return 0;
 fail:
+    /* a NUL byte anywhere in a file read in windows is the error (rather than one found
+     * without reading the rows), as when read whole */
+    if (r->owner && err->code != RX_ENOMEM && err->code != RX_EINTERRUPT && err->code != RX_OK) {
+        Load *owner;
+        const char *nul;
+        if (res_whole(r, &owner, &nul) == 0 && nul) {
+            rx_error_clear(err);
+            res_nul_error(owner, r, nul);
+        }
+    }
     csv_close(cf);
     return -1;
 }
@@ -2396,6 +2755,13 @@ static void release_input(CsvFile *cf) {
         if (!cf->loaded[j]) return;
     heap_release(L->map);
     L->map = NULL;
+    if (L->res) {
+        munmap(L->res, L->res_len);
+        L->res = NULL;
+        close(L->fd);
+        L->fd = -1;
+        L->r.owner = NULL;
+    }
     static const char empty[1] = "";
     L->r.base = L->r.data = L->r.end = empty;
 }
@@ -2404,6 +2770,14 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     if (cf->meta.streamed) return load_whole(cf, want, err);
     Load *L = &cf->L;
     L->r.err = err;
+    struct stat now;
+    if (L->res && (fstat(L->fd, &now) < 0 || now.st_size < L->st.st_size))
+        return rx_error(err, RX_EIO, NULL, rx_span(0, 0), SHRANK, cf->path);
+    if (L->res && (now.st_size != L->st.st_size || now.st_mtim.tv_sec != L->st.st_mtim.tv_sec ||
+                   now.st_mtim.tv_nsec != L->st.st_mtim.tv_nsec))
+        return rx_error(err, RX_EIO, NULL, rx_span(0, 0),
+                        "'%s' changed after its rows were checked (another program wrote to it "
+                        "meanwhile): read it again", cf->path);
     const size_t n_rows = cf->n_rows;
     const int n_cols = L->n_cols, n_ch = L->n_chunks;
     int n_load = 0;
@@ -2460,7 +2834,15 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     for (int k = 0; k < n_ch; k++) {
         /* A heap of this load for each chunk with quoted cells with "" escapes, sized by pass 1
          * for those of every column (those loading can need no more); unused ones go. */
-        if (any_text && L->chunks[k].esc && !(esc[k] = heap_new(L->chunks[k].esc))) {
+        size_t need = L->chunks[k].esc;
+        if (L->ck_text) {
+            /* a file read in windows: every TEXT cell is copied */
+            need = 0;
+            for (s = 0; s < n_load; s++)
+                if (cols[s]->type == TY_TEXT)
+                    need += L->ck_text[(size_t)k * (size_t)n_cols + (size_t)col_of[s]];
+        }
+        if (any_text && need && !(esc[k] = heap_new(need))) {
             oom(L);
             goto out;
         }

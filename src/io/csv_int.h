@@ -44,7 +44,8 @@ const CsvMeta *csv_meta(const CsvFile *f);
 int csv_open_block(const char *path, const CsvBlock *b, char *map, size_t len,
                    const CsvOptions *opt, CsvFile **out, RxError *err);
 
-/* csv_open reading the whole input into memory, whatever its size. */
+/* csv_open checking the whole file at once, whatever its size (held in memory, or read from
+ * disk in windows by each pass: csv.c). */
 int csv_open_whole(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err);
 
 /* A CSV file read by blocks: pass 1 as csv_open's, over blocks of the file read from disk and

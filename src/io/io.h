@@ -40,6 +40,10 @@ typedef struct {
      * read whole. */
     size_t stream_above;
     size_t block_bytes;
+    /* A regular, uncompressed file is read from disk a window at a time by each pass, never
+     * held whole; hold_input reads it whole into memory first instead, as a stream or a
+     * compressed file always is. The table and any error are the same either way. */
+    bool hold_input;
 } CsvOptions;
 
 void csv_options_default(CsvOptions *o);
@@ -62,8 +66,10 @@ int csv_read(const char *path, const CsvOptions *opt, Table **out, RxError *err)
 /* The same in two steps, so that a query reads only the columns it uses: csv_open checks the
  * whole file (every record's shape, and the types when detecting) and gives the table with
  * every column a placeholder (column.h: pruned); csv_load converts the columns marked in want
- * (NULL: all) that are not loaded yet, in place. The input's copy stays until csv_close, which
- * frees the table too. Errors as csv_read's; a bad value in a column that is never loaded is
+ * (NULL: all) that are not loaded yet, in place. The input's copy (or, for a regular file
+ * read from disk again by csv_load, its open descriptor) stays until every column is loaded or
+ * csv_close, which frees the table too; csv_load fails (RX_EIO) when such a file changed since
+ * csv_open. Errors as csv_read's; a bad value in a column that is never loaded is
  * never reported, because it is never read. */
 typedef struct CsvFile CsvFile;
 int csv_open(const char *path, const CsvOptions *opt, CsvFile **out, RxError *err);

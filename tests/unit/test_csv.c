@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,9 +218,22 @@ static void test_quoting(void) {
     CHECK_STR(text_at(t, 0, 1), "two\nlines");
     CHECK_STR(text_at(t, 0, 2), "plain");
     CHECK_STR(text_at(t, 0, 3), "\"");
-    CHECK(t->cols[0]->n_heaps == 2); /* the mapping and the unescaped heap */
-    CHECK(t->cols[0]->heaps[0]->mapped);
+    /* read in windows: every cell copied into one heap of the load's, none of the file */
+    CHECK(t->cols[0]->n_heaps == 1 && !t->cols[0]->heaps[0]->mapped);
     CHECK(col_i64(t->cols[1])[3] == 4);
+    table_free(t);
+    CsvOptions held;
+    csv_options_default(&held);
+    held.hold_input = true;
+    t = load_opt("q,n\n\"he said \"\"hi\"\"\",1\n\"two\nlines\",2\n\"plain\",3\n\"\"\"\",4\n", 0,
+                 &held, &e);
+    CHECK(t && t->n_rows == 4);
+    if (t) {
+        CHECK_STR(text_at(t, 0, 0), "he said \"hi\"");
+        CHECK_STR(text_at(t, 0, 1), "two\nlines");
+        CHECK(t->cols[0]->n_heaps == 2); /* the mapping and the unescaped heap */
+        CHECK(t->cols[0]->heaps[0]->mapped);
+    }
     table_free(t);
 
     /* A quote inside an unquoted field is data. */
@@ -1099,6 +1113,145 @@ static void test_in_place_and_windows(void) {
     }
 }
 
+/* Reads path held whole (CsvOptions.hold_input: the reference) and read from disk a window at
+ * a time (the default for a regular file) at several chunk sizes, which set the windows' size
+ * too (down to 64 bytes, so that window and chunk boundaries fall inside quotes, fields, line
+ * ends and records longer than a window), on one and two threads, in one step and in two:
+ * every reading gives the reference's table or its error at the same line and column. */
+static bool expect_windows_as_whole(const char *path, const CsvOptions *base, int at) {
+    static const size_t chunks[] = {1, 61, 200, 997, 4093, SIZE_MAX};
+    CsvOptions o;
+    if (base) o = *base;
+    else csv_options_default(&o);
+    o.hold_input = true;
+    StrBuf want;
+    sb_init(&want);
+    read_dump(path, &o, SIZE_MAX, 1, false, &want);
+    o.hold_input = false;
+    bool all = true;
+    for (size_t i = 0; i < RX_ARRAY_LEN(chunks) && all; i++) {
+        for (int threads = 1; threads <= 2 && all; threads++) {
+            StrBuf got;
+            sb_init(&got);
+            read_dump(path, &o, chunks[i], threads, threads == 2, &got);
+            bool same = got.n == want.n && memcmp(got.p, want.p, want.n) == 0;
+            if (!same)
+                fprintf(stderr, "line %d: windows (chunks of %zu, %d threads) differ:\n%.600s\n"
+                        "--- held whole:\n%.600s\n", at, chunks[i], threads, got.p, want.p);
+            CHECK(same);
+            all = same;
+            sb_free(&got);
+        }
+    }
+    sb_free(&want);
+    return all;
+}
+
+/* The reader in windows against the reader of the file held whole, on random files: every
+ * type, quoted cells with escapes, delimiters and line ends (\n, \r\n) inside, NULLs, CRLF
+ * line ends, and one fault at a random place (a bad date, a field too many, invalid UTF-8,
+ * a NUL byte anywhere, the header included, an unterminated quote, text after a closing
+ * quote, a line end removed), or none. Also a header longer than the first bytes read for it
+ * and cells longer than any window. */
+static void test_windows_vs_whole(void) {
+    rng_state = 2026;
+    int errors = 0;
+    for (int round = 0; round < 60; round++) {
+        StrBuf text;
+        sb_init(&text);
+        int rows = 20 + (int)rnd_below(300);
+        unsigned fault = rnd_below(8);
+        int at_row = 1 + (int)rnd_below((unsigned)rows);
+        /* a NUL byte comes with a field too many in a random row, before or after it */
+        random_file(&text, rows, fault == 1 ? at_row : 0, fault == 2 || fault == 4 ? at_row : 0,
+                    fault == 3 ? at_row : 0);
+        size_t at = rnd_below((unsigned)text.n);
+        if (fault == 4) {
+            text.p[at] = '\0';
+        } else if (fault == 5) {
+            sb_puts(&text, "7,\"open\n8,x,1.0,2026-01-01,2026-01-01T00:00:00Z,S1,true\n");
+        } else if (fault == 6 || fault == 7) {
+            /* a quote, or the loss of a line end, somewhere */
+            char *nl = memchr(text.p + at, '\n', text.n - at);
+            if (nl && fault == 6) *nl = '"';
+            else if (nl) *nl = ',';
+        }
+        const char *path = put_file(text.p, text.n);
+        if (!expect_windows_as_whole(path, NULL, __LINE__)) {
+            fprintf(stderr, "round %d (fault %u at %zu)\n", round, fault, at);
+            sb_free(&text);
+            break;
+        }
+        CsvOptions o;
+        csv_options_default(&o);
+        o.hold_input = true;
+        RxError e;
+        Table *t = load_opt(text.p, text.n, &o, &e);
+        errors += t == NULL;
+        table_free(t);
+        sb_free(&text);
+    }
+    CHECK(errors > 10 && errors < 60);   /* both outcomes were compared */
+    /* A NUL byte after a fault of the header, or of a column the options name */
+    expect_windows_as_whole(put_file("a,a\n1,2\n3,\0\n", 12), NULL, __LINE__);
+    expect_windows_as_whole(put_file("a,b\n1,\"x\"y\n3,\0\n", 15), NULL, __LINE__);
+    static const char *const tn[] = {"nope"};
+    static const RxType tt[] = {TY_INT};
+    CsvOptions named;
+    csv_options_default(&named);
+    named.n_types = 1;
+    named.type_names = tn;
+    named.type_types = tt;
+    expect_windows_as_whole(put_file("a,b\n1,2\n3,\0\n", 12), &named, __LINE__);
+    /* A header of 150 KB (more than the first 64 KB read for it), long quoted cells. */
+    StrBuf b;
+    sb_init(&b);
+    for (int j = 0; j < 20000; j++) sb_printf(&b, "%sc%05d", j ? "," : "", j);
+    sb_puts(&b, "\r\n");
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 20000; j++) sb_printf(&b, "%s%d", j ? "," : "", i * j);
+        sb_puts(&b, "\r\n");
+    }
+    expect_windows_as_whole(put_file(b.p, b.n), NULL, __LINE__);
+    b.p[b.n - 2] = '\0';  /* a NUL at the end: the error, rather than any other */
+    expect_windows_as_whole(put_file(b.p, b.n), NULL, __LINE__);
+    sb_free(&b);
+    sb_init(&b);
+    sb_puts(&b, "k,v\n");
+    for (int i = 0; i < 40; i++) {
+        sb_printf(&b, "%d,\"", i);
+        for (int k = 0; k < 3000 * (i % 4); k++) sb_puts(&b, k % 50 ? "a\"\"b" : "\r\n");
+        sb_puts(&b, "\"\n");
+    }
+    expect_windows_as_whole(put_file(b.p, b.n), NULL, __LINE__);
+    sb_puts(&b, "1,2,3\n");
+    expect_windows_as_whole(put_file(b.p, b.n), NULL, __LINE__);
+    sb_free(&b);
+}
+
+/* A file changed after csv_open checked it is an error at csv_load, never values of the
+ * other bytes: it is read again from disk there. */
+static void test_changed_before_load(void) {
+    const char *path = put_file("a,b\n1,x\n2,y\n", 0);
+    char keep[128];
+    snprintf(keep, sizeof keep, "%s", path);
+    CsvFile *f = NULL;
+    RxError e;
+    memset(&e, 0, sizeof e);
+    CHECK(csv_open(keep, NULL, &f, &e) == 0);
+    if (!f) return;
+    FILE *w = fopen(keep, "r+b");
+    CHECK(w != NULL);
+    if (w) {
+        fputs("a,b\n3,z\n4,w\n", w);   /* the same size, other values */
+        fclose(w);
+    }
+    struct timespec later[2] = {{0, UTIME_OMIT}, {2000000000, 0}};
+    utimensat(AT_FDCWD, keep, later, 0);   /* a time of change past any the clock could give */
+    CHECK(csv_load(f, NULL, &e) == -1 && e.code == RX_EIO && strstr(e.msg, "changed") != NULL);
+    csv_close(f);
+}
+
 /* Timestamps at the edges of the reader's fast path (zones, separators, range, malformed
  * tails): each reads as tm_parse_timestamp reads it, a value or an error giving its reason. */
 static void test_timestamp_edges(void) {
@@ -1185,6 +1338,8 @@ int main(void) {
     test_timestamps_vs_temporal();
     test_timestamp_edges();
     test_in_place_and_windows();
+    test_windows_vs_whole();
+    test_changed_before_load();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/f%d.csv", dir, i);
