@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 $PY "$here/gen.py" "$tmp" "$n"
 for op in '>=' '<='; do
-  "$root/build/relix" --format csv -e "T := csv('$tmp/trades_$n.csv'); Q := csv('$tmp/quotes_$n.csv');
+  "${RELIX:-$root/build/relix}" --format csv -e "T := csv('$tmp/trades_$n.csv'); Q := csv('$tmp/quotes_$n.csv');
     query { π T.id, Q.id → qid (T ASOF NEAREST T.sym = Q.sym ∧ T.ts $op Q.ts Q) };" > "$tmp/relix_$op.csv"
 done
 $PY - "$tmp" "$n" <<'PYEOF'

@@ -2,7 +2,8 @@
 # run.sh - the new temporal join forms against DuckDB and Polars, whole process (load, join,
 # a count of the result), by hand, not part of the test suite:
 #
-#   bench/temporal/run.sh [N ...]      (default 1000000; TEMPORAL_DATA=/tmp/relix-temporal)
+#   bench/temporal/run.sh [N ...]      (default 1000000; TEMPORAL_DATA=/tmp/relix-temporal;
+#                                      ONLY='IJOIN (*' runs only the workloads whose name matches)
 #
 # Workloads (gen.py): NEAREST by symbol (DuckDB: two ASOF joins, backward and forward, and a
 # CASE choosing the nearer; Polars: joinAsof strategy 'nearest'), the 3 nearest (DuckDB: a
@@ -28,6 +29,7 @@ relix=$root/build/relix
 # A run over TIMEOUT seconds (default 300) is stopped and the workload's time printed as the
 # bound itself with the rows "timeout", so a peer's quadratic plan cannot stall the table.
 TIMEOUT=${TIMEOUT:-300}
+ONLY=${ONLY:-*}   # a shell pattern: only the workloads whose name matches it
 med() {
   local ts=()
   for r in 1 2 3; do
@@ -63,6 +65,7 @@ for n in $sizes; do
   export -f rt duck; export relix root
   run_one() {  # name relix-script duckdb-sql [polars-js]
     local r d p="-" pr
+    case "$1" in $ONLY) ;; *) return 0 ;; esac
     r=$(med rt "$2"); pr=$(cat "$data/out")
     d=$(med duck "$3")
     if [ -n "${4:-}" ]; then
