@@ -669,6 +669,30 @@ static Table *run_ijoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError 
     return t;
 }
 
+int ops_match_keys(const LPlan *lp, const Table *l, const Table *r, KeyParts *kp, KeySet *ks,
+                   uint64_t **lv, uint64_t **rv, RxError *err) {
+    size_t nl = l->n_rows, nr = r->n_rows;
+    if (lp->n_keys > 0) {
+        const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
+        const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
+        if (!lk || !rk) {
+            rx_free(lk), rx_free(rk);
+            return ops_oom(err);
+        }
+        for (int i = 0; i < lp->n_keys; i++) {
+            lk[i] = l->cols[lp->lkeys[i]];
+            rk[i] = r->cols[lp->rkeys[i]];
+        }
+        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, kp, err);
+        rx_free(lk), rx_free(rk);
+        if (rc < 0) return -1;
+    }
+    const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
+    if (keys_encode_ordered(m, 2, ks, err) < 0) return -1;
+    if (keys_validity(&m[0], 1, nl, lv) < 0 || keys_validity(&m[1], 1, nr, rv) < 0) return ops_oom(err);
+    return 0;
+}
+
 /* exec_asof_match, or with kout the k-nearest matches into *kout (match unused). */
 static int asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r, uint32_t *match,
                       AsofKOut *kout, RxError *err) {
@@ -679,28 +703,7 @@ static int asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r
     uint64_t *lv = NULL, *rv = NULL;
     KeySet ks = {0};
     int ret = -1;
-    if (lp->n_keys > 0) {
-        const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
-        const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
-        if (!lk || !rk) {
-            rx_free(lk), rx_free(rk);
-            ops_oom(err);
-            goto out;
-        }
-        for (int i = 0; i < lp->n_keys; i++) {
-            lk[i] = l->cols[lp->lkeys[i]];
-            rk[i] = r->cols[lp->rkeys[i]];
-        }
-        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
-        rx_free(lk), rx_free(rk);
-        if (rc < 0) goto out;
-    }
-    const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
-    if (keys_encode_ordered(m, 2, &ks, err) < 0) goto out;
-    if (keys_validity(&m[0], 1, nl, &lv) < 0 || keys_validity(&m[1], 1, nr, &rv) < 0) {
-        ops_oom(err);
-        goto out;
-    }
+    if (ops_match_keys(lp, l, r, &kp, &ks, &lv, &rv, err) < 0) goto out;
     /* Rows whose keys found no partition on the other side, or are NULL, never match. */
     /* Only an array of its own can hold ROW_NONE (keys.h). */
     if (kp.l_own) {
@@ -718,7 +721,8 @@ static int asof_match(ExecCtx *x, const PNode *p, const Table *l, const Table *r
     AsofOptions opt = {.dir = lp->dir, .ties_first = lp->ties_first,
                        .has_within = lp->has_within, .n_parts = kp.n_parts ? kp.n_parts : 1,
                        .algo = p->asof_algo, .nearest = lp->nearest};
-    if (lp->has_within) opt.within = keys_distance_bound(m[0]->type, m[1]->type, lp->within);
+    if (lp->has_within)
+        opt.within = keys_distance_bound(l->cols[lp->lmatch]->type, r->cols[lp->rmatch]->type, lp->within);
     AsofStats st = {0};
     double t0 = now_s();
     progress_begin(NULL, 0, "ASOF (%zu × %zu rows)", nl, nr);

@@ -8,12 +8,19 @@
 #ifndef RX_OPS_H
 #define RX_OPS_H
 
+#include "exec/keys.h"
 #include "plan/plan.h"
 
 /* exec.h: the run's context (exec.h includes nothing of the operator files). */
 typedef struct ExecCtx ExecCtx;
 
 int ops_oom(RxError *err);
+/* The inputs of a join on equality keys and one matched column (ASOF, WJOIN): each row's
+ * partition id from lp's keys into *kp (left untouched without keys), both match columns as
+ * order-preserving int64 keys into *ks, and their validity bitmaps into *lv and *rv (NULL: all
+ * valid). 0; -1 with err set, whatever was filled in stays for the caller to free. */
+int ops_match_keys(const LPlan *lp, const Table *l, const Table *r, KeyParts *kp, KeySet *ks,
+                   uint64_t **lv, uint64_t **rv, RxError *err);
 /* When err is an out-of-memory error caused by the memory limit (rx_memory_limit_hit), rewrites
  * it to name operator p (its EXPLAIN label, at its source span), the limit, what p held of its
  * own (held bytes), the allocation refused and the run's peak in all, followed by hint when not NULL (what the user

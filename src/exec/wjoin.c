@@ -299,28 +299,7 @@ Table *ops_wjoin(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
                  (unsigned)(UINT32_MAX - 1));
         return NULL;
     }
-    if (lp->n_keys > 0) {
-        const Column **lk = rx_malloc((size_t)lp->n_keys * sizeof *lk);
-        const Column **rk = rx_malloc((size_t)lp->n_keys * sizeof *rk);
-        if (!lk || !rk) {
-            rx_free(lk), rx_free(rk);
-            ops_oom(err);
-            goto out;
-        }
-        for (int i = 0; i < lp->n_keys; i++) {
-            lk[i] = l->cols[lp->lkeys[i]];
-            rk[i] = r->cols[lp->rkeys[i]];
-        }
-        int rc = keys_partition(lk, nl, rk, nr, lp->n_keys, &kp, err);
-        rx_free(lk), rx_free(rk);
-        if (rc < 0) goto out;
-    }
-    const Column *m[2] = {l->cols[lp->lmatch], r->cols[lp->rmatch]};
-    if (keys_encode_ordered(m, 2, &ks, err) < 0) goto out;
-    if (keys_validity(&m[0], 1, nl, &lv) < 0 || keys_validity(&m[1], 1, nr, &rv) < 0) {
-        ops_oom(err);
-        goto out;
-    }
+    if (ops_match_keys(lp, l, r, &kp, &ks, &lv, &rv, err) < 0) goto out;
     lord = sorted_rows(ks.keys[0], nl, lv, lp->n_keys ? kp.l : NULL, &w.nl);
     rord = sorted_rows(ks.keys[1], nr, rv, lp->n_keys ? kp.r : NULL, &w.nr);
     w.lord = lord;
