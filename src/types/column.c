@@ -140,6 +140,14 @@ Column *col_new(RxType type, size_t n) {
 }
 
 Column *col_borrow(RxType type, size_t n, const void *data) {
+    size_t w = type_width(type);
+    if (w > 1 && ((uintptr_t)data & (w - 1)) != 0) {
+        /* a misaligned array (a view at an odd offset of a host buffer) cannot be read in
+         * place by typed loads: one aligned copy */
+        Column *copy = col_new(type, n);
+        if (copy && n) memcpy(copy->data, data, n * w);
+        return copy;
+    }
     Column *c = rx_calloc(1, sizeof *c);
     if (!c) return NULL;
     c->refcnt = 1;

@@ -80,7 +80,8 @@ Column *col_placeholder(RxType type, size_t n);
 Column *col_view(Column *base, uint64_t *valid);
 /* A column of n elements over data the caller owns and keeps unchanged while the column lives
  * (a host program's array, rx_register_columns): no copy, never freed here; no validity
- * bitmap. NULL on OOM. */
+ * bitmap. Data not aligned to the element's width is copied once instead (typed loads need
+ * the alignment). NULL on OOM. */
 Column *col_borrow(RxType type, size_t n, const void *data);
 /* A column of n elements with uninitialized data and no validity bitmap; NULL on OOM. */
 Column *col_new(RxType type, size_t n);
