@@ -22,7 +22,8 @@ stop() {
   rm -rf "$tmp"
 }
 trap stop EXIT
-port=$((43000 + $$ % 2000))
+. "$root/scripts/port.sh"
+port=$(pick_port) || { echo "no free port for the dask scheduler" >&2; exit 1; }
 sched=$(command -v dask-scheduler) || sched="$py -m distributed.cli.dask_scheduler"
 worker=$(command -v dask-worker) || worker="$py -m distributed.cli.dask_worker"
 $sched --host 127.0.0.1 --port "$port" --no-dashboard > "$tmp/scheduler.log" 2>&1 &

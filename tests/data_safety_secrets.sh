@@ -23,7 +23,8 @@ if [ ! -x "$RELIX" ]; then make -s all >/dev/null || { echo "FAIL cannot build r
 export LC_ALL=C.UTF-8
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((56000 + $$ % 500))
+. "$root/scripts/port.sh"
+port=$(pick_port)   # nothing listens here until the live server of part 2 starts (on a port of its own)
 sock="$tmp/tmux.sock"
 cleanup() {
   tmux -S "$sock" kill-server >/dev/null 2>&1
@@ -108,7 +109,7 @@ if grep -q "\*\*\*" "$tmp/err"; then ok "a syntax error's quoted line masks the 
 check_clean "a syntax error's quoted line" "$tmp/out" "$tmp/err"
 
 # ---- 2. a live server that requires a password ----------------------------------------------
-if "$root/scripts/pg.sh" start "$tmp/pg" "$port" >/dev/null 2>&1; then
+if port=$("$root/scripts/pg.sh" start "$tmp/pg" 2>/dev/null); then
   uri="postgresql://postgres@127.0.0.1:$port/postgres"
   PGPASSWORD= psql -q -v ON_ERROR_STOP=1 "$uri" >/dev/null 2>&1 <<SQL
 ALTER USER postgres PASSWORD '$secret';

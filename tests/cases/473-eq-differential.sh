@@ -7,7 +7,6 @@
 root=$PWD
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((55900 + $$ % 90))
 trap 'scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
-scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$(scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 python3 "$root/tests/diff/equality.py" "$root/$RELIX" "$tmp/eq.db" "postgresql://postgres@127.0.0.1:$port/postgres"

@@ -7,9 +7,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((56000 + $$ % 500))
 trap 'scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
-scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$(scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 RELIX_LIBDUCKDB=$(tests/duckdb/lib.sh) || { echo "no libduckdb.so"; exit 1; }
 export RELIX_LIBDUCKDB
 python3 "$root/tests/diff/forms.py" "$RELIX" "$tmp" "postgresql://postgres@127.0.0.1:$port/postgres" 1 30

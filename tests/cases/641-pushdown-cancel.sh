@@ -6,9 +6,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((56500 + $$ % 400))
 trap 'scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
-scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$(scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 uri="postgresql://postgres@127.0.0.1:$port/postgres"
 psql -q -v ON_ERROR_STOP=1 "$uri" <<'SQL'
 CREATE VIEW slow AS SELECT g AS id FROM generate_series(1, 3) AS g WHERE pg_sleep(30) IS NOT NULL;

@@ -9,9 +9,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((57400 + $$ % 90))
 trap 'scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
-scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$(scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 export PGPORT=$port
 uri="postgresql://postgres@127.0.0.1/postgres"
 psql -q -v ON_ERROR_STOP=1 "$uri" <<'SQL'

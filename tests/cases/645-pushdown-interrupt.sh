@@ -8,12 +8,11 @@ set -u
 root=$PWD
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((57500 + $$ % 90))
 trap 'scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
 build=$(dirname "$RELIX")
 san=
 case "$build" in *san*) san="-fsanitize=address,undefined" ;; esac
-scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$(scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 uri="postgresql://postgres@127.0.0.1:$port/postgres"
 psql -q -v ON_ERROR_STOP=1 "$uri" <<'SQL'
 CREATE VIEW slow AS SELECT g AS id FROM generate_series(1, 3) AS g WHERE pg_sleep(30) IS NOT NULL;

@@ -10,9 +10,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((57000 + $$ % 500))
 trap 'scripts/mariadb.sh stop "$tmp/my"; rm -rf "$tmp"' EXIT
-scripts/mariadb.sh start "$tmp/my" "$port" || { echo "cannot start MariaDB"; exit 1; }
+port=$(scripts/mariadb.sh start "$tmp/my") || { echo "cannot start MariaDB"; exit 1; }
 mariadb --no-defaults --default-character-set=utf8mb4 -h 127.0.0.1 -P "$port" -u root <<'SQL' || exit 1
 CREATE DATABASE shop;
 USE shop;

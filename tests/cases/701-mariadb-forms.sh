@@ -8,8 +8,7 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((57500 + $$ % 500))
 trap 'scripts/mariadb.sh stop "$tmp/my"; rm -rf "$tmp"' EXIT
-scripts/mariadb.sh start "$tmp/my" "$port" || { echo "cannot start MariaDB"; exit 1; }
+port=$(scripts/mariadb.sh start "$tmp/my") || { echo "cannot start MariaDB"; exit 1; }
 mariadb --no-defaults -h 127.0.0.1 -P "$port" -u root -e "CREATE DATABASE forms" || exit 1
 python3 "$root/tests/diff/forms.py" "$RELIX" "$tmp" "" 1 30 --mariadb "mysql://root@127.0.0.1:$port/forms" --only

@@ -7,9 +7,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((58000 + $$ % 500))
 trap 'scripts/mariadb.sh stop "$tmp/my"; rm -rf "$tmp"' EXIT
-scripts/mariadb.sh start "$tmp/my" "$port" || { echo "cannot start MariaDB"; exit 1; }
+port=$(scripts/mariadb.sh start "$tmp/my") || { echo "cannot start MariaDB"; exit 1; }
 my() { mariadb --no-defaults -N -B -h 127.0.0.1 -P "$port" -u root "$@"; }
 my -e "CREATE DATABASE shop; CREATE TABLE shop.t (id INT PRIMARY KEY); INSERT INTO shop.t VALUES (1), (2);
 CREATE VIEW shop.slow AS SELECT id FROM shop.t WHERE BENCHMARK(20000000, MD5(id)) = 0;" || exit 1

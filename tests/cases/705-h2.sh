@@ -13,9 +13,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((59000 + $$ % 400))
 trap 'scripts/h2.sh stop "$tmp/h2"; rm -rf "$tmp"' EXIT
-scripts/h2.sh start "$tmp/h2" "$port" || { echo "cannot start H2"; exit 1; }
+port=$(scripts/h2.sh start "$tmp/h2") || { echo "cannot start H2"; exit 1; }
 export PGPASSWORD=s3cr3t-do-not-print
 # the first connection creates the database, with this user and password as its owner's
 psql -q -v ON_ERROR_STOP=1 "postgresql://sa@127.0.0.1:$port/shop" >"$tmp/psql.log" 2>&1 <<'SQL' || { echo "cannot load H2"; cat "$tmp/psql.log"; exit 1; }

@@ -9,8 +9,7 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((59400 + $$ % 400))
 trap 'scripts/h2.sh stop "$tmp/h2"; rm -rf "$tmp"' EXIT
-scripts/h2.sh start "$tmp/h2" "$port" || { echo "cannot start H2"; exit 1; }
+port=$(scripts/h2.sh start "$tmp/h2") || { echo "cannot start H2"; exit 1; }
 export PGPASSWORD=forms
 /usr/bin/python3 "$root/tests/diff/forms.py" "$RELIX" "$tmp" "" 1 30 --h2 "h2://sa@127.0.0.1:$port/forms" --only
