@@ -37,6 +37,7 @@ except ImportError:  # numpy alone: results are dicts of arrays
     pd = None
 try:
     from pandas._libs.hashtable import PyObjectHashTable as _ObjectTable
+    from pandas._libs.hashtable import Int64HashTable as _RefTable
 except ImportError:   # pandas missing, or laid out otherwise: pd.factorize does the same
     _ObjectTable = None
 
@@ -140,8 +141,7 @@ def _factorize(arr):
             # type and then hash each str's UTF-8 again, where this one uses the hash a str
             # caches (about twice as fast); the same codes and values, NA as -1
             try:
-                uniq, codes = _ObjectTable(1024).factorize(arr, na_sentinel=-1)
-                return codes, uniq
+                return _factorize_objects(arr)
             except (TypeError, ValueError):   # another pandas' signature: the public call
                 pass
         return pd.factorize(arr, use_na_sentinel=True)
@@ -149,6 +149,27 @@ def _factorize(arr):
     nulls = np.equal(obj, None) | np.not_equal(obj, obj)   # None, and NaN (not equal to itself)
     uniq, inv = np.unique(np.where(nulls, "", obj).astype(str), return_inverse=True)
     return np.where(nulls, -1, inv), uniq
+
+
+def _factorize_objects(arr):
+    """(codes, distinct values) of a 1-D object array, as pandas' object hash table gives them
+    (values in order of first appearance, Python equality, NA as -1), hashing each row's object
+    reference instead of its value: the rows of a column mostly share their str objects, so the
+    table over the values then sees one object per distinct reference, not one per row. Equal
+    values behind different references are merged there, so the result is the same."""
+    n = len(arr)
+    if n == 0 or arr.ndim != 1 or not arr.flags.c_contiguous or arr.itemsize != ctypes.sizeof(ctypes.c_void_p):
+        uniq, codes = _ObjectTable(1024).factorize(arr, na_sentinel=-1)
+        return codes, uniq
+    # the array's references as integers: a view of its buffer, valid while arr lives
+    refs = np.ctypeslib.as_array((ctypes.c_int64 * n).from_address(arr.ctypes.data))
+    # a small first size: a table sized for every row would miss the cache on each probe
+    _, rcodes = _RefTable(min(n, 16384)).factorize(refs, na_sentinel=-1)
+    # the first row of each distinct reference (the reversed scatter leaves the smallest row)
+    first = np.empty(int(rcodes.max()) + 1, dtype=np.int64)
+    first[rcodes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
+    uniq, vcodes = _ObjectTable(len(first)).factorize(arr[first], na_sentinel=-1)
+    return vcodes[rcodes], uniq
 
 
 def _dictionary(values):
@@ -321,6 +342,23 @@ def _view(ptr, dtype, n):
     return np.frombuffer((ctypes.c_char * (n * np.dtype(dtype).itemsize)).from_address(ptr), dtype)
 
 
+def _check_ns_range(res, j, raw, per, valid):
+    """Raises RelixError if a value (not NULL) of raw, in units of per nanoseconds, is outside
+    what an int64 of nanoseconds holds (numpy's and pandas' datetime64[ns]: the years 1677 to
+    2262)."""
+    lim = (2**63 - 1) // per
+    if len(raw) == 0 or (raw.min() >= -lim and raw.max() <= lim):
+        return
+    bad = (raw < -lim) | (raw > lim)
+    if valid is not None:
+        bad &= valid
+    if bad.any():
+        i = int(np.argmax(bad))
+        name = _lib.rx_result_colname(res, j).decode()
+        raise RelixError(f"column '{name}', row {i + 1}: {_lib.rx_result_text(res, i, j).decode()} is outside "
+                         "the range of nanosecond timestamps (datetime64[ns]: the years 1677 to 2262)")
+
+
 def _column_out(res, j, as_numpy, categories=False):
     if _lib.rx_result_coltype(res, j) == TEXT:
         d = _TextDict()
@@ -364,13 +402,14 @@ def _column_out(res, j, as_numpy, categories=False):
             return np.ma.array(a, mask=~valid) if as_numpy else pd.arrays.BooleanArray(a, ~valid)
         return a
     if c.type in (TIMESTAMP, DATE, TIME):
+        # days or microseconds to nanoseconds in one multiplication, straight from the result's
+        # buffer (numpy's unit cast is slower and wraps a value out of range without a word)
         if c.type == DATE:
-            a = _array(c.data, np.int32, n).astype("datetime64[D]").astype("datetime64[ns]")
+            raw, per = _view(c.data, np.int32, n).astype(np.int64), 86_400_000_000_000
         else:
-            # one conversion, microseconds to nanoseconds, straight from the result's buffer
-            us = _view(c.data, np.int64, n)
-            a = us.view("datetime64[us]" if c.type == TIMESTAMP else "timedelta64[us]")
-            a = a.astype("datetime64[ns]" if c.type == TIMESTAMP else "timedelta64[ns]")
+            raw, per = _view(c.data, np.int64, n), 1000
+        _check_ns_range(res, j, raw, per, valid)
+        a = (raw * per).view("timedelta64[ns]" if c.type == TIME else "datetime64[ns]")
         if valid is not None:
             a[~valid] = np.datetime64("NaT") if c.type != TIME else np.timedelta64("NaT")
         if c.type == TIMESTAMP and not as_numpy:

@@ -148,7 +148,39 @@ def fast_paths():
           f"categories out {list(cat['s'])}")
 
 
+def references_and_range():
+    """Text columns are hashed by object reference first: equal strings held by different
+    objects, None and NaN must still group, compare and come back as before. A timestamp or
+    date outside datetime64[ns]'s years (1677-2262) is an error naming the column and row,
+    never a value wrapped around to another date; the edges and NULLs still convert."""
+    shared = "ab"
+    fresh = ["".join(["a", "b"]) for _ in range(3)]          # three more objects equal to "ab"
+    vals = np.empty(9, dtype=object)
+    vals[:] = [shared, fresh[0], None, float("nan"), shared, "é", fresh[1], np.nan, fresh[2]]
+    T = pd.DataFrame({"s": vals, "i": range(9)})
+    out = relix.query("query { T };", T=T)
+    check(list(out["s"]) == ["ab", "ab", None, None, "ab", "é", "ab", None, "ab"], f"references {list(out['s'])}")
+    g = relix.query("query { γ s; count(*) → n (T) };", T=T)
+    got = {(None if pd.isna(k) else k): int(v) for k, v in zip(g["s"], g["n"])}
+    check(got == {"ab": 5, "é": 1, None: 3}, f"references grouped {got}")
+    A = pd.DataFrame({"a": [1, 2]})
+    for lit, col in (("TIMESTAMP '0001-01-01T00:00:00Z'", "t"), ("DATE '0001-01-01'", "d"),
+                     ("TIMESTAMP '9999-12-31T00:00:00Z'", "t")):
+        try:
+            r = relix.query(f"query {{ π a, {lit} → {col} (A) }};", A=A)
+            check(False, f"{lit} came back as {list(r[col])}")
+        except relix.RelixError as e:
+            check(f"column '{col}', row 1" in str(e) and "1677" in str(e), str(e))
+    edge = relix.query("query { π a, TIMESTAMP '2262-04-11T23:47:16.854775Z' → t, DATE '1677-09-22' → d (A) };", A=A)
+    check(edge["t"][0] == pd.Timestamp("2262-04-11T23:47:16.854775", tz="UTC") and
+          edge["d"][1] == pd.Timestamp("1677-09-22"), f"edges {list(edge['t'])} {list(edge['d'])}")
+    N = pd.DataFrame({"t": pd.to_datetime(["2026-01-01", None], utc=True)})
+    nn = relix.query("query { T };", T=N)
+    check(nn["t"][0] == pd.Timestamp("2026-01-01", tz="UTC") and pd.isna(nn["t"][1]), f"NaT {list(nn['t'])}")
+
+
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+references_and_range()
 fast_paths()
 parameters()
 types_and_nulls()
