@@ -64,6 +64,8 @@ void db_cancel(DbConn *c) {
         sqlite3_interrupt(c->lite);
     } else if (c->my) {
         my_cancel(c->my);
+    } else if (c->mongo) {
+        mongo_cancel(c->mongo);
     }
 }
 
@@ -1260,5 +1262,8 @@ int db_collection_read(DbConn *c, const char *table, int k, const RxType *types,
                        Table **out, RxError *err) {
     *out = NULL;
     if (!c->mongo) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s is no MongoDB connection", c->display);
-    return mongo_read(c->mongo, c->display, table, k, types, names, out, err);
+    int slot = run_begin(c);
+    int rc = mongo_read(c->mongo, c->display, table, k, types, names, out, err);
+    run_end(slot);
+    return rc;
 }

@@ -228,6 +228,9 @@ int mongo_table_schema(MongoConn *m, const char *display, const char *coll, DbSc
 /* db_collection_read on a MongoDB connection. */
 int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const RxType *types,
                const char *const *names, Table **out, RxError *err);
+/* Ends the read m runs now at its next document (RX_EINTERRUPT); safe from another thread or a
+ * signal handler. A batch already requested from the server is still awaited. */
+void mongo_cancel(MongoConn *m);
 /* The collection's estimated document count; -1 when the server does not answer. */
 int mongo_table_rows(MongoConn *m, const char *coll, double *rows);
 /* db_find_text on a MongoDB connection: db.getCollection("c").find({}, {projection}).sort(...). */

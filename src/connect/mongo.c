@@ -30,7 +30,12 @@ struct MongoConn {
     long sample;             /* documents the schema comes from; 0: all */
     MongoColl *colls;        /* schemas inferred so far */
     int n_colls;
+    int stop;                /* set by mongo_cancel (atomically): the read in progress ends */
 };
+
+void mongo_cancel(MongoConn *m) {
+    if (m) __atomic_store_n(&m->stop, 1, __ATOMIC_SEQ_CST);
+}
 
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
 
@@ -347,7 +352,12 @@ int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const
     mongoc_cursor_t *cur = rc == 0 ? find(m, coll, projected ? &proj : NULL, 0, &c) : NULL;
     size_t rows = 0;
     const bson_t *doc;
+    __atomic_store_n(&m->stop, 0, __ATOMIC_SEQ_CST);
     while (rc == 0 && mongoc_cursor_next(cur, &doc)) {
+        if (__atomic_load_n(&m->stop, __ATOMIC_SEQ_CST)) {
+            rc = rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
+            break;
+        }
         rc = mf_read(s, doc, rows, slot, k, b, true, err);
         if (rc < 0) {
             char msg[sizeof err->msg];

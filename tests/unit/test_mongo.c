@@ -356,7 +356,7 @@ static void random_doc(bson_t *d, int depth) {
             BSON_APPEND_ARRAY_BEGIN(d, k, &arr);
             int m = (int)(next() % 3);
             for (int j = 0; j < m; j++) {
-                char idx[4];
+                char idx[16];
                 snprintf(idx, sizeof idx, "%d", j);
                 BSON_APPEND_INT32(&arr, idx, (int32_t)(next() % 10));
             }
