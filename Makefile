@@ -18,9 +18,10 @@ endif
 PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 # libmariadb's headers (mysql.h), where mariadb_config says (the Debian path otherwise).
 MY_INC  := $(shell mariadb_config --variable=pkgincludedir 2>/dev/null || echo /usr/include/mariadb)
-# libmongoc and libbson (MongoDB), where pkg-config says (the Debian paths without it).
+# libmongoc's and libbson's headers (MongoDB), where pkg-config says (the Debian paths without
+# it). libbson is linked; libmongoc is loaded at run time (connect/mongo.c says why).
 MONGO_INC  := $(shell pkg-config --cflags libmongoc-1.0 2>/dev/null || echo -I/usr/include/libmongoc-1.0 -I/usr/include/libbson-1.0)
-MONGO_LIBS := $(shell pkg-config --libs libmongoc-1.0 2>/dev/null || echo -lmongoc-1.0 -lbson-1.0)
+MONGO_LIBS := $(shell pkg-config --libs libbson-1.0 2>/dev/null || echo -lbson-1.0)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 # Position-independent, and only include/relix.h's functions visible outside the shared
 # library (hidden symbols still link statically).

@@ -4,8 +4,10 @@
  * (connect/mongo_flatten.h), and the documents read with one find per load, in _id order, in
  * batches. Nothing is pushed to the server but the projection of the top-level fields read.
  */
+#include <dlfcn.h>
 #include <mongoc/mongoc.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +39,69 @@ void mongo_cancel(MongoConn *m) {
     if (m) __atomic_store_n(&m->stop, 1, __ATOMIC_SEQ_CST);
 }
 
+/* libmongoc's functions, from the library loaded at run time: linked into every program, its
+ * constructor would run libmongoc's global initialisation (a shared-memory segment per process,
+ * and a warning on standard error when that fails) in programs that never connect to MongoDB.
+ * libbson, which the flattening uses, is linked as usual. */
+#define MONGO_FNS(X) \
+    X(mongoc_client_command_simple) X(mongoc_client_destroy) X(mongoc_client_get_collection) \
+    X(mongoc_client_get_database) X(mongoc_client_new_from_uri_with_error) X(mongoc_client_set_appname) \
+    X(mongoc_client_set_error_api) X(mongoc_collection_destroy) X(mongoc_collection_estimated_document_count) \
+    X(mongoc_collection_find_with_opts) X(mongoc_cursor_destroy) X(mongoc_cursor_error) X(mongoc_cursor_next) \
+    X(mongoc_database_destroy) X(mongoc_database_has_collection) X(mongoc_init) X(mongoc_log_set_handler) \
+    X(mongoc_uri_destroy) X(mongoc_uri_get_database) X(mongoc_uri_get_option_as_int32) \
+    X(mongoc_uri_get_option_as_utf8) X(mongoc_uri_get_password) X(mongoc_uri_get_username) \
+    X(mongoc_uri_new_with_error) X(mongoc_uri_set_option_as_int32) X(mongoc_uri_set_password)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+    MONGO_FNS(X)
+#undef X
+} api;
+
 static pthread_once_t mongo_once = PTHREAD_ONCE_INIT;
+static bool mongo_loaded;
+static char mongo_load_error[512];
+
 
 /* libmongoc's log goes nowhere: a library never prints (errors come back as values). */
 static void quiet_log(mongoc_log_level_t level, const char *domain, const char *message, void *ud) {
     (void)level, (void)domain, (void)message, (void)ud;
 }
 
+/* Loads libmongoc (RELIX_LIBMONGOC, else libmongoc-1.0.so.0) and initialises it, once per
+ * process; on failure mongo_load_error says why. Its shared-memory counters are turned off
+ * (MONGOC_DISABLE_SHM, unless the environment sets it) before its constructor runs. */
 static void mongo_global_init(void) {
-    mongoc_init();
-    mongoc_log_set_handler(quiet_log, NULL);
+    const char *env = getenv("RELIX_LIBMONGOC");
+    const char *name = env && *env ? env : "libmongoc-1.0.so.0";
+    setenv("MONGOC_DISABLE_SHM", "1", 0);
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        snprintf(mongo_load_error, sizeof mongo_load_error,
+                 "MongoDB's client library %s cannot be loaded (%s): install libmongoc-1.0-0 (apt), or set "
+                 "RELIX_LIBMONGOC to its path", name, why ? why : "not found");
+        return;
+    }
+    static const struct { const char *sym; size_t off; } fns[] = {
+#define X(f) {#f, offsetof(__typeof__(api), f)},
+        MONGO_FNS(X)
+#undef X
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(fns); i++) {
+        void *p = dlsym(h, fns[i].sym);
+        if (!p) {
+            snprintf(mongo_load_error, sizeof mongo_load_error, "%s is no libmongoc 1.x: it has no %s", name,
+                     fns[i].sym);
+            dlclose(h);
+            return;
+        }
+        memcpy((char *)&api + fns[i].off, &p, sizeof p);
+    }
+    api.mongoc_log_set_handler(quiet_log, NULL);
+    api.mongoc_init();
+    mongo_loaded = true;
 }
 
 /* The driver's message with the password in use masked (should the driver ever quote it). */
@@ -63,7 +118,7 @@ static void message(const MongoConn *m, const char *msg, char *buf, size_t n) {
 
 void mongo_close(MongoConn *m) {
     if (!m) return;
-    if (m->client) mongoc_client_destroy(m->client);
+    if (m->client) api.mongoc_client_destroy(m->client);
     for (int i = 0; i < m->n_colls; i++) {
         free(m->colls[i].name);
         mf_free(&m->colls[i].schema);
@@ -115,6 +170,7 @@ int mongo_open(const char *uri, const char *display, bool secret, MongoConn **ou
     *out = NULL;
     if (secret) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", MONGO_SECRET_HINT);
     pthread_once(&mongo_once, mongo_global_init);
+    if (!mongo_loaded) return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s", mongo_load_error);
     MongoConn *m = calloc(1, sizeof *m);
     if (!m) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     StrBuf plain;
@@ -131,7 +187,7 @@ int mongo_open(const char *uri, const char *display, bool secret, MongoConn **ou
         return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     }
     bson_error_t e;
-    mongoc_uri_t *u = mongoc_uri_new_with_error(plain.p, &e);
+    mongoc_uri_t *u = api.mongoc_uri_new_with_error(plain.p, &e);
     sb_free(&plain);
     if (!u) {
         mongo_close(m);
@@ -139,39 +195,39 @@ int mongo_open(const char *uri, const char *display, bool secret, MongoConn **ou
                         e.message);
     }
     int rc = -1;
-    if (mongoc_uri_get_password(u) || mongoc_uri_get_option_as_utf8(u, MONGOC_URI_TLSCERTIFICATEKEYFILEPASSWORD, NULL)) {
+    if (api.mongoc_uri_get_password(u) || api.mongoc_uri_get_option_as_utf8(u, MONGOC_URI_TLSCERTIFICATEKEYFILEPASSWORD, NULL)) {
         rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", MONGO_SECRET_HINT);
         goto out;
     }
-    const char *db = mongoc_uri_get_database(u);
+    const char *db = api.mongoc_uri_get_database(u);
     if (!db || !*db) {
         rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s names no database (mongodb://host:port/db)", display);
         goto out;
     }
     if (!(m->db = strdup(db))) goto oom;
     const char *pw = getenv("MONGODB_PASSWORD");
-    if (pw && *pw && mongoc_uri_get_username(u)) {
+    if (pw && *pw && api.mongoc_uri_get_username(u)) {
         if (!(m->password = strdup(pw))) goto oom;
-        mongoc_uri_set_password(u, pw);
+        api.mongoc_uri_set_password(u, pw);
     }
-    if (mongoc_uri_get_option_as_int32(u, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 0) == 0)
-        mongoc_uri_set_option_as_int32(u, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, MONGO_TIMEOUT_MS);
-    if (mongoc_uri_get_option_as_int32(u, MONGOC_URI_CONNECTTIMEOUTMS, 0) == 0)
-        mongoc_uri_set_option_as_int32(u, MONGOC_URI_CONNECTTIMEOUTMS, MONGO_TIMEOUT_MS);
-    m->client = mongoc_client_new_from_uri_with_error(u, &e);
+    if (api.mongoc_uri_get_option_as_int32(u, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, 0) == 0)
+        api.mongoc_uri_set_option_as_int32(u, MONGOC_URI_SERVERSELECTIONTIMEOUTMS, MONGO_TIMEOUT_MS);
+    if (api.mongoc_uri_get_option_as_int32(u, MONGOC_URI_CONNECTTIMEOUTMS, 0) == 0)
+        api.mongoc_uri_set_option_as_int32(u, MONGOC_URI_CONNECTTIMEOUTMS, MONGO_TIMEOUT_MS);
+    m->client = api.mongoc_client_new_from_uri_with_error(u, &e);
     if (!m->client) {
         char msg[512];
         message(m, e.message, msg, sizeof msg);
         rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "cannot connect to %s: %s", display, msg);
         goto out;
     }
-    mongoc_client_set_error_api(m->client, MONGOC_ERROR_API_VERSION_2);
-    mongoc_client_set_appname(m->client, "relix");
+    api.mongoc_client_set_error_api(m->client, MONGOC_ERROR_API_VERSION_2);
+    api.mongoc_client_set_appname(m->client, "relix");
     /* a ping: the server is selected (and the login made) now, so that a wrong address or
      * password is an error of the connect statement */
     bson_t ping = BSON_INITIALIZER, reply;
     BSON_APPEND_INT32(&ping, "ping", 1);
-    bool ok = mongoc_client_command_simple(m->client, m->db, &ping, NULL, &reply, &e);
+    bool ok = api.mongoc_client_command_simple(m->client, m->db, &ping, NULL, &reply, &e);
     bson_destroy(&ping);
     bson_destroy(&reply);
     if (!ok) {
@@ -187,7 +243,7 @@ int mongo_open(const char *uri, const char *display, bool secret, MongoConn **ou
 oom:
     rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
 out:
-    mongoc_uri_destroy(u);
+    api.mongoc_uri_destroy(u);
     mongo_close(m);
     return rc;
 }
@@ -202,7 +258,7 @@ static MongoColl *find_coll(MongoConn *m, const char *name) {
  * projection (NULL: whole documents) and at most limit documents (0: all). */
 static mongoc_cursor_t *find(MongoConn *m, const char *coll, const bson_t *projection, long limit,
                              mongoc_collection_t **c) {
-    *c = mongoc_client_get_collection(m->client, m->db, coll);
+    *c = api.mongoc_client_get_collection(m->client, m->db, coll);
     bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, sort;
     BSON_APPEND_DOCUMENT_BEGIN(&opts, "sort", &sort);
     BSON_APPEND_INT32(&sort, "_id", 1);
@@ -210,7 +266,7 @@ static mongoc_cursor_t *find(MongoConn *m, const char *coll, const bson_t *proje
     BSON_APPEND_INT32(&opts, "batchSize", MONGO_BATCH);
     if (limit > 0) BSON_APPEND_INT64(&opts, "limit", limit);
     if (projection) BSON_APPEND_DOCUMENT(&opts, "projection", projection);
-    mongoc_cursor_t *cur = mongoc_collection_find_with_opts(*c, &filter, &opts, NULL);
+    mongoc_cursor_t *cur = api.mongoc_collection_find_with_opts(*c, &filter, &opts, NULL);
     bson_destroy(&filter);
     bson_destroy(&opts);
     return cur;
@@ -219,11 +275,11 @@ static mongoc_cursor_t *find(MongoConn *m, const char *coll, const bson_t *proje
 /* Whether the database has the collection (listCollections); an error answers true, so that
  * the find's own error is the one reported. */
 static bool has_collection(MongoConn *m, const char *coll) {
-    mongoc_database_t *db = mongoc_client_get_database(m->client, m->db);
+    mongoc_database_t *db = api.mongoc_client_get_database(m->client, m->db);
     bson_error_t e;
-    bool has = mongoc_database_has_collection(db, coll, &e);
+    bool has = api.mongoc_database_has_collection(db, coll, &e);
     if (!has && e.code) has = true;
-    mongoc_database_destroy(db);
+    api.mongoc_database_destroy(db);
     return has;
 }
 
@@ -239,15 +295,15 @@ int mongo_table_schema(MongoConn *m, const char *display, const char *coll, DbSc
         mongoc_cursor_t *cur = find(m, coll, NULL, m->sample, &c);
         const bson_t *doc;
         int rc = 0;
-        while (rc == 0 && mongoc_cursor_next(cur, &doc)) rc = mf_observe(s, doc, err);
+        while (rc == 0 && api.mongoc_cursor_next(cur, &doc)) rc = mf_observe(s, doc, err);
         bson_error_t e;
-        if (rc == 0 && mongoc_cursor_error(cur, &e)) {
+        if (rc == 0 && api.mongoc_cursor_error(cur, &e)) {
             char msg[512];
             message(m, e.message, msg, sizeof msg);
             rc = rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: find on '%s': %s", display, coll, msg);
         }
-        mongoc_cursor_destroy(cur);
-        mongoc_collection_destroy(c);
+        api.mongoc_cursor_destroy(cur);
+        api.mongoc_collection_destroy(c);
         if (rc == 0 && s->n_docs == 0)
             rc = has_collection(m, coll)
                      ? rx_error(err, RX_ENAME, NULL, rx_span(0, 0),
@@ -353,7 +409,7 @@ int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const
     size_t rows = 0;
     const bson_t *doc;
     __atomic_store_n(&m->stop, 0, __ATOMIC_SEQ_CST);
-    while (rc == 0 && mongoc_cursor_next(cur, &doc)) {
+    while (rc == 0 && api.mongoc_cursor_next(cur, &doc)) {
         if (__atomic_load_n(&m->stop, __ATOMIC_SEQ_CST)) {
             rc = rx_error(err, RX_EINTERRUPT, NULL, rx_span(0, 0), "interrupted");
             break;
@@ -369,13 +425,13 @@ int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const
         rows++;
     }
     bson_error_t e;
-    if (rc == 0 && cur && mongoc_cursor_error(cur, &e)) {
+    if (rc == 0 && cur && api.mongoc_cursor_error(cur, &e)) {
         char msg[512];
         message(m, e.message, msg, sizeof msg);
         rc = rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: find on '%s': %s", display, coll, msg);
     }
-    if (cur) mongoc_cursor_destroy(cur);
-    if (c) mongoc_collection_destroy(c);
+    if (cur) api.mongoc_cursor_destroy(cur);
+    if (c) api.mongoc_collection_destroy(c);
     bson_destroy(&proj);
     if (rc == 0) {
         Table *t = colb_table(b, k, rows, names);
@@ -389,10 +445,10 @@ int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const
 }
 
 int mongo_table_rows(MongoConn *m, const char *coll, double *rows) {
-    mongoc_collection_t *c = mongoc_client_get_collection(m->client, m->db, coll);
+    mongoc_collection_t *c = api.mongoc_client_get_collection(m->client, m->db, coll);
     bson_error_t e;
-    int64_t n = mongoc_collection_estimated_document_count(c, NULL, NULL, NULL, &e);
-    mongoc_collection_destroy(c);
+    int64_t n = api.mongoc_collection_estimated_document_count(c, NULL, NULL, NULL, &e);
+    api.mongoc_collection_destroy(c);
     if (n < 0) return -1;
     *rows = (double)n;
     return 0;

@@ -2,7 +2,7 @@
 # closed local port is a clear error within a few seconds naming the redacted URI and libmongoc's
 # server selection failure, exit 1, and the password (from MONGODB_PASSWORD, or written into the
 # string, which is refused) is never printed; a string without a database, a bad sample= and a
-# malformed string are errors naming the string.
+# malformed string are errors naming the string; a libmongoc that cannot be loaded is an error.
 export MONGODB_PASSWORD=s3cretPW9
 run() { # script text
   out=$("$RELIX" -e "$1" 2>&1)
@@ -23,3 +23,5 @@ run "M := connect('mongodb://127.0.0.1:1/shop?sample=some'); query { M.orders };
 run "M := connect('mongodb://127.0.0.1:1/shop?sample=0'); query { M.orders };"
 run "M := connect('mongodb://[::1/shop'); query { M.orders };"
 run "M := connect('mongodb+srv://relix@127.0.0.1:1/shop'); query { M.orders };"
+# libmongoc is loaded at run time: a library that is not there is an error of the connect statement
+RELIX_LIBMONGOC=/nonexistent/libmongoc.so run "M := connect('mongodb://127.0.0.1:1/shop'); query { M.orders };"
