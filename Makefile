@@ -18,11 +18,15 @@ endif
 PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 # libmariadb's headers (mysql.h), where mariadb_config says (the Debian path otherwise).
 MY_INC  := $(shell mariadb_config --variable=pkgincludedir 2>/dev/null || echo /usr/include/mariadb)
+# libmongoc's and libbson's headers (MongoDB), where pkg-config says (the Debian paths without
+# it). libbson is linked; libmongoc is loaded at run time (connect/mongo.c says why).
+MONGO_INC  := $(shell pkg-config --cflags libmongoc-1.0 2>/dev/null || echo -I/usr/include/libmongoc-1.0 -I/usr/include/libbson-1.0)
+MONGO_LIBS := $(shell pkg-config --libs libbson-1.0 2>/dev/null || echo -lbson-1.0)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 # Position-independent, and only include/relix.h's functions visible outside the shared
 # library (hidden symbols still link statically).
-CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -I$(MY_INC) -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lmariadb -lz -lzstd -lsnappy -lm -lpthread
+CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -I$(MY_INC) $(MONGO_INC) -MMD -MP
+LDLIBS  += -lsqlite3 -lpq -lmariadb $(MONGO_LIBS) -lz -lzstd -lsnappy -lm -lpthread
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))

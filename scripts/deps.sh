@@ -13,7 +13,7 @@ want_pkg() { have_pkg "$1" || need+=("$1"); }
 case "${1:-build}" in
   build)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev; want_pkg libedit-dev
-    want_pkg libmariadb-dev
+    want_pkg libmariadb-dev; want_pkg libmongoc-dev; want_pkg libbson-dev
     want_pkg zlib1g-dev; want_pkg libzstd-dev; want_pkg libsnappy-dev ;;
   test)
     want_cmd cc gcc; want_cmd make make; want_pkg libsqlite3-dev; want_pkg libpq-dev
@@ -39,6 +39,8 @@ case "${1:-build}" in
     want_cmd psql postgresql-client
     # MariaDB (scripts/mariadb.sh)
     want_pkg libmariadb-dev; want_pkg mariadb-server; want_pkg mariadb-client
+    # MongoDB's client library (no server for tests: none installs from Debian 12's packages)
+    want_pkg libmongoc-dev; want_pkg libbson-dev
     # H2's PostgreSQL-protocol server (scripts/h2.sh) under Java
     want_pkg libh2-java; want_pkg default-jre-headless ;;
   *) echo "usage: scripts/deps.sh build|test" >&2; exit 2 ;;

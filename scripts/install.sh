@@ -37,6 +37,7 @@ undefined=$(nm -u "$build/librelix.a" 2>/dev/null || true)
 if printf '%s\n' "$undefined" | grep -q ' sqlite3_'; then libs="$libs -lsqlite3"; fi
 if printf '%s\n' "$undefined" | grep -q ' PQ[a-z]'; then libs="$libs -lpq"; fi
 if printf '%s\n' "$undefined" | grep -q ' mysql_'; then libs="$libs -lmariadb"; fi
+if printf '%s\n' "$undefined" | grep -q ' bson_'; then libs="$libs -lbson-1.0"; fi
 if printf '%s\n' "$undefined" | grep -q ' inflate'; then libs="$libs -lz"; fi
 if printf '%s\n' "$undefined" | grep -q ' ZSTD_'; then libs="$libs -lzstd"; fi
 if printf '%s\n' "$undefined" | grep -q ' snappy_'; then libs="$libs -lsnappy"; fi

@@ -129,6 +129,7 @@ static int load_db_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *
     StrBuf q;
     sb_init(&q);
     sb_puts(&q, "SELECT ");
+    bool mongo = db_kind(d->db->conn) == DB_MONGO;   /* a collection: read by a find, not SQL */
     const char **names = malloc((size_t)k * sizeof *names);
     RxType *types = malloc((size_t)k * sizeof *types);
     if (!names || !types) {
@@ -146,7 +147,8 @@ static int load_db_columns(Catalog *c, RelDef *d, const uint8_t *want, RxError *
     sb_puts(&q, " ORDER BY ");
     db_order_sql(&q, sc, NULL, "");
     Table *got = NULL;
-    int rc = db_query(d->db->conn, q.p, k, types, names, &got, err);
+    int rc = mongo ? db_collection_read(d->db->conn, d->db_table, k, types, names, &got, err)
+                   : db_query(d->db->conn, q.p, k, types, names, &got, err);
     sb_free(&q);
     if (rc == 0 && t->n_rows != got->n_rows && k < sc->n_cols) {
         bool first = true;

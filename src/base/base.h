@@ -135,9 +135,10 @@ const char *rx_source_text(Arena *a, const RxSource *src, RxSpan span);
 void rx_source_position(const RxSource *src, uint32_t off, uint32_t *line, uint32_t *col);
 
 /* Appends t[0..n) to out with every secret of a connection string replaced by "***": a URI's
- * user:PASSWORD@, and the value of password=, sslpassword= (and SQLite's key= in a URI query),
- * quoted or bare, in any case and percent-encoding (redact.c gives the rule). It works on any
- * text, so that a script line quoting a connection string is redacted too. offs[0..n_offs)
+ * user:PASSWORD@, and the value of password=, sslpassword=, tlsCertificateKeyFilePassword=
+ * (and SQLite's key= in a URI query), quoted or bare, in any case and percent-encoding
+ * (redact.c gives the rule). It works on any text, so that a script line quoting a connection
+ * string is redacted too. offs[0..n_offs)
  * (at most 64) are byte offsets into t, rewritten to the matching offsets into what was
  * appended (an offset inside a secret moves to its mask). True when something was redacted.
  * This is the only function that decides what of a connection string may be shown. */

@@ -6,7 +6,8 @@
  * secret can sit in a string literal of a line that an error quotes:
  *   - a URI's userinfo, scheme://user:SECRET@host: the part after the first ':' before '@'
  *     (a blank, '/', '?' or '#' before any '@' means there is none);
- *   - a key that names a secret (password, sslpassword, passwd, and after '?' or '&' also
+ *   - a key that names a secret (password, sslpassword, passwd, MongoDB's
+ *     tlsCertificateKeyFilePassword, and after '?' or '&' also
  *     SQLite's key, hexkey, textkey), matched case-insensitively and after percent-decoding,
  *     followed by '=' (blanks around it allowed): its value, which is either quoted (up to the
  *     next quote character, so "''my secret''" in a Relix literal is covered) or bare (up to a
@@ -49,7 +50,9 @@ static bool secret_key(const char *t, size_t n, bool after_sep) {
         k[m++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     k[m] = 0;
-    if (strcmp(k, "password") == 0 || strcmp(k, "sslpassword") == 0 || strcmp(k, "passwd") == 0) return true;
+    if (strcmp(k, "password") == 0 || strcmp(k, "sslpassword") == 0 || strcmp(k, "passwd") == 0 ||
+        strcmp(k, "tlscertificatekeyfilepassword") == 0)
+        return true;
     return after_sep && (strcmp(k, "key") == 0 || strcmp(k, "hexkey") == 0 || strcmp(k, "textkey") == 0);
 }
 

@@ -75,8 +75,9 @@ static const char usage_text[] =
     "                         SQL form of pushed AS-OF and interval joins (docs/connect.md);\n"
     "                         off is --no-pushdown\n"
     "      --sql-dialect NAME with --explain, also show each pushed statement as it would\n"
-    "                         be written for NAME: citus, greenplum, redshift, spark, trino,\n"
-    "                         sqlserver, db2, duckdb\n"
+    "                         be written for NAME: postgresql, sqlite, duckdb, mariadb,\n"
+    "                         mysql, h2 (or generic), citus, greenplum, redshift, spark,\n"
+    "                         trino, sqlserver (or mssql), db2\n"
 
     "      --stream           run every query that can chunk by chunk, reading its CSV\n"
     "                         files a block at a time (by default only when a file is\n"
@@ -528,7 +529,8 @@ int main(int argc, char **argv) {
     rx_set_pushdown_form(s, push_form);
     if (sql_dialect && rx_set_sql_dialect(s, sql_dialect) < 0) {
         rx_close(s);
-        return usage_error("unknown SQL dialect '%s' (citus, greenplum, redshift, spark, trino, sqlserver, db2, duckdb, postgresql, sqlite)", sql_dialect);
+        return usage_error("unknown SQL dialect '%s' (postgresql, sqlite, duckdb, mariadb, mysql, h2, generic, citus, greenplum, "
+                           "redshift, spark, trino, sqlserver, mssql, db2)", sql_dialect);
     }
     rx_set_stream(s, stream);
     if (rx_set_temp_dir(s, temp_dir) < 0) {

@@ -30,6 +30,7 @@ struct DbConn {
     const void *owner;  /* db_set_owner's tag, or NULL */
     DuckConn *duck;
     MyConn *my;         /* MariaDB and MySQL (mariadb.c) */
+    MongoConn *mongo;   /* MongoDB (mongo.c) */
     char *display;
 };
 
@@ -63,6 +64,8 @@ void db_cancel(DbConn *c) {
         sqlite3_interrupt(c->lite);
     } else if (c->my) {
         my_cancel(c->my);
+    } else if (c->mongo) {
+        mongo_cancel(c->mongo);
     }
 }
 
@@ -97,6 +100,7 @@ void db_close(DbConn *c) {
     if (c->cancel) PQfreeCancel(c->cancel);
     if (c->pg) PQfinish(c->pg);
     my_close(c->my);
+    mongo_close(c->mongo);
     free(c->display);
     free(c);
 }
@@ -303,11 +307,20 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         *out = c;
         return 0;
     }
+    if (strncmp(uri, "mongodb://", 10) == 0 || strncmp(uri, "mongodb+srv://", 14) == 0) {
+        c->kind = DB_MONGO;
+        if (mongo_open(uri, c->display, has_secret(uri), &c->mongo, err) < 0) {
+            db_close(c);
+            return -1;
+        }
+        *out = c;
+        return 0;
+    }
     db_close(c);
     return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0),
                     "unknown connection string (sqlite:path/to/file.db, postgresql://user@host:port/db, "
                     "\"host=... dbname=...\", mysql://user@host:port/db, duckdb:path/to/file.db, "
-                    "or h2://user@host:port/db)");
+                    "h2://user@host:port/db or mongodb://user@host:port/db)");
 }
 
 void db_quote_ident(StrBuf *b, const char *name) {
@@ -612,6 +625,7 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
     if (c->kind == DB_DUCKDB) return duck_schema(c, table, out, err);
     if (c->kind == DB_H2) return h2_table_schema(c->pg, c->display, table, out, err);
     if (c->my) return my_table_schema(c->my, c->display, table, out, err);
+    if (c->mongo) return mongo_table_schema(c->mongo, c->display, table, out, err);
     memset(out, 0, sizeof *out);
     out->rows_est = -1;
     StrBuf q, order;
@@ -827,6 +841,7 @@ static void param_text(const Value *v, StrBuf *b) {
 static int query_params(DbConn *c, const char *sql, const Value *params, int n_params, int n_cols,
                         const RxType *types, const char *const *names, Table **out, RxError *err) {
     *out = NULL;
+    if (c->mongo) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s takes no SQL", c->display);
     if (c->kind == DB_DUCKDB) {
         int slot = run_begin(c);
         int drc = duck_query(c->duck, c->display, sql, params, n_params, n_cols, types, names, out, err);
@@ -1103,6 +1118,11 @@ int db_table_rows(DbConn *c, const char *table, DbSchema *s, double *rows) {
         *rows = s->rows_est;
         return 0;
     }
+    if (c->mongo) {
+        if (mongo_table_rows(c->mongo, table, rows) < 0) return -1;
+        s->rows_est = *rows;
+        return 0;
+    }
     if (c->my) {
         if (my_table_rows(c->my, table, rows) < 0) return -1;
         s->rows_est = *rows;
@@ -1176,6 +1196,7 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
     bool yes = false;
     if (c->kind == DB_DUCKDB) return false; /* its ART indexes serve point lookups, not an ordered probe */
     if (c->kind == DB_H2) return false;     /* no LATERAL: no probe for an index to serve */
+    if (c->kind == DB_MONGO) return false;  /* nothing is pushed */
     if (c->my) return my_has_index(c->my, table, lead, n_lead, then);
     if (c->kind == DB_POSTGRES) {
         StrBuf ident;
@@ -1231,4 +1252,18 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
     sqlite3_finalize(st);
     sb_free(&q);
     return yes;
+}
+
+void db_find_text(DbConn *c, const char *table, const uint8_t *want, StrBuf *b) {
+    if (c->mongo) mongo_find_text(c->mongo, table, want, b);
+}
+
+int db_collection_read(DbConn *c, const char *table, int k, const RxType *types, const char *const *names,
+                       Table **out, RxError *err) {
+    *out = NULL;
+    if (!c->mongo) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s is no MongoDB connection", c->display);
+    int slot = run_begin(c);
+    int rc = mongo_read(c->mongo, c->display, table, k, types, names, out, err);
+    run_end(slot);
+    return rc;
 }

@@ -15,6 +15,9 @@
  * MariaDB and MySQL connections (mysql://, mariadb://) are in connect/mariadb.c.
  * H2: h2://user@host:port/db, its PostgreSQL-protocol server through libpq (connect/h2.c); a
  * postgresql:// string that reaches an H2 server is taken as H2 too.
+ * MongoDB: mongodb://[user@]host[:port]/db (mongodb+srv:// too) through libmongoc
+ * (connect/mongo.c): a collection is a relation whose columns are its documents' fields
+ * (connect/mongo_flatten.h); nothing is pushed down.
  *
  * A database table's order, which Relix's defined result order needs, is the order of its
  * primary key, else SQLite's or DuckDB's rowid, PostgreSQL's ctid or H2's _ROWID_: scans and pushed statements both
@@ -28,7 +31,7 @@
 
 /* DB_MARIADB: MariaDB from 10.2; DB_MYSQL: MySQL from 8.0.17; DB_MYSQL_OLD: either before
  * (connect/mariadb.c). */
-typedef enum { DB_SQLITE, DB_POSTGRES, DB_DUCKDB, DB_MARIADB, DB_MYSQL, DB_MYSQL_OLD, DB_H2 } DbKind;
+typedef enum { DB_SQLITE, DB_POSTGRES, DB_DUCKDB, DB_MARIADB, DB_MYSQL, DB_MYSQL_OLD, DB_H2, DB_MONGO } DbKind;
 
 typedef struct DbConn DbConn;
 
@@ -192,6 +195,46 @@ int db_bad_value(RxError *err, const char *col, size_t row, RxType t, const char
  * the like) to s's order; -1 when out of memory (the caller frees s). */
 int db_schema_add(DbSchema *s, const char *name, RxType t, DbNative nat);
 int db_schema_order_add(DbSchema *s, const char *quoted_or_raw);
+
+/* EXPLAIN's text of the find that reads the columns marked in want (per column of table's
+ * schema; NULL: all) on a MongoDB connection, appended to b; nothing for another kind. */
+void db_find_text(DbConn *c, const char *table, const uint8_t *want, StrBuf *b);
+
+/* Reads the k columns named in names (types as db_table_schema gave them) of a MongoDB
+ * collection whose schema db_table_schema read, in _id order, into a new table. A document
+ * with a value its column cannot hold, or (beyond the sample the schema came from) a field the
+ * schema lacks, is an error naming the collection, the document's number and the field. */
+int db_collection_read(DbConn *c, const char *table, int k, const RxType *types, const char *const *names,
+                       Table **out, RxError *err);
+
+/* ---- MongoDB (connect/mongo.c; used by connect.c only) -------------------------------------
+ *
+ * A connection string is mongodb://[user@]host[:port][,host...]/db[?options] (or
+ * mongodb+srv://), parsed by libmongoc, plus Relix's own option sample=N|all (the documents a
+ * collection's columns are inferred from; 1000 by default). It never holds a password: with a
+ * user named, the password comes from MONGODB_PASSWORD. Server selection and connecting time
+ * out after 3 seconds unless the string says otherwise. */
+typedef struct MongoConn MongoConn;
+
+/* Opens uri and pings its server. secret: rx_redact found a secret in uri (refused, as is a
+ * password libmongoc finds in it). display is the redacted form for messages. -1 with err
+ * (RX_EVALUE: malformed, a password, no database; RX_EIO: no server answers). */
+int mongo_open(const char *uri, const char *display, bool secret, MongoConn **out, RxError *err);
+void mongo_close(MongoConn *m);
+/* The columns of collection coll inferred from its first documents in _id order (the sample),
+ * cached per connection. RX_ENAME for no such collection or an empty one, RX_ETYPE when two
+ * fields spell one column name, RX_EIO when the server fails. */
+int mongo_table_schema(MongoConn *m, const char *display, const char *coll, DbSchema *out, RxError *err);
+/* db_collection_read on a MongoDB connection. */
+int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const RxType *types,
+               const char *const *names, Table **out, RxError *err);
+/* Ends the read m runs now at its next document (RX_EINTERRUPT); safe from another thread or a
+ * signal handler. A batch already requested from the server is still awaited. */
+void mongo_cancel(MongoConn *m);
+/* The collection's estimated document count; -1 when the server does not answer. */
+int mongo_table_rows(MongoConn *m, const char *coll, double *rows);
+/* db_find_text on a MongoDB connection: db.getCollection("c").find({}, {projection}).sort(...). */
+void mongo_find_text(MongoConn *m, const char *coll, const uint8_t *want, StrBuf *b);
 
 /* ---- H2 (connect/h2.c; used by connect.c only) -----------------------------------------------
  *

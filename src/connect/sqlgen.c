@@ -348,6 +348,16 @@ static const SqlDialect H2 = {
     .no_full_join = true,
 };
 
+/* MongoDB takes no SQL: nothing is pushed to it (the spec), a collection is only read. */
+static const SqlDialect MONGO = {
+    .name = "MongoDB",
+    .quote = '"',
+    .param_mark = '?',
+    .collate_bytes = "",
+    .materialized = "",
+    .no_pushdown = true,
+};
+
 const SqlDialect *sql_dialect(DbKind kind) {
     switch (kind) {
     case DB_POSTGRES: return &POSTGRES;
@@ -356,6 +366,7 @@ const SqlDialect *sql_dialect(DbKind kind) {
     case DB_MYSQL: return &MYSQL;
     case DB_MYSQL_OLD: return &MYSQL_OLD;
     case DB_H2: return &H2;
+    case DB_MONGO: return &MONGO;
     case DB_SQLITE: break;
     }
     return &SQLITE;

@@ -700,6 +700,12 @@ static void walk_lines(const PNode *p, PlanLineFn fn, void *ud, StrBuf *prefix, 
         (((const RelDef *)p->lp->source)->csv || ((const RelDef *)p->lp->source)->pq ||
          ((const RelDef *)p->lp->source)->db))
         sb_printf(label, " (reads %d of %d columns)", p->n_needed, p->lp->schema.n);
+    if (p->kind == PN_SCAN && p->lp->source && ((const RelDef *)p->lp->source)->db &&
+        db_kind(((const RelDef *)p->lp->source)->db->conn) == DB_MONGO) {
+        const RelDef *d = p->lp->source;
+        sb_printf(label, " | find on %s: ", db_display(d->db->conn));
+        db_find_text(d->db->conn, d->db_table, p->needed, label);
+    }
     if (p->kind == PN_SCAN && p->lp->source && ((const RelDef *)p->lp->source)->pq) {
         const RelDef *d = p->lp->source;
         for (int i = 0; i < d->n_pq_parts; i++)

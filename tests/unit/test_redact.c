@@ -35,6 +35,10 @@ static void test_spellings(void) {
               "connect('host=h password = ''***'' dbname=d');");
     CHECK_STR(red("host=h PASSWORD=s3cret"), "host=h PASSWORD=***");
     CHECK_STR(red("host=h sslpassword=s3cret"), "host=h sslpassword=***");
+    /* MongoDB's password of a TLS client key, in any case */
+    CHECK_STR(red("mongodb://h/db?tls=true&tlsCertificateKeyFilePassword=s3cret&x=1"),
+              "mongodb://h/db?tls=true&tlsCertificateKeyFilePassword=***&x=1");
+    CHECK_STR(red("mongodb://u:pw1@h1,h2:27018/db"), "mongodb://u:***@h1,h2:27018/db");
     CHECK_STR(red("sqlite:x.db?key=s3cret"), "sqlite:x.db?key=***");
     CHECK_STR(red("PG := connect('postgresql://u:s3cret@h/db'); query { PG.t };"),
               "PG := connect('postgresql://u:***@h/db'); query { PG.t };");
