@@ -24,8 +24,8 @@
  * quote, and the header.
  *
  * A NUL byte anywhere is an error (binary data), reported before any other. The rest is cut
- * into chunks of about 4 MB (CsvOptions.chunk_bytes), each starting just after a newline,
- * which threads take in turn (CsvOptions.threads, by default one per online processor, never
+ * into chunks of 4-32 MB (CsvOptions.chunk_bytes; 16 a thread where the file is large enough),
+ * each starting just after a newline, which threads take in turn (CsvOptions.threads, by default one per online processor, never
  * more than there are chunks). A thread parses its chunk of an input held whole in the mapping
  * itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast paths
  * read up to 64 bytes past a field); otherwise (always for a file read in windows, and for a
@@ -142,7 +142,10 @@
 #endif
 
 enum {
-    CHUNK_BYTES = 4 << 20,      /* the default chunk size */
+    CHUNK_BYTES = 4 << 20,      /* the default chunk size, at least */
+    CHUNK_MAX = 32 << 20,       /* ... and at most: a large file gets CHUNKS_PER_THREAD chunks
+                                   per thread between the two */
+    CHUNKS_PER_THREAD = 16,
     MAX_CHUNKS = 65536,
     MAX_CHUNK_CELLS = 1 << 18,  /* chunks x columns: bounds the per-chunk state */
     MAX_THREADS = 64,
@@ -1785,12 +1788,26 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
 
 /* ---- pass 1 --------------------------------------------------------------------------------- */
 
-/* Cuts the records from p0 on into chunks of about opt->chunk_bytes, each starting just after
- * a newline (a guess, which verify_chunks checks), and sizes the thread count. */
+/* The default chunk size for body bytes on `threads` threads: CHUNKS_PER_THREAD chunks per
+ * thread, none below CHUNK_BYTES or above CHUNK_MAX. Fewer, larger chunks of a large file mean
+ * fewer per-chunk dictionaries, each built again from nothing (the distinct values of every
+ * chunk inserted anew, their memory touched anew), while the threads still share the work
+ * evenly. */
+static size_t chunk_size(size_t body, long threads) {
+    size_t want = body / ((size_t)threads * CHUNKS_PER_THREAD);
+    return want < CHUNK_BYTES ? CHUNK_BYTES : want > CHUNK_MAX ? CHUNK_MAX : want;
+}
+
+/* Cuts the records from p0 on into chunks of about opt->chunk_bytes (0: chunk_size's), each
+ * starting just after a newline (a guess, which verify_chunks checks), and sizes the thread
+ * count. */
 static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     const char *end = L->r.end;
     size_t body = (size_t)(end - p0);
-    size_t want = opt->chunk_bytes ? opt->chunk_bytes : CHUNK_BYTES;
+    long t = opt->threads > 0 ? opt->threads : rx_threads();
+    if (t < 1) t = 1;
+    if (t > MAX_THREADS) t = MAX_THREADS;
+    size_t want = opt->chunk_bytes ? opt->chunk_bytes : chunk_size(body, t);
     size_t win = want < body ? want : body;  /* no bigger than the chunk, nor the file */
     L->window = win < WINDOW ? (win < 64 ? 64 : (win + 63) / 64 * 64) : WINDOW;
     size_t n = body / want + (body % want != 0);
@@ -1813,9 +1830,6 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     }
     for (int k = 0; k < m; k++) L->chunks[k].lim = k + 1 < m ? L->chunks[k + 1].start : end;
     L->n_chunks = m;
-    long t = opt->threads > 0 ? opt->threads : rx_threads();
-    if (t < 1) t = 1;
-    if (t > MAX_THREADS) t = MAX_THREADS;
     if (t > m) t = m;
     L->threads = (int)t;
     size_t cells = (size_t)m * (size_t)L->n_cols + 1;
@@ -2212,12 +2226,15 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
 static void pass2_job(Jobs *j, int k, Worker *w) {
     Pass2 *P = j->ctx;
     Load *L = P->L;
-    if (convert_chunk(L, &L->chunks[k], P->slot, P->cs + (size_t)k * (size_t)P->n_load,
-                      P->esc[k], w) < 0) {
+    ColState *cs = P->cs + (size_t)k * (size_t)P->n_load;
+    if (convert_chunk(L, &L->chunks[k], P->slot, cs, P->esc[k], w) < 0) {
         P->failed[k] = 1;
         P->errs[k] = pending_dup(&w->pend);
         jobs_failed(j, k);
     }
+    /* The chunk's lookups are done: its dictionaries' indexes go now, so that the next
+     * chunk's reuse their memory; finish_dicts reads the entries only. */
+    for (int s = 0; s < P->n_load; s++) hmap_free(&cs[s].dict.map);
 }
 
 /* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones,
