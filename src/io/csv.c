@@ -557,11 +557,13 @@ static inline bool is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
 static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 
+#if !RX_LE
 static bool all_digits(const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (!is_digit(s[i])) return false;
     return true;
 }
+#endif
 
 static inline uint64_t load64(const char *s) {
     uint64_t w;
@@ -826,10 +828,21 @@ static inline __attribute__((always_inline)) bool fast_time(const char *s, size_
     if (h > 23 || mi > 59 || sec > 59) return false;
     int64_t f = 0;
     if (n > 8) {
-        if (s[8] != '.' || n == 9 || n > 15 || !all_digits(s + 9, n - 9)) return false;
+        if (s[8] != '.' || n == 9 || n > 15) return false;
+#if RX_LE
+        /* the 1-6 digits of the fraction at once: the field's last eight bytes (n >= 10), the
+         * fraction's shifted down to the lowest bytes, zeros above (which are not digits) */
+        static const int32_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+        int k = (int)n - 9;
+        uint64_t fw = load64(s + n - 8) >> (8 * (8 - k));
+        if (lead_digits(fw) != k) return false;
+        f = (int64_t)parse_digits(fw, k) * scale[k];
+#else
+        if (!all_digits(s + 9, n - 9)) return false;
         size_t k = 9;
         for (; k < n; k++) f = f * 10 + (s[k] - '0');
         for (; k < 15; k++) f *= 10;
+#endif
     }
     *us = h * US_PER_HOUR + mi * US_PER_MIN + sec * US_PER_SEC + f;
     return true;
