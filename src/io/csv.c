@@ -588,7 +588,7 @@ static inline bool eight_digits(uint64_t w) {
 
 /* The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte):
  * pairs, then quadruples, then the whole, by multiplications that keep the lanes apart. */
-static inline uint32_t parse_eight(uint64_t w) {
+static inline __attribute__((always_inline)) uint32_t parse_eight(uint64_t w) {
     w -= UINT64_C(0x3030303030303030);
     w = w * 10 + (w >> 8);
     w = (((w & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
@@ -598,14 +598,14 @@ static inline uint32_t parse_eight(uint64_t w) {
 
 /* How many ASCII digits w starts with (in its lowest bytes), 0..8: exact for the first byte
  * that is not one, as a carry out of that byte can only change the bytes after it. */
-static inline int lead_digits(uint64_t w) {
+static inline __attribute__((always_inline)) int lead_digits(uint64_t w) {
     const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), th = UINT64_C(0x3030303030303030);
     uint64_t nd = ((w & hi) ^ th) | (((w + UINT64_C(0x0606060606060606)) & hi) ^ th);
     return nd ? __builtin_ctzll(nd) >> 3 : 8;
 }
 
 /* The value of the first k (1..8) ASCII digits of w: shifted to the top, zeros below. */
-static inline uint32_t parse_digits(uint64_t w, int k) {
+static inline __attribute__((always_inline)) uint32_t parse_digits(uint64_t w, int k) {
     if (k < 8) w = (w << (8 * (8 - k))) | (UINT64_C(0x3030303030303030) >> (8 * k));
     return parse_eight(w);
 }
@@ -784,7 +784,11 @@ typedef struct {
     int32_t days;
 } DateCache;
 
-static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_t *days) {
+static bool date_days_miss(DateCache *dc, const char *s, size_t n, uint64_t k8, uint16_t k2,
+                           int32_t *days);
+
+static inline __attribute__((always_inline)) bool fast_date_days(DateCache *dc, const char *s,
+                                                                 size_t n, int32_t *days) {
     if (n < 10) return false;
     uint64_t k8 = load64(s);
     uint16_t k2;
@@ -793,6 +797,12 @@ static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_
         *days = dc->days;
         return true;
     }
+    return date_days_miss(dc, s, n, k8, k2, days);
+}
+
+/* fast_date_days for a date other than the cached one (kept out of line: the rare case). */
+static __attribute__((noinline)) bool date_days_miss(DateCache *dc, const char *s, size_t n,
+                                                     uint64_t k8, uint16_t k2, int32_t *days) {
     int y, m, d;
     if (!fast_date(s, n, &y, &m, &d)) return false;
     dc->key8 = k8;
