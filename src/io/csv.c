@@ -719,6 +719,32 @@ static inline bool fast_float(const char *s, size_t n, bool pad, double *out) {
     const char *e = s + n;
     bool neg = n && s[0] == '-';
     const char *p = s + neg;
+#if RX_LE
+    if (pad && e - p >= 1 && e - p <= 8) {
+        /* A short plain decimal (d+ or d+.d+, at most eight bytes, the common shape of prices)
+         * at once: the point found and taken out, the digits left checked and parsed as one
+         * word; m and k as the general path below finds them. Anything else goes there. */
+        int len = (int)(e - p);
+        uint64_t w = load64(p);
+        if (len < 8) w &= (UINT64_C(1) << (8 * len)) - 1;
+        uint64_t x = w ^ UINT64_C(0x2E2E2E2E2E2E2E2E);   /* '.' bytes become zero */
+        uint64_t dots = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);
+        if (len < 8) dots &= (UINT64_C(1) << (8 * len)) - 1;
+        int i = dots ? __builtin_ctzll(dots) >> 3 : len;   /* the first '.', or none */
+        if (i < len) {
+            uint64_t low = i ? w & ((UINT64_C(1) << (8 * i)) - 1) : 0;
+            w = low | ((w >> 8) & ~((UINT64_C(1) << (8 * i)) - 1));
+        }
+        int nd = i < len ? len - 1 : len;
+        if (i > 0 && (i == len || i < len - 1) && lead_digits(w) == nd) {
+            double v = (double)parse_digits(w, nd);
+            int frac = nd - i;
+            v = frac ? v / pow10[frac] : v;
+            *out = neg ? -v : v;
+            return true;
+        }
+    }
+#endif
     uint64_t m = 0;
     int digits = 0;
     const char *q = eat_digits(p, e, &m, &digits, 19, pad);
