@@ -536,10 +536,10 @@ static bool utf8_reached(Utf8Scan *u, const char *fend) {
     return fend > u->bad;
 }
 
-static bool is_null(const Reader *r, const Field *f) {
+static inline bool is_null(const Reader *r, const Field *f) {
     if (f->n == 0) return true;
-    return !f->quoted && r->null_len && f->n == r->null_len &&
-           memcmp(f->s, r->null_text, f->n) == 0;
+    if (__builtin_expect(r->null_len == 0, 1)) return false;   /* no null_text: the usual */
+    return !f->quoted && f->n == r->null_len && memcmp(f->s, r->null_text, f->n) == 0;
 }
 
 /* The cell text for a message: at most 60 bytes, cut at a character boundary. */
