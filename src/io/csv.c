@@ -24,8 +24,8 @@
  * quote, and the header.
  *
  * A NUL byte anywhere is an error (binary data), reported before any other. The rest is cut
- * into chunks of about 4 MB (CsvOptions.chunk_bytes), each starting just after a newline,
- * which threads take in turn (CsvOptions.threads, by default one per online processor, never
+ * into chunks of 4-32 MB (CsvOptions.chunk_bytes; 16 a thread where the file is large enough),
+ * each starting just after a newline, which threads take in turn (CsvOptions.threads, by default one per online processor, never
  * more than there are chunks). A thread parses its chunk of an input held whole in the mapping
  * itself (Load.direct) when 64 bytes follow the input's end in its last page (the fast paths
  * read up to 64 bytes past a field); otherwise (always for a file read in windows, and for a
@@ -142,7 +142,10 @@
 #endif
 
 enum {
-    CHUNK_BYTES = 4 << 20,      /* the default chunk size */
+    CHUNK_BYTES = 4 << 20,      /* the default chunk size, at least */
+    CHUNK_MAX = 32 << 20,       /* ... and at most: a large file gets CHUNKS_PER_THREAD chunks
+                                   per thread between the two */
+    CHUNKS_PER_THREAD = 16,
     MAX_CHUNKS = 65536,
     MAX_CHUNK_CELLS = 1 << 18,  /* chunks x columns: bounds the per-chunk state */
     MAX_THREADS = 64,
@@ -533,10 +536,10 @@ static bool utf8_reached(Utf8Scan *u, const char *fend) {
     return fend > u->bad;
 }
 
-static bool is_null(const Reader *r, const Field *f) {
+static inline bool is_null(const Reader *r, const Field *f) {
     if (f->n == 0) return true;
-    return !f->quoted && r->null_len && f->n == r->null_len &&
-           memcmp(f->s, r->null_text, f->n) == 0;
+    if (__builtin_expect(r->null_len == 0, 1)) return false;   /* no null_text: the usual */
+    return !f->quoted && f->n == r->null_len && memcmp(f->s, r->null_text, f->n) == 0;
 }
 
 /* The cell text for a message: at most 60 bytes, cut at a character boundary. */
@@ -554,11 +557,13 @@ static inline bool is_digit(char c) { return (unsigned)(c - '0') < 10; }
 
 static inline int dig2(const char *s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 
+#if !RX_LE
 static bool all_digits(const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (!is_digit(s[i])) return false;
     return true;
 }
+#endif
 
 static inline uint64_t load64(const char *s) {
     uint64_t w;
@@ -583,7 +588,7 @@ static inline bool eight_digits(uint64_t w) {
 
 /* The value of eight ASCII digits loaded little-endian (the first digit in the lowest byte):
  * pairs, then quadruples, then the whole, by multiplications that keep the lanes apart. */
-static inline uint32_t parse_eight(uint64_t w) {
+static inline __attribute__((always_inline)) uint32_t parse_eight(uint64_t w) {
     w -= UINT64_C(0x3030303030303030);
     w = w * 10 + (w >> 8);
     w = (((w & UINT64_C(0x000000FF000000FF)) * (100 + (UINT64_C(1000000) << 32))) +
@@ -593,14 +598,14 @@ static inline uint32_t parse_eight(uint64_t w) {
 
 /* How many ASCII digits w starts with (in its lowest bytes), 0..8: exact for the first byte
  * that is not one, as a carry out of that byte can only change the bytes after it. */
-static inline int lead_digits(uint64_t w) {
+static inline __attribute__((always_inline)) int lead_digits(uint64_t w) {
     const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), th = UINT64_C(0x3030303030303030);
     uint64_t nd = ((w & hi) ^ th) | (((w + UINT64_C(0x0606060606060606)) & hi) ^ th);
     return nd ? __builtin_ctzll(nd) >> 3 : 8;
 }
 
 /* The value of the first k (1..8) ASCII digits of w: shifted to the top, zeros below. */
-static inline uint32_t parse_digits(uint64_t w, int k) {
+static inline __attribute__((always_inline)) uint32_t parse_digits(uint64_t w, int k) {
     if (k < 8) w = (w << (8 * (8 - k))) | (UINT64_C(0x3030303030303030) >> (8 * k));
     return parse_eight(w);
 }
@@ -714,6 +719,32 @@ static inline bool fast_float(const char *s, size_t n, bool pad, double *out) {
     const char *e = s + n;
     bool neg = n && s[0] == '-';
     const char *p = s + neg;
+#if RX_LE
+    if (pad && e - p >= 1 && e - p <= 8) {
+        /* A short plain decimal (d+ or d+.d+, at most eight bytes, the common shape of prices)
+         * at once: the point found and taken out, the digits left checked and parsed as one
+         * word; m and k as the general path below finds them. Anything else goes there. */
+        int len = (int)(e - p);
+        uint64_t w = load64(p);
+        if (len < 8) w &= (UINT64_C(1) << (8 * len)) - 1;
+        uint64_t x = w ^ UINT64_C(0x2E2E2E2E2E2E2E2E);   /* '.' bytes become zero */
+        uint64_t dots = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);
+        if (len < 8) dots &= (UINT64_C(1) << (8 * len)) - 1;
+        int i = dots ? __builtin_ctzll(dots) >> 3 : len;   /* the first '.', or none */
+        if (i < len) {
+            uint64_t low = i ? w & ((UINT64_C(1) << (8 * i)) - 1) : 0;
+            w = low | ((w >> 8) & ~((UINT64_C(1) << (8 * i)) - 1));
+        }
+        int nd = i < len ? len - 1 : len;
+        if (i > 0 && (i == len || i < len - 1) && lead_digits(w) == nd) {
+            double v = (double)parse_digits(w, nd);
+            int frac = nd - i;
+            v = frac ? v / pow10[frac] : v;
+            *out = neg ? -v : v;
+            return true;
+        }
+    }
+#endif
     uint64_t m = 0;
     int digits = 0;
     const char *q = eat_digits(p, e, &m, &digits, 19, pad);
@@ -779,7 +810,11 @@ typedef struct {
     int32_t days;
 } DateCache;
 
-static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_t *days) {
+static bool date_days_miss(DateCache *dc, const char *s, size_t n, uint64_t k8, uint16_t k2,
+                           int32_t *days);
+
+static inline __attribute__((always_inline)) bool fast_date_days(DateCache *dc, const char *s,
+                                                                 size_t n, int32_t *days) {
     if (n < 10) return false;
     uint64_t k8 = load64(s);
     uint16_t k2;
@@ -788,6 +823,12 @@ static inline bool fast_date_days(DateCache *dc, const char *s, size_t n, int32_
         *days = dc->days;
         return true;
     }
+    return date_days_miss(dc, s, n, k8, k2, days);
+}
+
+/* fast_date_days for a date other than the cached one (kept out of line: the rare case). */
+static __attribute__((noinline)) bool date_days_miss(DateCache *dc, const char *s, size_t n,
+                                                     uint64_t k8, uint16_t k2, int32_t *days) {
     int y, m, d;
     if (!fast_date(s, n, &y, &m, &d)) return false;
     dc->key8 = k8;
@@ -823,10 +864,21 @@ static inline __attribute__((always_inline)) bool fast_time(const char *s, size_
     if (h > 23 || mi > 59 || sec > 59) return false;
     int64_t f = 0;
     if (n > 8) {
-        if (s[8] != '.' || n == 9 || n > 15 || !all_digits(s + 9, n - 9)) return false;
+        if (s[8] != '.' || n == 9 || n > 15) return false;
+#if RX_LE
+        /* the 1-6 digits of the fraction at once: the field's last eight bytes (n >= 10), the
+         * fraction's shifted down to the lowest bytes, zeros above (which are not digits) */
+        static const int32_t scale[7] = {1000000, 100000, 10000, 1000, 100, 10, 1};
+        int k = (int)n - 9;
+        uint64_t fw = load64(s + n - 8) >> (8 * (8 - k));
+        if (lead_digits(fw) != k) return false;
+        f = (int64_t)parse_digits(fw, k) * scale[k];
+#else
+        if (!all_digits(s + 9, n - 9)) return false;
         size_t k = 9;
         for (; k < n; k++) f = f * 10 + (s[k] - '0');
         for (; k < 15; k++) f *= 10;
+#endif
     }
     *us = h * US_PER_HOUR + mi * US_PER_MIN + sec * US_PER_SEC + f;
     return true;
@@ -1785,12 +1837,26 @@ static int read_header(Load *L, const CsvOptions *opt, const char **pp) {
 
 /* ---- pass 1 --------------------------------------------------------------------------------- */
 
-/* Cuts the records from p0 on into chunks of about opt->chunk_bytes, each starting just after
- * a newline (a guess, which verify_chunks checks), and sizes the thread count. */
+/* The default chunk size for body bytes on `threads` threads: CHUNKS_PER_THREAD chunks per
+ * thread, none below CHUNK_BYTES or above CHUNK_MAX. Fewer, larger chunks of a large file mean
+ * fewer per-chunk dictionaries, each built again from nothing (the distinct values of every
+ * chunk inserted anew, their memory touched anew), while the threads still share the work
+ * evenly. */
+static size_t chunk_size(size_t body, long threads) {
+    size_t want = body / ((size_t)threads * CHUNKS_PER_THREAD);
+    return want < CHUNK_BYTES ? CHUNK_BYTES : want > CHUNK_MAX ? CHUNK_MAX : want;
+}
+
+/* Cuts the records from p0 on into chunks of about opt->chunk_bytes (0: chunk_size's), each
+ * starting just after a newline (a guess, which verify_chunks checks), and sizes the thread
+ * count. */
 static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     const char *end = L->r.end;
     size_t body = (size_t)(end - p0);
-    size_t want = opt->chunk_bytes ? opt->chunk_bytes : CHUNK_BYTES;
+    long t = opt->threads > 0 ? opt->threads : rx_threads();
+    if (t < 1) t = 1;
+    if (t > MAX_THREADS) t = MAX_THREADS;
+    size_t want = opt->chunk_bytes ? opt->chunk_bytes : chunk_size(body, t);
     size_t win = want < body ? want : body;  /* no bigger than the chunk, nor the file */
     L->window = win < WINDOW ? (win < 64 ? 64 : (win + 63) / 64 * 64) : WINDOW;
     size_t n = body / want + (body % want != 0);
@@ -1813,9 +1879,6 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     }
     for (int k = 0; k < m; k++) L->chunks[k].lim = k + 1 < m ? L->chunks[k + 1].start : end;
     L->n_chunks = m;
-    long t = opt->threads > 0 ? opt->threads : rx_threads();
-    if (t < 1) t = 1;
-    if (t > MAX_THREADS) t = MAX_THREADS;
     if (t > m) t = m;
     L->threads = (int)t;
     size_t cells = (size_t)m * (size_t)L->n_cols + 1;
@@ -2212,12 +2275,15 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
 static void pass2_job(Jobs *j, int k, Worker *w) {
     Pass2 *P = j->ctx;
     Load *L = P->L;
-    if (convert_chunk(L, &L->chunks[k], P->slot, P->cs + (size_t)k * (size_t)P->n_load,
-                      P->esc[k], w) < 0) {
+    ColState *cs = P->cs + (size_t)k * (size_t)P->n_load;
+    if (convert_chunk(L, &L->chunks[k], P->slot, cs, P->esc[k], w) < 0) {
         P->failed[k] = 1;
         P->errs[k] = pending_dup(&w->pend);
         jobs_failed(j, k);
     }
+    /* The chunk's lookups are done: its dictionaries' indexes go now, so that the next
+     * chunk's reuse their memory; finish_dicts reads the entries only. */
+    for (int s = 0; s < P->n_load; s++) hmap_free(&cs[s].dict.map);
 }
 
 /* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones,

@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "io/io.h"
+#include "types/number.h"
 #include "types/temporal.h"
 
 static char dir[64];
@@ -1055,6 +1056,131 @@ static void test_timestamps_vs_temporal(void) {
     sb_free(&text);
 }
 
+/* Short FLOAT cells (at most eight bytes after a sign: the one-word fast path of fast_float)
+ * against number.c: digits with a point anywhere, two points, a sign, an exponent, a letter;
+ * with and without a leading '-'. A file whose every cell number.c parses loads with exactly
+ * its values (-0 included); any other fails at the first such cell, on its line. */
+static void test_short_floats(void) {
+    rng_state = 57;
+    static const char other[] = ".-eE+x ";
+    int failed = 0, loaded = 0;
+    for (int round = 0; round < 600; round++) {
+        StrBuf text;
+        sb_init(&text);
+        sb_puts(&text, "x\n");
+        int rows = 40, first_bad = 0;
+        double want[40];
+        for (int i = 0; i < rows; i++) {
+            size_t at = text.n;
+            if (rnd_below(3) == 0) sb_putc(&text, '-');
+            /* the point inside mostly; now and then first or last (not a number), or none */
+            int len = 1 + (int)rnd_below(8), r = (int)rnd_below(60), dot = len;
+            if (r == 0) dot = 0;
+            else if (r == 1) dot = len - 1;
+            else if (r > 12 && len > 2) dot = 1 + (int)rnd_below((unsigned)len - 2);
+            for (int d = 0; d < len; d++) {
+                if (d == dot) sb_putc(&text, '.');
+                else if (rnd_below(150) == 0) sb_putc(&text, other[rnd_below(sizeof other - 1)]);
+                else sb_putc(&text, (char)('0' + rnd_below(10)));
+            }
+            if (text.n == at + 1 && text.p[at] == '-') sb_putc(&text, '1');
+            if (num_parse_float(text.p + at, text.n - at, &want[i]) != 0 && !first_bad)
+                first_bad = i + 1;
+            sb_putc(&text, '\n');
+        }
+        CsvOptions o;
+        csv_options_default(&o);
+        static const char *const names[] = {"x"};
+        static const RxType type = TY_FLOAT;
+        o.n_schema = 1;
+        o.schema_names = names;
+        o.schema_types = &type;
+        RxError e;
+        Table *t = load_opt(text.p, text.n, &o, &e);
+        if (first_bad) {
+            uint32_t line = 0, col = 0;
+            if (!t) err_pos(&e, &line, &col);
+            if (t || e.code != RX_EVALUE || line != (uint32_t)first_bad + 1)
+                fprintf(stderr, "round %d: want an error on line %d, got %s (line %u)\n", round,
+                        first_bad + 1, t ? "a table" : e.msg, line);
+            CHECK(!t && e.code == RX_EVALUE && line == (uint32_t)first_bad + 1);
+            failed++;
+        } else {
+            bool same = t && t->n_rows == (size_t)rows;
+            for (int i = 0; same && i < rows; i++)
+                same = memcmp(&col_f64(t->cols[0])[i], &want[i], sizeof want[i]) == 0;
+            if (!same) fprintf(stderr, "round %d: values differ from number.c's\n", round);
+            CHECK(same);
+            loaded++;
+        }
+        table_free(t);
+        sb_free(&text);
+    }
+    CHECK(failed > 50 && loaded > 50);   /* both outcomes were compared */
+}
+
+/* The fraction of a clock (read eight bytes at a time by the fast path) against temporal.c:
+ * files of TIME and of TIMESTAMP cells whose 1-7 fraction bytes are digits or, now and then,
+ * a byte that is not one (':', '/', 'a', '.', ' ', a digit's neighbours '/' and ':'), with
+ * and without a zone. A file whose every cell temporal.c parses loads with its values; any
+ * other fails at the first such cell, on its line. */
+static void test_clock_fractions(void) {
+    rng_state = 31;
+    static const char bad[] = ":/a. ";
+    int failed = 0, loaded = 0;
+    for (int round = 0; round < 400; round++) {
+        RxType type = round % 2 ? TY_TIME : TY_TIMESTAMP;
+        StrBuf text;
+        sb_init(&text);
+        sb_puts(&text, "x\n");
+        int rows = 50, first_bad = 0;
+        int64_t want[50];
+        for (int i = 0; i < rows; i++) {
+            size_t at = text.n;
+            if (type == TY_TIMESTAMP) sb_puts(&text, "2026-03-02T");
+            sb_printf(&text, "%02u:%02u:%02u.", rnd_below(24), rnd_below(60), rnd_below(60));
+            int k = 1 + (int)rnd_below(rnd_below(8) ? 6 : 7);
+            for (int d = 0; d < k; d++) {
+                if (rnd_below(300) == 0) sb_putc(&text, bad[rnd_below(sizeof bad - 1)]);
+                else sb_putc(&text, (char)('0' + rnd_below(10)));
+            }
+            if (type == TY_TIMESTAMP && rnd_below(2)) sb_puts(&text, "Z");
+            const char *why;
+            int rc = type == TY_TIME
+                         ? tm_parse_time(text.p + at, text.n - at, &want[i], &why)
+                         : tm_parse_timestamp(text.p + at, text.n - at, &want[i], &why);
+            if (rc != 0 && !first_bad) first_bad = i + 1;
+            sb_putc(&text, '\n');
+        }
+        CsvOptions o;
+        csv_options_default(&o);
+        static const char *const names[] = {"x"};
+        o.n_schema = 1;
+        o.schema_names = names;
+        o.schema_types = &type;
+        RxError e;
+        Table *t = load_opt(text.p, text.n, &o, &e);
+        if (first_bad) {
+            uint32_t line = 0, col = 0;
+            if (!t) err_pos(&e, &line, &col);
+            if (t || e.code != RX_EVALUE || line != (uint32_t)first_bad + 1)
+                fprintf(stderr, "round %d: want an error on line %d, got %s (line %u)\n", round,
+                        first_bad + 1, t ? "a table" : e.msg, line);
+            CHECK(!t && e.code == RX_EVALUE && line == (uint32_t)first_bad + 1);
+            failed++;
+        } else {
+            bool same = t && t->n_rows == (size_t)rows;
+            for (int i = 0; same && i < rows; i++) same = col_i64(t->cols[0])[i] == want[i];
+            if (!same) fprintf(stderr, "round %d: values differ from temporal.c's\n", round);
+            CHECK(same);
+            loaded++;
+        }
+        table_free(t);
+        sb_free(&text);
+    }
+    CHECK(failed > 20 && loaded > 20);   /* both outcomes were compared */
+}
+
 /* A file of `rows` records whose first k end in \r\n, the rest in \n: id INT, q TEXT (quoted,
  * with "" escapes and delimiters, never a newline), f FLOAT, ts TIMESTAMP; row bad_date has a
  * bad timestamp, row bad_count an extra field; unterminated: the file ends inside quotes. */
@@ -1336,6 +1462,8 @@ int main(void) {
     test_floats_vs_strtod();
     test_ints_vs_strtoll();
     test_timestamps_vs_temporal();
+    test_clock_fractions();
+    test_short_floats();
     test_timestamp_edges();
     test_in_place_and_windows();
     test_windows_vs_whole();
