@@ -202,7 +202,11 @@ static char *put_fixed(char *p, uint64_t n, int k) {
     int len = 1;
     while (len < 20 && n >= U10[len]) len++;
     if (len - k <= -6) return NULL;
-    uint64_t ip = n / U10[k], fp = n - ip * U10[k];
+    uint64_t ip = 0, fp = n;   /* k >= 16: n < 10^15 is all fraction */
+    if (k < 16) {
+        ip = n / U10[k];
+        fp = n - ip * U10[k];
+    }
     p = num_put_u64(p, ip);
     *p++ = '.';
     char *e = p + k, *q = e;
