@@ -191,6 +191,80 @@ static bool column_all_distinct(const Column *c) {
     return distinct;
 }
 
+/* π's duplicate removal on several threads (an optimisation; the rows kept are the same):
+ * every thread hashes a range of the rows, then each owns the rows whose hash falls in its
+ * part (by the hash's high bits) and finds their duplicates with a map of its own, in row
+ * order, so that the first of equal rows is the one kept. */
+enum { DEDUP_PARALLEL_ROWS = 1 << 16, DEDUP_MAX_PARTS = 8 };
+
+typedef struct {
+    const Table *t;
+    uint64_t *h;        /* a hash per row (all threads') */
+    uint8_t *dup;       /* 1 where a row equals an earlier one */
+    size_t n;
+    int part, parts;
+    size_t from, to;    /* the rows this thread hashes */
+    bool oom;
+} DedupJob;
+
+static void *dedup_hash_job(void *arg) {
+    DedupJob *j = arg;
+    uint64_t *h = j->h;
+    for (size_t i = j->from; i < j->to; i++) h[i] = 0x9e3779b97f4a7c15ULL;
+    for (int c = 0; c < j->t->n_cols; c++)
+        for (size_t i = j->from; i < j->to; i++)
+            h[i] = rx_hash_combine(h[i], col_hash_value(j->t->cols[c], i));
+    return NULL;
+}
+
+static uint64_t dedup_hash_of(const void *ctx, uint32_t row) { return ((const uint64_t *)ctx)[row]; }
+
+/* The part of the rows hash h belongs to, of parts. */
+static inline int dedup_part(uint64_t h, int parts) {
+    return (int)(((h >> 32) * (uint64_t)parts) >> 32);
+}
+
+static void *dedup_probe_job(void *arg) {
+    DedupJob *j = arg;
+    const uint64_t *h = j->h;
+    const Table *t = j->t;
+    RxHMap map;   /* hash of a row -> the rows of this part kept so far */
+    if (hmap_init(&map, j->n / (size_t)j->parts + j->n / 16 + 16) != 0) {
+        j->oom = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < j->n; i++) {
+        if (j->parts > 1 && dedup_part(h[i], j->parts) != j->part) continue;
+        RxHProbe p = hmap_probe(&map, h[i]);
+        uint32_t r;
+        bool same = false;
+        while (!same && hmap_next(&map, &p, &r)) {
+            same = h[r] == h[i];
+            for (int c = 0; c < t->n_cols && same; c++) same = ops_cell_equal(t->cols[c], r, i);
+        }
+        j->dup[i] = same;
+        if (!same && hmap_insert(&map, &p, (uint32_t)i, dedup_hash_of, h) < 0) {
+            j->oom = true;
+            break;
+        }
+    }
+    hmap_free(&map);
+    return NULL;
+}
+
+/* Runs fn on every job: the first on this thread, the others on threads of their own (on this
+ * one when a thread cannot be started). */
+static void dedup_run(DedupJob *job, int parts, void *(*fn)(void *)) {
+    pthread_t th[DEDUP_MAX_PARTS];
+    bool started[DEDUP_MAX_PARTS] = {false};
+    for (int q = 1; q < parts; q++) started[q] = pthread_create(&th[q], NULL, fn, &job[q]) == 0;
+    fn(&job[0]);
+    for (int q = 1; q < parts; q++) {
+        if (started[q]) pthread_join(th[q], NULL);
+        else fn(&job[q]);
+    }
+}
+
 /* Row indices of the first occurrence of every distinct row, in order; *n_out of them.
  * Returns NULL with *n_out = n when every row is distinct (nothing to gather). */
 static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxError *err) {
@@ -209,36 +283,38 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     }
     for (int c = 0; c < t->n_cols; c++)
         if (column_all_distinct(t->cols[c])) return 0;
+    int parts = n >= DEDUP_PARALLEL_ROWS ? rx_threads() : 1;
+    if (parts > DEDUP_MAX_PARTS) parts = DEDUP_MAX_PARTS;
     uint64_t *h = rx_malloc(n * sizeof *h);
-    RxHMap map;   /* hash of a row -> the rows kept; room for every row */
-    bool map_ok = hmap_init(&map, n) == 0;
-    uint32_t *keep = rx_malloc(n * sizeof *keep);
-    if (!h || !map_ok || !keep) {
-        rx_free(h), hmap_free(&map), rx_free(keep);
+    uint8_t *dup = rx_malloc(n);
+    if (!h || !dup) {
+        rx_free(h), rx_free(dup);
         return ops_oom(err);
     }
-    for (size_t i = 0; i < n; i++) h[i] = 0x9e3779b97f4a7c15ULL;
-    for (int c = 0; c < t->n_cols; c++)
-        for (size_t i = 0; i < n; i++) h[i] = rx_hash_combine(h[i], col_hash_value(t->cols[c], i));
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        RxHProbe p = hmap_probe(&map, h[i]);
-        uint32_t j;
-        bool dup = false;
-        while (!dup && hmap_next(&map, &p, &j)) {
-            dup = h[j] == h[i];
-            for (int c = 0; c < t->n_cols && dup; c++) dup = ops_cell_equal(t->cols[c], j, i);
-        }
-        if (dup) continue;
-        keep[k++] = (uint32_t)i;
-        hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
-    }
+    DedupJob job[DEDUP_MAX_PARTS];
+    for (int q = 0; q < parts; q++)
+        job[q] = (DedupJob){t, h, dup, n, q, parts, n / (size_t)parts * (size_t)q,
+                            q + 1 < parts ? n / (size_t)parts * (size_t)(q + 1) : n, false};
+    dedup_run(job, parts, dedup_hash_job);
+    dedup_run(job, parts, dedup_probe_job);
+    bool oom = false;
+    for (int q = 0; q < parts; q++) oom |= job[q].oom;
     rx_free(h);
-    hmap_free(&map);
-    if (k == n) {
-        rx_free(keep);
-        return 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += !dup[i];
+    if (oom || k == n) {
+        rx_free(dup);
+        return oom ? ops_oom(err) : 0;
     }
+    uint32_t *keep = rx_malloc((k ? k : 1) * sizeof *keep);
+    if (!keep) {
+        rx_free(dup);
+        return ops_oom(err);
+    }
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!dup[i]) keep[k++] = (uint32_t)i;
+    rx_free(dup);
     *keep_out = keep;
     *n_out = k;
     return 0;

@@ -348,11 +348,12 @@ static void put_tsv_field(StrBuf *b, RxStr s) {
 
 /* What the delimited writers keep per column while formatting rows: the last date a TIMESTAMP
  * or DATE column printed, so that rows of one day (the common case in time series) copy its
- * text instead of converting the day count again. */
+ * text instead of converting the day count again; and a FLOAT column's num_put_double hint. */
 typedef struct {
     int64_t day;           /* the day whose text date holds; valid when len > 0 */
     size_t len;
     char date[TM_BUF];
+    int float_hint;
 } DayCache;
 
 /* The text of `days` as tm_format_date writes it, through the cache. */
@@ -492,7 +493,7 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
                 break;
             }
             case TY_INT: p = put_int(p, col_i64(c)[i]); break;
-            case TY_FLOAT: p += num_format_double(col_f64(c)[i], p); break;
+            case TY_FLOAT: p = num_put_double(p, col_f64(c)[i], &dc[j].float_hint); break;
             case TY_TIMESTAMP: p = put_timestamp(p, col_i64(c)[i], &dc[j]); break;
             case TY_DATE: {
                 size_t dl;

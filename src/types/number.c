@@ -20,21 +20,25 @@
 
 /* ---- printing --------------------------------------------------------------------------- */
 
+/* The two digits of 0..99, for printing two digits at a time. */
+static const char pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* 10^0 .. 10^19, every power of ten a uint64_t holds. */
+static const uint64_t U10[20] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                 100000000, 1000000000, UINT64_C(10000000000),
+                                 UINT64_C(100000000000), UINT64_C(1000000000000),
+                                 UINT64_C(10000000000000), UINT64_C(100000000000000),
+                                 UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+                                 UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+                                 UINT64_C(10000000000000000000)};
+
 char *num_put_u64(char *p, uint64_t v) {
     /* The digit count first, then two digits at a time from the last (an optimisation). */
-    static const uint64_t P10[20] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-                                     100000000, 1000000000, UINT64_C(10000000000),
-                                     UINT64_C(100000000000), UINT64_C(1000000000000),
-                                     UINT64_C(10000000000000), UINT64_C(100000000000000),
-                                     UINT64_C(1000000000000000), UINT64_C(10000000000000000),
-                                     UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
-                                     UINT64_C(10000000000000000000)};
-    static const char pairs[201] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
     int n = 1;
-    while (n < 20 && v >= P10[n]) n++;
+    while (n < 20 && v >= U10[n]) n++;
     char *end = p + n, *q = end;
     while (v >= 100) {
         q -= 2;
@@ -117,31 +121,53 @@ static inline double round_small(double x) {
 #endif
 }
 
+/* 10^0 .. 10^22, every power of ten a double holds exactly. */
+static const double D10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/*
+ * Optimisation, not needed for correctness: by the DBL_DIG argument above, a normal v has at
+ * most one decimal of at most 15 significant digits (up to trailing zeros) that reads back as
+ * v, and it is the shortest. n * 10^-k with n < 10^15 is checked without the C library: n and
+ * 10^k (k <= 22) are exact doubles, and IEEE division rounds n / 10^k correctly, which is
+ * exactly the double strtod would give for the text.
+ *
+ * Whether k decimals are enough is monotone in k while v * 10^k < 10^15: if n / 10^k reads
+ * back as v, so does 10n / 10^(k+1) (the same real number, so the same rounded double), and
+ * 10n is what the next step finds (x is then within 10^(k+1) ulp(v) / 2 < 1/4 of 10n). So the
+ * search may start at any k0 (a caller's guess, such as the previous value's): it finds the
+ * same decimal, up to trailing zeros, as a search from 0, unless no k at all works.
+ *
+ * For finite v with DBL_MIN <= v < 1e15: the smallest k >= k0 (k0 taken as 0 when v * 10^k0
+ * is out of range) at which n = round(v * 10^k) reads back as v; *n_out = n. -1 when none.
+ */
+static int fixed_point(double v, int k0, uint64_t *n_out) {
+    if (k0 < 0 || k0 > 22 || !(v * D10[k0] < 1e15)) k0 = 0;
+    for (int k = k0; k <= 22 && v * D10[k] < 1e15; k++) {
+        double x = v * D10[k], scaled = round_small(x);   /* x < 1e15 < 2^52 */
+        /* Optimisation: a division that must fail is skipped. If scaled / 10^k rounds to
+         * v, then |scaled - 10^k v| <= 10^k ulp(v) / 2 <= x 2^-53 (about) and x is within
+         * ulp(x) / 2 <= x 2^-53 of 10^k v, so |x - scaled| <= x 2^-52 (about); the test
+         * allows four times that. x - scaled is exact (Sterbenz: scaled >= 1 lies within
+         * a factor of two of x), and so is the scaling by a power of two. */
+        if (scaled < 1 || fabs(x - scaled) > x * 0x1p-50 || scaled / D10[k] != v) continue;
+        *n_out = (uint64_t)scaled;
+        return k;
+    }
+    return -1;
+}
+
 static int shortest_digits(double v, char *digits, int *exp10) {
-    /* Optimisation, not needed for correctness: by the same DBL_DIG argument, a normal v has at
-     * most one decimal of at most 15 significant digits (up to trailing zeros) that reads back
-     * as v, and it is the shortest. n * 10^-k with n < 10^15 is checked without the C library:
-     * n and 10^k (k <= 22) are exact doubles, and IEEE division rounds n / 10^k correctly,
-     * which is exactly the double strtod would give for the text. */
-    static const double P10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (v >= DBL_MIN && v < 1e15) {
-        for (int k = 0; k <= 22 && v * P10[k] < 1e15; k++) {
-            double x = v * P10[k], scaled = round_small(x);   /* x < 1e15 < 2^52 */
-            /* Optimisation: a division that must fail is skipped. If scaled / 10^k rounds to
-             * v, then |scaled - 10^k v| <= 10^k ulp(v) / 2 <= x 2^-53 (about) and x is within
-             * ulp(x) / 2 <= x 2^-53 of 10^k v, so |x - scaled| <= x 2^-52 (about); the test
-             * allows four times that. x - scaled is exact (Sterbenz: scaled >= 1 lies within
-             * a factor of two of x), and so is the scaling by a power of two. */
-            if (scaled < 1 || fabs(x - scaled) > x * 0x1p-50 || scaled / P10[k] != v) continue;
-            char whole[20];
-            int len = (int)(num_put_u64(whole, (uint64_t)scaled) - whole), n = len;
-            while (n > 1 && whole[n - 1] == '0') n--;
-            copy_small(digits, whole, (size_t)n);
-            *exp10 = len - 1 - k;
-            return n;
-        }
+    uint64_t whole_n;
+    int places;
+    if (v >= DBL_MIN && v < 1e15 && (places = fixed_point(v, 0, &whole_n)) >= 0) {
+        char whole[20];
+        int len = (int)(num_put_u64(whole, whole_n) - whole), n = len;
+        while (n > 1 && whole[n - 1] == '0') n--;
+        copy_small(digits, whole, (size_t)n);
+        *exp10 = len - 1 - places;
+        return n;
     }
     char tmp[48];
     int e2;
@@ -168,6 +194,31 @@ static int shortest_digits(double v, char *digits, int *exp10) {
     return k;
 }
 
+/* The plain decimal layout of n / 10^k (k >= 1, n not a multiple of 10^k) at p when it is
+ * Number::toString's (n has more than k - 6 digits, so that the first significant digit is
+ * at most six places after the point): the integer part, '.', exactly k fraction digits.
+ * NULL when the exponent form applies instead. */
+static char *put_fixed(char *p, uint64_t n, int k) {
+    int len = 1;
+    while (len < 20 && n >= U10[len]) len++;
+    if (len - k <= -6) return NULL;
+    uint64_t ip = 0, fp = n;   /* k >= 16: n < 10^15 is all fraction */
+    if (k < 16) {
+        ip = n / U10[k];
+        fp = n - ip * U10[k];
+    }
+    p = num_put_u64(p, ip);
+    *p++ = '.';
+    char *e = p + k, *q = e;
+    while (q - p >= 2) {
+        q -= 2;
+        memcpy(q, pairs + 2 * (fp % 100), 2);
+        fp /= 100;
+    }
+    if (q > p) q[-1] = (char)('0' + fp);
+    return e;
+}
+
 /*
  * Number::toString's layout, with k digits d1..dk and n = exp10 + 1 (so v = 0.d1..dk * 10^n):
  *   k <= n <= 21     digits then n - k zeros              123456789012345680000
@@ -175,29 +226,41 @@ static int shortest_digits(double v, char *digits, int *exp10) {
  *   -6 < n <= 0      "0." then -n zeros then the digits    0.000001
  *   otherwise        d1 ['.' d2..dk] 'e' sign (n - 1)      1e+21, 1.5e-7
  */
-size_t num_format_double(double v, char *buf) {
-    char *p = buf;
+char *num_put_double(char *p, double v, int *hint) {
     if (isnan(v)) {
-        memcpy(buf, "NaN", 4);
-        return 3;
+        memcpy(p, "NaN", 3);
+        return p + 3;
     }
     if (signbit(v)) {
         *p++ = '-';
         v = -v;
     }
     if (isinf(v)) {
-        memcpy(p, "Infinity", 9);
-        return (size_t)(p - buf) + 8;
+        memcpy(p, "Infinity", 8);
+        return p + 8;
     }
     if (v == 0) {
-        memcpy(p, "0", 2);
-        return (size_t)(p - buf) + 1;
+        *p++ = '0';
+        return p;
     }
     /* Optimisation, not needed for correctness: integers below 2^53 print as themselves. */
-    if (v < 9007199254740992.0 && v == (double)(int64_t)v) {
-        p = num_put_u64(p, (uint64_t)v);
-        *p = '\0';
-        return (size_t)(p - buf);
+    if (v < 9007199254740992.0 && v == (double)(int64_t)v) return num_put_u64(p, (uint64_t)v);
+    /* Optimisation: the decimal of fixed_point printed straight from its integer (no digit
+     * string in between, whose copies stalled on store forwarding), starting the search at
+     * the caller's hint. v is not an integer here, so k >= 1 and stays so once n's trailing
+     * zeros are dropped. */
+    if (v >= DBL_MIN && v < 1e15) {
+        uint64_t n;
+        int k = fixed_point(v, hint ? *hint : 0, &n);
+        if (k >= 0) {
+            if (hint) *hint = k;
+            while (k > 1 && n % 10 == 0) {
+                n /= 10;
+                k--;
+            }
+            char *e = put_fixed(p, n, k);
+            if (e) return e;
+        }
     }
     char d[20];
     int exp10;
@@ -230,8 +293,13 @@ size_t num_format_double(double v, char *buf) {
         *p++ = n - 1 < 0 ? '-' : '+';
         p = num_put_u64(p, (uint64_t)(n - 1 < 0 ? 1 - n : n - 1));
     }
-    *p = '\0';
-    return (size_t)(p - buf);
+    return p;
+}
+
+size_t num_format_double(double v, char *buf) {
+    char *e = num_put_double(buf, v, NULL);
+    *e = '\0';
+    return (size_t)(e - buf);
 }
 
 /* ---- parsing ---------------------------------------------------------------------------- */

@@ -18,6 +18,11 @@
  * exponent form otherwise (1e-7, 5e-324). Unlike JavaScript, negative zero prints as "-0", so
  * that printing and reading back keeps the sign (1/-0 is -Infinity). */
 size_t num_format_double(double v, char *buf);
+/* num_format_double's text of v at p (NUM_BUF bytes there), without the NUL; returns its end.
+ * hint: NULL, or an int the caller keeps per column of values, 0 at first: where the search
+ * for the decimal's length starts (values of one column tend to have the same number of
+ * decimals). Any hint gives the same text; it only changes how fast. */
+char *num_put_double(char *p, double v, int *hint);
 /* Decimal, '-' for negatives; buf at least NUM_BUF bytes, NUL-terminated; returns the length. */
 size_t num_format_int(int64_t v, char *buf);
 /* Writes v's decimal digits at p (at most 20 bytes, no NUL) and returns the byte after them. */

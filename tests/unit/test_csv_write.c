@@ -378,6 +378,13 @@ static void test_numbers_vs_reference(void) {
         size_t wn = ref_format_double(v, want), gn = num_format_double(v, got);
         if ((wn != gn || memcmp(want, got, wn + 1) != 0) && bad++ < 5)
             fprintf(stderr, "double %a: got '%s', want '%s'\n", v, got, want);
+        /* num_put_double from any hint: the one a column carries from value to value, and a
+         * random one (out of range too) */
+        static int carried;
+        int hint = rnd_below(4) ? carried : (int)rnd_below(40) - 8;
+        char *he = num_put_double(got, v, rnd_below(4) ? &carried : &hint);
+        if (((size_t)(he - got) != wn || memcmp(want, got, wn) != 0) && bad++ < 5)
+            fprintf(stderr, "double %a with a hint: got '%.*s', want '%s'\n", v, (int)(he - got), got, want);
         int64_t k = rnd_int();
         wn = ref_format_int(k, want);
         gn = num_format_int(k, got);

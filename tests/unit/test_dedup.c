@@ -1,0 +1,112 @@
+/*
+ * test_dedup.c - π's duplicate removal (ops_dedup, src/exec/exec.c) on one thread and on
+ * several: random rows of few distinct values (INT, TEXT, FLOAT, TIMESTAMP, NULLs) must keep
+ * exactly the first row of each group of equal rows, in order, as a reference that numbers
+ * every combination of values finds them; large enough for the threaded path.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "exec/ops.h"
+
+static uint64_t rng_state = 1;
+static uint64_t rnd(void) {
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+enum { NC = 4, VALUES = 5 };   /* per column: NULL or one of VALUES - 1 values */
+
+static const char *const TEXTS[VALUES - 1] = {"a", "b", "a long text past sixteen bytes", ""};
+
+/* A table sharing the columns (ops_dedup takes the table it is given). */
+static Table *share(Column **cols) {
+    static const char *const names[NC] = {"i", "t", "f", "ts"};
+    Table *t = table_new(NC, cols[0]->n);
+    for (int c = 0; c < NC; c++) {
+        col_retain(cols[c]);
+        table_set(t, c, cols[c], names[c]);
+    }
+    return t;
+}
+
+static void test_against_reference(size_t n, int distinct_per_col) {
+    Column *cols[NC] = {col_new(TY_INT, n), col_new(TY_TEXT, n), col_new(TY_FLOAT, n),
+                        col_new(TY_TIMESTAMP, n)};
+    unsigned *code = malloc(n * sizeof *code);
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = 0;
+        for (int c = 0; c < NC; c++) {
+            unsigned v = (unsigned)(rnd() % (uint64_t)distinct_per_col);   /* 0: NULL */
+            k = k * VALUES + v;
+            if (v == 0) {
+                col_set_null(cols[c], i);
+                continue;
+            }
+            switch (c) {
+            case 0: col_i64(cols[c])[i] = (int64_t)v * -1000000007; break;
+            case 1: col_str(cols[c])[i] = (RxStr){TEXTS[v - 1], strlen(TEXTS[v - 1])}; break;
+            case 2: col_f64(cols[c])[i] = (double)v / 3; break;
+            default: col_i64(cols[c])[i] = 1772443800000000 + (int64_t)v; break;
+            }
+        }
+        code[i] = k;
+    }
+    /* the reference: the first row of each combination */
+    unsigned char seen[VALUES * VALUES * VALUES * VALUES] = {0};
+    size_t want_n = 0;
+    uint32_t *want = malloc(n * sizeof *want);
+    for (size_t i = 0; i < n; i++)
+        if (!seen[code[i]]) {
+            seen[code[i]] = 1;
+            want[want_n++] = (uint32_t)i;
+        }
+    /* the rows each result keeps, told apart by an INT column of row numbers gathered along */
+    static const int threads[] = {1, 2, 3, 8};
+    for (size_t h = 0; h < sizeof threads / sizeof *threads; h++) {
+        rx_set_threads(threads[h]);
+        Table *t = share(cols);
+        RxError e;
+        memset(&e, 0, sizeof e);
+        Table *d = ops_dedup(t, &e);
+        CHECK(d != NULL);
+        if (!d) continue;
+        CHECK(d->n_rows == want_n);
+        bool same = d->n_rows == want_n;   /* d's row r against the source's row want[r] */
+        for (size_t r = 0; r < want_n && same; r++) {
+            size_t i = want[r];
+            for (int c = 0; c < NC && same; c++) {
+                const Column *a = d->cols[c], *b = cols[c];
+                bool an = col_is_null(a, r), bn = col_is_null(b, i);
+                same = an == bn;
+                if (!same || an) continue;
+                switch (c) {
+                case 0: case 3: same = col_i64(a)[r] == col_i64(b)[i]; break;
+                case 1: same = col_str(a)[r].len == col_str(b)[i].len &&
+                               memcmp(col_str(a)[r].ptr, col_str(b)[i].ptr, col_str(b)[i].len) == 0;
+                    break;
+                default: same = col_f64(a)[r] == col_f64(b)[i]; break;
+                }
+            }
+        }
+        if (!same) fprintf(stderr, "%zu rows, %d threads: the rows kept differ\n", n, threads[h]);
+        CHECK(same);
+        table_free(d);
+    }
+    rx_set_threads(0);
+    for (int c = 0; c < NC; c++) col_release(cols[c]);
+    free(code);
+    free(want);
+}
+
+int main(void) {
+    rng_state = 7;
+    test_against_reference(1000, VALUES);        /* one thread's path */
+    test_against_reference(200000, VALUES);      /* parts on threads, every combination seen */
+    test_against_reference(200000, 2);          /* few groups, long runs of duplicates */
+    test_against_reference(70000, 3);
+    return check_report("dedup");
+}
