@@ -521,6 +521,7 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const Column *tc = in->cols[lp->fill_col];
     FillRow *rows = rx_malloc((n ? n : 1) * sizeof *rows);
     uint32_t *ids = NULL, ng = 1, *src = NULL, *prev = NULL, *next = NULL, *rep = NULL;
+    size_t *pos = NULL;   /* the counting sort's positions per key id */
     int64_t *bucket = NULL, *rowb = rx_malloc((n ? n : 1) * sizeof *rowb);
     const Column **gcols = rx_calloc((size_t)lp->n_group + 1, sizeof *gcols);
     Table *t = NULL;
@@ -528,11 +529,18 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
         ops_oom(err);
         goto out;
     }
-    /* step 1 */
+    /* step 1, each row placed among its key's rows at once (a counting sort by key id, which
+     * keeps a key's rows in input order) */
     for (int k = 0; k < lp->n_group; k++) gcols[k] = in->cols[lp->group[k]->col];
     if (lp->n_group && keys_group(gcols, lp->n_group, n, &ids, &ng, err) < 0) goto out;
+    if (!(pos = rx_calloc((size_t)ng + 1, sizeof *pos))) {
+        ops_oom(err);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) pos[(ids ? ids[i] : 0) + 1]++;
+    for (uint32_t g = 0; g < ng; g++) pos[g + 1] += pos[g];
     for (size_t i = 0; i < n; i++) {
-        FillRow *fr = &rows[i];
+        FillRow *fr = &rows[pos[ids ? ids[i] : 0]++];
         fr->g = ids ? ids[i] : 0;
         fr->row = (uint32_t)i;
         fr->null = col_is_null(tc, i);
@@ -546,8 +554,14 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
         }
         rowb[i] = fr->b;
     }
-    /* step 2 */
-    qsort(rows, n, sizeof *rows, fill_cmp);
+    /* step 2: each key's rows (pos[g] is now where key g + 1's start) by time; a series that
+     * comes in time order is in that order already */
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t a = g ? pos[g - 1] : 0, b = pos[g];
+        size_t i = a + 1;
+        while (i < b && fill_cmp(&rows[i - 1], &rows[i]) < 0) i++;
+        if (i < b) qsort(rows + a, b - a, sizeof *rows, fill_cmp);
+    }
     for (size_t i = 1; i < n; i++)
         if (rows[i].g == rows[i - 1].g && !rows[i].null && !rows[i - 1].null && rows[i].b == rows[i - 1].b) {
             char at[TM_BUF];
@@ -684,6 +698,6 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     }
 out:
     rx_free(rows), rx_free(ids), rx_free(gcols), rx_free(src), rx_free(prev), rx_free(next);
-    rx_free(rep), rx_free(bucket), rx_free(rowb);
+    rx_free(rep), rx_free(bucket), rx_free(rowb), rx_free(pos);
     return t;
 }
