@@ -182,7 +182,9 @@ int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size
                bool intersect, IsetList *out) {
     IsetList u = {0};
     size_t *st = NULL;
-    if (iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 || !(st = part_starts(u.v, u.n, n_parts))) {
+    /* about a piece per left row is usual: room for that at once rather than growth by copies */
+    if (list_reserve(out, nl) < 0 || iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 ||
+        !(st = part_starts(u.v, u.n, n_parts))) {
         iset_list_free(&u);
         return -1;
     }
@@ -224,7 +226,10 @@ int iset_normalize(const uint32_t *lpart, const int64_t *ls, const int64_t *le, 
     /* the cut points: every endpoint of a right interval that holds a point, per partition,
      * sorted and without duplicates (.s is the point) */
     IsetIv *cut = rx_malloc((2 * nr + 1) * sizeof *cut);
-    if (!cut) return -1;
+    if (!cut || list_reserve(out, nl) < 0) {
+        rx_free(cut);
+        return -1;
+    }
     size_t nc = 0;
     for (size_t i = 0; i < nr; i++)
         if (rpart[i] != ROW_NONE && rs[i] < re[i]) {
