@@ -37,39 +37,84 @@ static int iv_cmp(const void *a, const void *b) {
     return (x->row > y->row) - (x->row < y->row);
 }
 
+/* Room in l for extra more entries, so that pushes up to it need no growth. -1 on OOM. */
+static int list_reserve(IsetList *l, size_t extra) {
+    if (l->cap - l->n >= extra) return 0;
+    size_t cap = l->n + (extra ? extra : 1);
+    IsetIv *v = rx_realloc(l->v, cap * sizeof *v);
+    if (!v) return -1;
+    l->v = v;
+    l->cap = cap;
+    return 0;
+}
+
+/* Whether the rows that hold a point and have a partition come in (part, s, e) order already,
+ * as files of intervals often do (row order then settles ties); *k gets their count. */
+static bool rows_sorted(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t *k_out) {
+    size_t k = 0, prev = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        if (part[i] == ROW_NONE || s[i] >= e[i]) continue;
+        if (k > 0 && sorted &&
+            (part[prev] != part[i] ? part[prev] > part[i] : s[prev] != s[i] ? s[prev] > s[i] : e[prev] > e[i]))
+            sorted = false;
+        prev = i;
+        k++;
+    }
+    *k_out = k;
+    return sorted;
+}
+
 /* The rows of a side that hold a point and have a partition, sorted by (part, s, e, row);
- * malloc'd (*n entries, at least one slot). NULL on OOM. */
-static IsetIv *sorted_rows(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t *n_out) {
-    IsetIv *v = rx_malloc((n ? n : 1) * sizeof *v);
+ * malloc'd (k entries, at least one slot). NULL on OOM. */
+static IsetIv *sorted_rows(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t k) {
+    IsetIv *v = rx_malloc((k ? k : 1) * sizeof *v);
     if (!v) return NULL;
-    size_t k = 0;
+    size_t j = 0;
     for (size_t i = 0; i < n; i++)
-        if (part[i] != ROW_NONE && s[i] < e[i]) v[k++] = (IsetIv){s[i], e[i], part[i], (uint32_t)i};
-    /* files of intervals often come sorted already: one pass tells */
-    size_t i = 1;
-    while (i < k && iv_cmp(&v[i - 1], &v[i]) < 0) i++;
-    if (i < k) qsort(v, k, sizeof *v, iv_cmp);
-    *n_out = k;
+        if (part[i] != ROW_NONE && s[i] < e[i]) v[j++] = (IsetIv){s[i], e[i], part[i], (uint32_t)i};
+    qsort(v, k, sizeof *v, iv_cmp);
     return v;
+}
+
+/* PACK's sweep step: row's interval [s, e) of partition part, the next in (part, s, e, row)
+ * order, joins the last pack or opens one (packs has room). Returns its pack's index. */
+static inline uint32_t pack_step(IsetList *packs, uint32_t part, int64_t s, int64_t e, uint32_t row) {
+    IsetIv *last = packs->n ? &packs->v[packs->n - 1] : NULL;
+    if (last && last->part == part && s <= last->e) {
+        if (e > last->e) last->e = e;
+    } else {
+        packs->v[packs->n++] = (IsetIv){s, e, part, row};
+    }
+    return (uint32_t)(packs->n - 1);
 }
 
 int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, IsetList *packs,
               uint32_t **order, uint32_t **pack_of, size_t *n_order) {
     size_t k = 0;
-    IsetIv *v = sorted_rows(part, s, e, n, &k);
-    uint32_t *ord = order ? rx_malloc((k ? k : 1) * sizeof *ord) : NULL;
+    bool sorted = rows_sorted(part, s, e, n, &k);
+    /* sorted input is swept in place; the order is then the row order, or those rows without
+     * the ones that hold no point */
+    IsetIv *v = sorted ? NULL : sorted_rows(part, s, e, n, k);
+    bool identity = sorted && k == n;
+    uint32_t *ord = order && !identity ? rx_malloc((k ? k : 1) * sizeof *ord) : NULL;
     uint32_t *of = pack_of ? rx_malloc((k ? k : 1) * sizeof *of) : NULL;
-    if (!v || (order && !ord) || (pack_of && !of)) goto oom;
-    for (size_t i = 0; i < k; i++) {
-        const IsetIv *x = &v[i];
-        IsetIv *last = packs->n ? &packs->v[packs->n - 1] : NULL;
-        if (last && last->part == x->part && x->s <= last->e) {
-            if (x->e > last->e) last->e = x->e;
-        } else if (list_push(packs, x->part, x->row, x->s, x->e) < 0) {
-            goto oom;
+    if ((!sorted && !v) || (order && !identity && !ord) || (pack_of && !of) || list_reserve(packs, k) < 0) goto oom;
+    if (sorted) {
+        for (size_t i = 0, j = 0; i < n; i++) {
+            if (part[i] == ROW_NONE || s[i] >= e[i]) continue;
+            uint32_t pk = pack_step(packs, part[i], s[i], e[i], (uint32_t)i);
+            if (ord) ord[j] = (uint32_t)i;
+            if (of) of[j] = pk;
+            j++;
         }
-        if (ord) ord[i] = x->row;
-        if (of) of[i] = (uint32_t)(packs->n - 1);
+    } else {
+        for (size_t i = 0; i < k; i++) {
+            const IsetIv *x = &v[i];
+            uint32_t pk = pack_step(packs, x->part, x->s, x->e, x->row);
+            if (ord) ord[i] = x->row;
+            if (of) of[i] = pk;
+        }
     }
     rx_free(v);
     if (order) *order = ord;
@@ -84,6 +129,8 @@ oom:
 }
 
 int iset_gaps(const IsetList *packs, uint32_t n_parts, bool has_range, int64_t lo, int64_t hi, IsetList *out) {
+    /* a partition has at most one gap more than packs: room for all at once */
+    if (list_reserve(out, packs->n + n_parts) < 0) return -1;
     size_t i = 0;
     for (uint32_t part = 0; part < n_parts; part++) {
         /* cur: where the free time starts (the range's low end, or after the first pack) */
@@ -135,7 +182,9 @@ int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size
                bool intersect, IsetList *out) {
     IsetList u = {0};
     size_t *st = NULL;
-    if (iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 || !(st = part_starts(u.v, u.n, n_parts))) {
+    /* about a piece per left row is usual: room for that at once rather than growth by copies */
+    if (list_reserve(out, nl) < 0 || iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 ||
+        !(st = part_starts(u.v, u.n, n_parts))) {
         iset_list_free(&u);
         return -1;
     }
@@ -177,7 +226,10 @@ int iset_normalize(const uint32_t *lpart, const int64_t *ls, const int64_t *le, 
     /* the cut points: every endpoint of a right interval that holds a point, per partition,
      * sorted and without duplicates (.s is the point) */
     IsetIv *cut = rx_malloc((2 * nr + 1) * sizeof *cut);
-    if (!cut) return -1;
+    if (!cut || list_reserve(out, nl) < 0) {
+        rx_free(cut);
+        return -1;
+    }
     size_t nc = 0;
     for (size_t i = 0; i < nr; i++)
         if (rpart[i] != ROW_NONE && rs[i] < re[i]) {
@@ -253,8 +305,20 @@ static int64_t value_key(const Value *v) {
 }
 
 /* The start and end columns s, e as keys; a row with a NULL endpoint gets [0, 0), which holds
- * no point. *ks and *ke are malloc'd. -1 on OOM. */
-static int encode_ends(const Column *s, const Column *e, size_t n, int64_t **ks, int64_t **ke) {
+ * no point. *ks and *ke are malloc'd (*own true), or, when both columns are INT, TIMESTAMP or
+ * TIME without NULLs, the columns' own data, read only (*own false). -1 on OOM. */
+static int encode_ends(const Column *s, const Column *e, size_t n, int64_t **ks, int64_t **ke, bool *own) {
+    bool as_is = true;
+    for (int k = 0; k < 2; k++) {
+        const Column *c = k ? e : s;
+        as_is &= !c->pruned && !c->valid && (c->type == TY_INT || c->type == TY_TIMESTAMP || c->type == TY_TIME);
+    }
+    *own = !as_is;
+    if (as_is) {
+        *ks = col_i64(s);
+        *ke = col_i64(e);
+        return 0;
+    }
     int64_t *a = rx_malloc((n ? n : 1) * sizeof *a), *b = rx_malloc((n ? n : 1) * sizeof *b);
     if (!a || !b) {
         rx_free(a);
@@ -396,12 +460,13 @@ static Table *pack_or_gaps(ExecCtx *x, const PNode *p, Table *in, const uint32_t
                 }
             }
         }
-        sorted = table_new(in->n_cols, n_order);
-        if (!sorted) {
+        /* without an order the input rows are that order already: no gather */
+        sorted = order ? table_new(in->n_cols, n_order) : NULL;
+        if (order && !sorted) {
             rx_free(used);
             goto oom;
         }
-        for (int c = 0; c < in->n_cols; c++) {
+        for (int c = 0; order && c < in->n_cols; c++) {
             Column *g = used[c] ? col_gather(in->cols[c], order, n_order) : col_placeholder(in->cols[c]->type, n_order);
             if (!g || table_set(sorted, c, g, in->names[c]) < 0) {
                 col_release(g);
@@ -411,7 +476,7 @@ static Table *pack_or_gaps(ExecCtx *x, const PNode *p, Table *in, const uint32_t
         }
         rx_free(used);
         for (int a = 0; a < lp->n_aggs; a++) {
-            Column *c = ops_aggregate(lp, &lp->aggs[a], sorted, pack_of, (uint32_t)packs.n, err);
+            Column *c = ops_aggregate(lp, &lp->aggs[a], order ? sorted : in, pack_of, (uint32_t)packs.n, err);
             if (!c) goto fail;
             if (table_set(t, nk + 2 + a, c, lp->schema.cols[nk + 2 + a].name) < 0) {
                 col_release(c);
@@ -471,13 +536,14 @@ Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     const LPlan *lp = p->lp;
     size_t nl = l->n_rows, nr = r ? r->n_rows : 0;
     int64_t *ls = NULL, *le = NULL, *rs = NULL, *re = NULL;
+    bool lown = false, rown = false;   /* the endpoint keys are malloc'd, not the columns' */
     uint32_t *gid = NULL, n_groups = 0;
     KeyParts kp = {0};
     bool have_kp = false;
     IsetList pieces = {0};
     Table *t = NULL;
-    if (encode_ends(l->cols[lp->ends[0]], l->cols[lp->ends[1]], nl, &ls, &le) < 0) goto oom;
-    if (r && encode_ends(r->cols[lp->ends[2]], r->cols[lp->ends[3]], nr, &rs, &re) < 0) goto oom;
+    if (encode_ends(l->cols[lp->ends[0]], l->cols[lp->ends[1]], nl, &ls, &le, &lown) < 0) goto oom;
+    if (r && encode_ends(r->cols[lp->ends[2]], r->cols[lp->ends[3]], nr, &rs, &re, &rown) < 0) goto oom;
     if (!r) {
         /* the unary forms: partitions are the BY keys' groups, NULL one value as in γ */
         if (lp->n_group == 0) {
@@ -545,10 +611,8 @@ oom:
 fail:
     t = NULL;
 done:
-    rx_free(ls);
-    rx_free(le);
-    rx_free(rs);
-    rx_free(re);
+    if (lown) rx_free(ls), rx_free(le);
+    if (rown) rx_free(rs), rx_free(re);
     rx_free(gid);
     if (have_kp) keys_parts_free(&kp);
     iset_list_free(&pieces);

@@ -31,7 +31,10 @@ void iset_list_free(IsetList *l);
  * touch (one's end is the other's start) merge; in order of partition id, then start.
  * part[i] < n_parts for every row. *order gets the rows that hold a point, sorted by
  * (partition, start, end, row); *pack_of[k] is the pack (index into *packs) of row order[k]
- * (both malloc'd, *n_order entries; NULL when not wanted). */
+ * (both malloc'd, *n_order entries; NULL when not wanted). *order is NULL also when it would be
+ * 0, 1, …, n-1 (every row holds a point and the rows come sorted): the rows are then read in
+ * place. Rows already in (partition, start, end) order are not sorted again, and *packs grows
+ * once, to the number of rows that hold a point. */
 int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, IsetList *packs,
               uint32_t **order, uint32_t **pack_of, size_t *n_order);
 

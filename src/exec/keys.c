@@ -545,8 +545,81 @@ static int group_small_range(const Column *c, size_t n, uint32_t **ids_out, uint
     return 1;
 }
 
+/* Whether c is an integer-like column (INT, TIMESTAMP, TIME, DATE) without NULLs whose values
+ * never decrease, as a time series' times and their buckets come: its equal values are then
+ * one run each. */
+static bool nondecreasing(const Column *c, size_t n) {
+    if (c->pruned || (c->type != TY_INT && c->type != TY_TIMESTAMP && c->type != TY_TIME && c->type != TY_DATE))
+        return false;
+    /* both loops stop at the first row out of order, which unsorted data soon has */
+    if (c->type == TY_DATE) {
+        const int32_t *v = col_i32(c);
+        for (size_t i = 1; i < n; i++)
+            if (v[i] < v[i - 1]) return false;
+    } else {
+        const int64_t *v = col_i64(c);
+        for (size_t i = 1; i < n; i++)
+            if (v[i] < v[i - 1]) return false;
+    }
+    if (c->valid)
+        for (size_t w = 0; w < (n + 63) / 64; w++) {
+            uint64_t want = w < n / 64 ? ~UINT64_C(0) : (UINT64_C(1) << (n % 64)) - 1;
+            if ((c->valid[w] & want) != want) return false;
+        }
+    return true;
+}
+
+/* Whether rows i - 1 and i of a nondecreasing column differ (i >= 1). */
+static inline bool run_ends(const Column *c, size_t i) {
+    return c->type == TY_DATE ? col_i32(c)[i] != col_i32(c)[i - 1] : col_i64(c)[i] != col_i64(c)[i - 1];
+}
+
+/* keys_group when column cols[s] is nondecreasing (an optimisation; the same ids as the hash):
+ * a tuple's rows then lie in one run of that column, so the other columns' group ids, each
+ * stamped with the run it was last seen in, name the tuples without hashing. Returns -1 on
+ * failure (err set). */
+static int group_by_runs(const Column *const *cols, int n_cols, int s, size_t n, uint32_t **ids_out,
+                         uint32_t *n_groups, RxError *err) {
+    const Column *sc = cols[s];
+    uint32_t *ids = NULL, n_sub = 1;
+    if (n_cols == 1) {
+        if (!(ids = rx_malloc((n ? n : 1) * sizeof *ids))) return oom(err);
+        memset(ids, 0, (n ? n : 1) * sizeof *ids);
+    } else {
+        const Column *rest[8];
+        for (int k = 0, j = 0; k < n_cols; k++)
+            if (k != s) rest[j++] = cols[k];
+        if (keys_group(rest, n_cols - 1, n, &ids, &n_sub, err) < 0) return -1;
+    }
+    /* per other-columns group: the run it was last seen in and its id there */
+    uint32_t *seen = rx_malloc(((size_t)n_sub + 1) * sizeof *seen);
+    uint32_t *id_in_run = rx_malloc(((size_t)n_sub + 1) * sizeof *id_in_run);
+    if (!seen || !id_in_run) {
+        rx_free(ids), rx_free(seen), rx_free(id_in_run);
+        return oom(err);
+    }
+    memset(seen, 0xff, ((size_t)n_sub + 1) * sizeof *seen);
+    uint32_t run = 0, next = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && run_ends(sc, i)) run++;
+        uint32_t g = ids[i];
+        if (seen[g] != run) {
+            seen[g] = run;
+            id_in_run[g] = next++;
+        }
+        ids[i] = id_in_run[g];
+    }
+    rx_free(seen), rx_free(id_in_run);
+    *ids_out = ids;
+    *n_groups = next;
+    return 0;
+}
+
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,
                RxError *err) {
+    /* a sorted column among at most 8 (a time series' time or bucket): runs instead of a hash */
+    for (int k = 0; k < n_cols && n_cols <= 8 && n > 1; k++)
+        if (nondecreasing(cols[k], n)) return group_by_runs(cols, n_cols, k, n, ids_out, n_groups, err);
     if (n_cols == 1) {
         int fast = group_small_range(cols[0], n, ids_out, n_groups);
         if (fast < 0) return oom(err);

@@ -521,18 +521,36 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const Column *tc = in->cols[lp->fill_col];
     FillRow *rows = rx_malloc((n ? n : 1) * sizeof *rows);
     uint32_t *ids = NULL, ng = 1, *src = NULL, *prev = NULL, *next = NULL, *rep = NULL;
-    int64_t *bucket = NULL, *rowb = rx_malloc((n ? n : 1) * sizeof *rowb);
+    size_t *pos = NULL;   /* the counting sort's positions per key id */
+    /* which of the per-output-row arrays the rules read: only those are made */
+    bool want_prev = false, want_next = false;
+    for (int c = 0; c < lp->schema.n; c++) {
+        bool key = c == lp->fill_col;
+        for (int k = 0; k < lp->n_group; k++) key |= lp->group[k]->col == c;
+        if (key) continue;
+        want_prev |= lp->fill_rule[c] != FILL_NULL;
+        want_next |= lp->fill_rule[c] == FILL_LINEAR;
+    }
+    int64_t *bucket = NULL, *rowb = want_next ? rx_malloc((n ? n : 1) * sizeof *rowb) : NULL;
+    Column *tcol = NULL;   /* the time column of the result: each row's bucket */
     const Column **gcols = rx_calloc((size_t)lp->n_group + 1, sizeof *gcols);
     Table *t = NULL;
-    if (!rows || !gcols || !rowb) {
+    if (!rows || !gcols || (want_next && !rowb)) {
         ops_oom(err);
         goto out;
     }
-    /* step 1 */
+    /* step 1, each row placed among its key's rows at once (a counting sort by key id, which
+     * keeps a key's rows in input order) */
     for (int k = 0; k < lp->n_group; k++) gcols[k] = in->cols[lp->group[k]->col];
     if (lp->n_group && keys_group(gcols, lp->n_group, n, &ids, &ng, err) < 0) goto out;
+    if (!(pos = rx_calloc((size_t)ng + 1, sizeof *pos))) {
+        ops_oom(err);
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) pos[(ids ? ids[i] : 0) + 1]++;
+    for (uint32_t g = 0; g < ng; g++) pos[g + 1] += pos[g];
     for (size_t i = 0; i < n; i++) {
-        FillRow *fr = &rows[i];
+        FillRow *fr = &rows[pos[ids ? ids[i] : 0]++];
         fr->g = ids ? ids[i] : 0;
         fr->row = (uint32_t)i;
         fr->null = col_is_null(tc, i);
@@ -544,10 +562,16 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
             rx_error(err, RX_ERUNTIME, lp->src, lp->span, "FILL: the bucket of %s: %s", at, why);
             goto out;
         }
-        rowb[i] = fr->b;
+        if (rowb) rowb[i] = fr->b;
     }
-    /* step 2 */
-    qsort(rows, n, sizeof *rows, fill_cmp);
+    /* step 2: each key's rows (pos[g] is now where key g + 1's start) by time; a series that
+     * comes in time order is in that order already */
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t a = g ? pos[g - 1] : 0, b = pos[g];
+        size_t i = a + 1;
+        while (i < b && fill_cmp(&rows[i - 1], &rows[i]) < 0) i++;
+        if (i < b) qsort(rows + a, b - a, sizeof *rows, fill_cmp);
+    }
     for (size_t i = 1; i < n; i++)
         if (rows[i].g == rows[i - 1].g && !rows[i].null && !rows[i - 1].null && rows[i].b == rows[i - 1].b) {
             char at[TM_BUF];
@@ -575,11 +599,11 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
                 goto out;
             }
             src = rx_malloc((total ? total : 1) * sizeof *src);
-            prev = rx_malloc((total ? total : 1) * sizeof *prev);
-            next = rx_malloc((total ? total : 1) * sizeof *next);
-            rep = rx_malloc((total ? total : 1) * sizeof *rep);
-            bucket = rx_malloc((total ? total : 1) * sizeof *bucket);
-            if (!src || !prev || !next || !rep || !bucket) {
+            prev = want_prev ? rx_malloc((total ? total : 1) * sizeof *prev) : NULL;
+            next = want_next ? rx_malloc((total ? total : 1) * sizeof *next) : NULL;
+            rep = lp->n_group ? rx_malloc((total ? total : 1) * sizeof *rep) : NULL;
+            if ((tcol = col_new(TY_TIMESTAMP, total))) bucket = col_i64(tcol);
+            if (!src || (want_prev && !prev) || (want_next && !next) || (lp->n_group && !rep) || !tcol) {
                 ops_oom(err);
                 goto out;
             }
@@ -603,9 +627,9 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
                     total++;
                 } else {
                     src[o] = has ? rows[k].row : ROW_NONE;
-                    prev[o] = has ? rows[k].row : before;
-                    next[o] = has ? rows[k].row : k < j ? rows[k].row : ROW_NONE;
-                    rep[o] = has ? rows[k].row : r0;
+                    if (prev) prev[o] = has ? rows[k].row : before;
+                    if (next) next[o] = has ? rows[k].row : k < j ? rows[k].row : ROW_NONE;
+                    if (rep) rep[o] = has ? rows[k].row : r0;
                     bucket[o] = b;
                     o++;
                 }
@@ -617,7 +641,10 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
                     total++;
                     continue;
                 }
-                src[o] = prev[o] = next[o] = rep[o] = rows[i].row;
+                src[o] = rows[i].row;
+                if (prev) prev[o] = rows[i].row;
+                if (next) next[o] = rows[i].row;
+                if (rep) rep[o] = rows[i].row;
                 bucket[o++] = 0;
             }
         }
@@ -634,16 +661,15 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
         bool key = false;
         for (int k = 0; k < lp->n_group; k++) key |= lp->group[k]->col == c;
         if (c == lp->fill_col) {
-            if ((res = col_new(TY_TIMESTAMP, total))) {
-                for (size_t i = 0; i < total; i++) {
-                    col_i64(res)[i] = bucket[i];
-                    if (src[i] != ROW_NONE && col_is_null(tc, src[i]) && col_set_null(res, i) < 0) {
-                        col_release(res);
-                        res = NULL;
-                        break;
-                    }
+            /* the buckets written in step 3; a row's own NULL time stays NULL */
+            res = tcol;
+            tcol = NULL;
+            for (size_t i = 0; i < total; i++)
+                if (src[i] != ROW_NONE && col_is_null(tc, src[i]) && col_set_null(res, i) < 0) {
+                    col_release(res);
+                    res = NULL;
+                    break;
                 }
-            }
         } else if (key) {
             res = col_gather(col, rep, total);
         } else if (lp->fill_rule[c] == FILL_NULL) {
@@ -684,6 +710,7 @@ Table *ops_fill(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     }
 out:
     rx_free(rows), rx_free(ids), rx_free(gcols), rx_free(src), rx_free(prev), rx_free(next);
-    rx_free(rep), rx_free(bucket), rx_free(rowb);
+    rx_free(rep), rx_free(rowb), rx_free(pos);
+    col_release(tcol);
     return t;
 }

@@ -161,20 +161,38 @@ static void oracle_normalize(const Side *l, const Side *r, uint32_t n_parts, Ise
     }
 }
 
+/* *out = x's rows sorted by (part, s, e) (insertion sort: stable), without the rows that hold
+ * no point when valid_only. */
+static void sorted_side(const Side *x, Side *out, bool valid_only) {
+    out->n = 0;
+    for (size_t i = 0; i < x->n; i++) {
+        if (valid_only && x->s[i] >= x->e[i]) continue;
+        size_t j = out->n++;
+        while (j > 0 && (out->part[j - 1] != x->part[i] ? out->part[j - 1] > x->part[i]
+                         : out->s[j - 1] != x->s[i] ? out->s[j - 1] > x->s[i] : out->e[j - 1] > x->e[i])) {
+            out->part[j] = out->part[j - 1], out->s[j] = out->s[j - 1], out->e[j] = out->e[j - 1];
+            j--;
+        }
+        out->part[j] = x->part[i], out->s[j] = x->s[i], out->e[j] = x->e[i];
+    }
+}
+
 /* PACK's side outputs: order lists every row holding a point once, sorted by (part, s, e,
- * row), and pack_of[k] is the pack that holds row order[k]'s interval. 0 when they are right. */
+ * row) (NULL: every row, in row order), and pack_of[k] is the pack that holds row order[k]'s
+ * interval. 0 when they are right. */
 static int check_pack_rows(const Side *x, const IsetList *packs, const uint32_t *order, const uint32_t *pack_of,
                            size_t n_order) {
     size_t valid = 0;
     for (size_t i = 0; i < x->n; i++) valid += x->s[i] < x->e[i];
     if (valid != n_order) return 1;
+    if (!order && n_order != x->n) return 1;
     for (size_t k = 0; k < n_order; k++) {
-        uint32_t i = order[k];
+        uint32_t i = order ? order[k] : (uint32_t)k;
         if (i >= x->n || pack_of[k] >= packs->n) return 1;
         const IsetIv *pk = &packs->v[pack_of[k]];
         if (pk->part != x->part[i] || x->s[i] < pk->s || x->e[i] > pk->e) return 1;
         if (k > 0) {
-            uint32_t j = order[k - 1];
+            uint32_t j = order ? order[k - 1] : (uint32_t)(k - 1);
             int c = x->part[j] != x->part[i] ? (x->part[j] < x->part[i] ? -1 : 1)
                   : x->s[j] != x->s[i] ? (x->s[j] < x->s[i] ? -1 : 1)
                   : x->e[j] != x->e[i] ? (x->e[j] < x->e[i] ? -1 : 1)
@@ -225,45 +243,56 @@ int main(void) {
             if (bb.part[i] == ROW_NONE) bb.part[i] = 0;
         cases++;
 
-        IsetList packs = {0}, want = {0};
-        uint32_t *order = NULL, *pack_of = NULL;
-        size_t n_order = 0;
-        CHECK(iset_pack(a.part, a.s, a.e, a.n, &packs, &order, &pack_of, &n_order) == 0);
-        oracle_pack(&a, n_parts, &want);
-        diffs[0] += differ(&packs, &want, false);
-        diffs[0] += check_pack_rows(&a, &packs, order, pack_of, n_order);
-        check_broken(&want, false, &caught, &tried);
-        free(want.v);
-        want = (IsetList){0};
-
-        /* GAPS, without and with a range (which may be empty, or reach past the intervals) */
-        for (int ranged = 0; ranged < 2; ranged++) {
-            int64_t lo = rnd(D + 1), hi = rnd(D + 1);   /* hi <= lo: an empty range */
-            IsetList got = {0};
-            CHECK(iset_gaps(&packs, n_parts, ranged, lo, hi, &got) == 0);
-            oracle_gaps(&a, n_parts, ranged, lo, hi, &want);
-            diffs[1] += differ(&got, &want, false);
+        /* A as generated, sorted by (part, s, e) (the kernels sweep it in place), and sorted
+         * without the rows that hold no point (PACK's order is then the row order: NULL) */
+        Side as, av;
+        sorted_side(&a, &as, false);
+        sorted_side(&a, &av, true);
+        const Side *forms[3] = {&a, &as, &av};
+        for (int f = 0; f < 3; f++) {
+            const Side *A = forms[f];
+            IsetList packs = {0}, want = {0};
+            uint32_t *order = NULL, *pack_of = NULL;
+            size_t n_order = 0;
+            CHECK(iset_pack(A->part, A->s, A->e, A->n, &packs, &order, &pack_of, &n_order) == 0);
+            oracle_pack(A, n_parts, &want);
+            diffs[0] += differ(&packs, &want, false);
+            diffs[0] += check_pack_rows(A, &packs, order, pack_of, n_order);
+            if (f == 2) diffs[0] += order != NULL;
             check_broken(&want, false, &caught, &tried);
-            iset_list_free(&got);
             free(want.v);
             want = (IsetList){0};
-        }
-        iset_list_free(&packs);
-        free(order);
-        free(pack_of);
 
-        /* IMINUS and IINTERSECT */
-        for (int in = 0; in < 2; in++) {
-            Side l = b;   /* left rows may lack a partition */
-            IsetList got = {0};
-            CHECK(iset_minus(l.part, l.s, l.e, l.n, a.part, a.s, a.e, a.n, n_parts, in, &got) == 0);
-            oracle_minus(&l, &a, n_parts, in, &want);
-            diffs[2 + in] += differ(&got, &want, true);
-            check_broken(&want, true, &caught, &tried);
-            iset_list_free(&got);
-            free(want.v);
-            want = (IsetList){0};
+            /* GAPS, without and with a range (which may be empty, or reach past the intervals) */
+            for (int ranged = 0; ranged < 2; ranged++) {
+                int64_t lo = rnd(D + 1), hi = rnd(D + 1);   /* hi <= lo: an empty range */
+                IsetList got = {0};
+                CHECK(iset_gaps(&packs, n_parts, ranged, lo, hi, &got) == 0);
+                oracle_gaps(A, n_parts, ranged, lo, hi, &want);
+                diffs[1] += differ(&got, &want, false);
+                check_broken(&want, false, &caught, &tried);
+                iset_list_free(&got);
+                free(want.v);
+                want = (IsetList){0};
+            }
+            iset_list_free(&packs);
+            free(order);
+            free(pack_of);
+
+            /* IMINUS and IINTERSECT */
+            for (int in = 0; in < 2; in++) {
+                Side l = b;   /* left rows may lack a partition */
+                IsetList got = {0};
+                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in, &got) == 0);
+                oracle_minus(&l, A, n_parts, in, &want);
+                diffs[2 + in] += differ(&got, &want, true);
+                check_broken(&want, true, &caught, &tried);
+                iset_list_free(&got);
+                free(want.v);
+                want = (IsetList){0};
+            }
         }
+        IsetList want = {0};
 
         /* NORMALIZE: by another side, and by itself (the unary form) */
         for (int self = 0; self < 2; self++) {
