@@ -2004,7 +2004,7 @@ static const char *window_over(Gen *g, const LPlan *p, const WinSpec *s, const B
         const char *ks = len && !p->sort[0].desc ? expr(g, k, in->cols, NULL) : NULL;
         if (!ks || g->d->nulls_case || g->d->no_nulls_order) {
             if (!g->oom)
-                *why = gfmt(g, "a RANGE frame over a %s order: %s has no exact RANGE … PRECEDING of it", type_name(t),
+                *why = gfmt(g, "a RANGE frame over order values of type %s: %s has no exact RANGE … PRECEDING of them", type_name(t),
                             g->d->name);
             return NULL;
         }
