@@ -98,6 +98,11 @@ typedef struct {
                                * the rows with a NULL order value one another's frame */
     const char *range_interval; /* the same over a TIMESTAMP order key: printf format of the fixed
                                * length of %lld microseconds as the dialect's interval; NULL: none */
+    const char *bucket;       /* time_bucket and date_bin of a TIMESTAMP by a fixed width: printf
+                               * format of the bucket of %2$s (SQL) of width %1$lld microseconds laid
+                               * from 0001-01-01T00:00:00Z (so that no time in Relix's range precedes
+                               * the origin, where PostgreSQL 14's date_bin rounds toward it); NULL:
+                               * the engine computes it */
     SqlStruct structs;        /* the sorted pass's one-window form: the last right row as one value */
     SqlSeries series;         /* how the binned interval join expands an interval into its bins */
     int series_max;           /* the most elements one expansion may give; 0: no limit */

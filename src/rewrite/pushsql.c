@@ -542,15 +542,31 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         if (!pat || !esc) return NULL;
         return gfmt(g, "(%s LIKE %s ESCAPE %s)", collated(g, a), pat, esc);
     }
+    case FN_TIME_BUCKET: case FN_DATE_BIN: {
+        /* a TIMESTAMP by a constant fixed width, no zone, from a constant origin (Monday
+         * 2000-01-03 by default) whose buckets are those laid from 0001-01-01, the dialect's
+         * origin: every bucket of a time in Relix's range is then in the range too (where the
+         * engine would fail, no SQL does) */
+        const Expr *w = x, *ts = na >= 2 ? e->args[1] : NULL, *o = na == 3 ? e->args[2] : NULL;
+        if (!g->d->bucket || na > 3 || !ts || ts->type != TY_TIMESTAMP || w->kind != EX_CONST || w->value.null ||
+            w->value.v.d.months != 0 || w->value.v.d.us <= 0)
+            return NULL;
+        int64_t origin = TM_BUCKET_ORIGIN, width = w->value.v.d.us;
+        if (o) {
+            if (o->kind != EX_CONST || o->value.null || (o->type != TY_TIMESTAMP && o->type != TY_DATE)) return NULL;
+            origin = o->type == TY_DATE ? (int64_t)o->value.v.date * US_PER_DAY : o->value.v.i;
+        }
+        if (origin < TM_TS_MIN || origin > TM_TS_MAX || (origin - TM_TS_MIN) % width != 0) return NULL;
+        const char *t = expr(g, ts, cols, NULL);
+        return t ? gfmt(g, g->d->bucket, (long long)width, t) : NULL;
+    }
     case FN_ILIKE: case FN_CONTAINS: case FN_CONCAT: case FN_POWER: case FN_EXP: case FN_LN: case FN_LOG10:
     case FN_SIGN: case FN_MOD: case FN_GREATEST: case FN_LEAST: case FN_NULLIF: case FN_EPOCH:
     case FN_TO_SECONDS: case FN_SECONDS: case FN_MAKE_TIMESTAMP: case FN_NOW:
-    case FN_TIME_BUCKET: case FN_DATE_BIN:
     case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE: case FN_STRFTIME: case FN_STRPTIME:
     case FN_AT_TIME_ZONE: case FN_TO_UTC_TIMESTAMP:
         /* no exact equivalent everywhere (the last digit of a libm result, NULL and NaN rules,
-         * the text of a FLOAT), or rewritten by the analysis; PostgreSQL's date_bin works on
-         * its own timestamp type and rejects months: the engine computes them */
+         * the text of a FLOAT), or rewritten by the analysis: the engine computes them */
         return NULL;
     }
     return NULL;
