@@ -158,8 +158,9 @@ static const SqlDialect GREENPLUM = {
 
 /* Redshift: PostgreSQL's protocol, but no LATERAL, generate_series only on the leader node (the
  * bins come from a recursive CTE), no COLLATE "C" (its default comparison of VARCHAR is by
- * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED; an ASOF
- * WITHIN distance by datediff(microsecond | day, earlier, later). */
+ * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED, no default
+ * argument of LAG and LEAD; an ASOF WITHIN distance by datediff(microsecond | day, earlier,
+ * later). */
 static const SqlDialect REDSHIFT = {
     .name = "Redshift",
     .quote = '"',
@@ -170,6 +171,7 @@ static const SqlDialect REDSHIFT = {
     .collate_bytes = "",
     .bool_type = true,
     .windows = true,
+    .no_lag_default = true,
     .series = SERIES_RECURSIVE,
     .materialized = "",
     .floor = true,
@@ -277,14 +279,14 @@ static const SqlDialect DB2 = {
 };
 
 /* MariaDB from 10.2 (the session sets ANSI_QUOTES, PIPES_AS_CONCAT and NO_BACKSLASH_ESCAPES,
- * connect/mariadb.c): window functions and recursive CTEs, no LATERAL, no FULL JOIN, no NULLS
- * FIRST/LAST (NULLs sort first). Text compares bytewise, without padding, only under
- * utf8mb4_nopad_bin: its default collations ignore case and trailing spaces ('a' = 'A ' is
- * true), so every text comparison, key and order names it; text columns of another character
- * set are only carried. Its arithmetic is not the engine's (division by zero gives NULL, 7 / 2
- * a DECIMAL), nor are its sums, text functions and rounding; no NaN or infinities. CAST to
- * SIGNED rounds a double, which the bins do not mind (floor comes first). Parameters are
- * written into the statement as literals by the connection. */
+ * connect/mariadb.c): window functions (LAG and LEAD without a default) and recursive CTEs, no
+ * LATERAL, no FULL JOIN, no NULLS FIRST/LAST (NULLs sort first). Text compares bytewise, without
+ * padding, only under utf8mb4_nopad_bin: its default collations ignore case and trailing spaces
+ * ('a' = 'A ' is true), so every text comparison, key and order names it; text columns of
+ * another character set are only carried. Its arithmetic is not the engine's (division by zero
+ * gives NULL, 7 / 2 a DECIMAL), nor are its sums, text functions and rounding; no NaN or
+ * infinities. CAST to SIGNED rounds a double, which the bins do not mind (floor comes first).
+ * Parameters are written into the statement as literals by the connection. */
 static const SqlDialect MARIADB = {
     .name = "MariaDB",
     .quote = '"',

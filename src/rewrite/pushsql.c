@@ -5,7 +5,7 @@
  * The spec's two cases (spec/interval-join.md, spec/asof-join.md) are an IJOIN over two bare
  * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare tables
  * (PUSH-SQL-002); they apply with the optimizer off too (an ASOF then only as LATERAL). With it on, any maximal subtree
- * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF over tables of one
+ * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF ω over tables of one
  * connection is pushed (PUSH-SQL-003), as far as every operator and expression in it has an
  * exact equivalent in the dialect; where one has not, the pushdown stops below it and the rest
  * runs in the engine.
@@ -23,7 +23,8 @@
  *      first where it needs one: π and δ keep the first row of each group of equal rows by
  *      ROW_NUMBER() OVER (PARTITION BY items ORDER BY input order) = 1; γ numbers its input in
  *      order and orders groups by min(number) (first appearance); τ prepends its keys to the
- *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n.
+ *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n; ω adds
+ *      one window function per item over its input's subquery (gen_window, docs/connect.md).
  *   3. The statement selects the columns read above and ends with ORDER BY the block's order.
  *
  * Order. Every result of Relix has a defined order (docs/design.md), so every block carries one

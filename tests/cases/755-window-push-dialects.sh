@@ -1,13 +1,13 @@
 # Issue #26: the SQL of each pushed ω shape in every dialect (--sql-dialect, shown under EXPLAIN
 # next to the statement run on DuckDB), over a table and columns named with quotes, brackets,
-# backquotes and a semicolon: ROW_NUMBER/RANK over the PER keys and the total order (BY keys,
-# then the table's key), LAG with a default, FIRST_VALUE/LAST_VALUE/count/min over running and
-# ROWS frames, RANGE frames over a TIMESTAMP (an interval in PostgreSQL's and DuckDB's
-# spelling; elsewhere none is claimed exact), sum of INT (exact only where the database adds
-# integers without overflow: PostgreSQL, DuckDB, Citus), an INT order (SQLite's shapes: it has no
-# TIMESTAMP), and where each stays as it is run: MariaDB's lag takes no default, a RANGE frame
-# needs NULLS FIRST/LAST (not SQL Server's, MariaDB's or MySQL's), H2 is given no window
-# functions.
+# backquotes and a semicolon: ROW_NUMBER/RANK over the PER keys and the total order (BY keys, then
+# the table's key), LAG with a default, FIRST_VALUE/LAST_VALUE/count/min over running and ROWS
+# frames, RANGE frames over a TIMESTAMP (an interval in PostgreSQL's and DuckDB's spelling;
+# elsewhere none is claimed exact), sum of INT (exact only where the database adds integers
+# without overflow: PostgreSQL, DuckDB, Citus), an INT order (SQLite's shapes: it has no
+# TIMESTAMP), and where each stays as it is run: MariaDB's and Redshift's lag take no default, a
+# RANGE frame needs NULLS FIRST/LAST (not SQL Server's, MariaDB's or MySQL's), H2 is given no
+# window functions.
 root=$PWD
 RELIX=$root/$RELIX
 RELIX_LIBDUCKDB=$(tests/duckdb/lib.sh) || { echo "no libduckdb.so"; exit 1; }

@@ -11,7 +11,8 @@ holds NULLs in every column, ties and duplicate timestamps, few partition keys (
 them), negative, zero and large integers, -0.0 and fractions, non-ASCII and mixed-case text.
 A query is time_bucket or date_bin in a π, γ (over buckets) or σ, pushed where the width is
 fixed, no zone is given and the buckets are those laid from 0001-01-01 (the dialect's origin),
-or ω over the table or over a σ of it, sometimes under a σ or π reading the window columns: every function (row_number, rank, dense_rank, lag and lead with offsets and defaults,
+or ω over the table or over a σ of it, sometimes under a σ or π reading the window columns:
+every function (row_number, rank, dense_rank, lag and lead with offsets and defaults,
 first_value, last_value, count, sum, avg, min, max) with every frame (running, ROWS n, RANGE
 over an INT or a TIMESTAMP order), ascending or descending, NULLS FIRST or LAST, one or two
 order keys, with and without PER keys. What must stay in the engine (the dialect table in
