@@ -4,7 +4,7 @@ database and run in the engine (--no-pushdown), must print the same bytes, and E
 each one pushed whole where the dialect has an exact form of every function in it (else ω in
 the engine, with PUSH-SQL-006 saying why).
 
-  tests/diff/window_push.py RELIX postgresql://... | duckdb:FILE  [SEEDS] [QUERIES]
+  tests/diff/window_push.py RELIX postgresql://... | duckdb:FILE | sqlite:FILE  [SEEDS] [QUERIES]
 
 The table (named with a quote, a semicolon and '--', a column named with spaces and a quote)
 holds NULLs in every column, ties and duplicate timestamps, few partition keys (NULL among
@@ -18,10 +18,13 @@ over an INT or a TIMESTAMP order), ascending or descending, NULLS FIRST or LAST,
 order keys, with and without PER keys. What must stay in the engine (the dialect table in
 src/connect/sqlgen.c): sum and avg of FLOAT (the engine's sum is compensated), min and max of
 FLOAT (-0 and 0), first_value and last_value over a RANGE frame (ties by input order); on
-DuckDB also avg of INT and RANGE over an INT order.
+DuckDB also avg of INT and RANGE over an INT order; on SQLite whatever computes with its
+TIMESTAMP column (only carried there), sum and avg, and RANGE frames, while min and max of its
+doubles push (it stores no -0).
 """
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 
@@ -38,9 +41,10 @@ TIMES = [None] + [f"2026-01-02 09:{m:02d}:00" for m in (0, 0, 1, 5, 30, 59)] + [
 def make_table(rng, dialect):
     """The DDL and rows of the table (id, sym, g, ts, n, x, QTY) for the dialect."""
     ts_type = "timestamptz" if dialect == "postgresql" else "TIMESTAMP"
-    n_type = "int8" if dialect == "postgresql" else "BIGINT"
-    sql = [f"CREATE TABLE {quote(TABLE)} (id {n_type} PRIMARY KEY, sym text, g int4, ts {ts_type}, n {n_type}, "
-           f"x {'float8' if dialect == 'postgresql' else 'DOUBLE'}, {quote(QTY)} {n_type});"]
+    n_type = {"postgresql": "int8", "duckdb": "BIGINT", "sqlite": "INTEGER"}[dialect]
+    x_type = {"postgresql": "float8", "duckdb": "DOUBLE", "sqlite": "REAL"}[dialect]
+    sql = [f"CREATE TABLE {quote(TABLE)} (id {n_type} PRIMARY KEY, sym text, g {'int4' if dialect != 'sqlite' else 'INTEGER'}, "
+           f"ts {ts_type}, n {n_type}, x {x_type}, {quote(QTY)} {n_type});"]
     rows = []
     for i in range(1, rng.randrange(2, 40)):
         def maybe(v, p=0.15):
@@ -49,8 +53,10 @@ def make_table(rng, dialect):
         ts = rng.choice(TIMES)
         big = rng.choice([0, 1, -1, 7, -40, 1000, 10**15, -(10**15)])
         x = rng.choice(["0.5", "-0.0", "0.0", "2.25", "-3.5", "1e300", "7"])
+        if ts is not None:
+            ts = {"postgresql": ts + "+00", "duckdb": ts, "sqlite": ts.replace(" ", "T") + "Z"}[dialect]
         rows.append(f"({i}, {'NULL' if sym is None else repr(sym)}, {maybe(str(rng.randrange(0, 3)))}, "
-                    f"{'NULL' if ts is None else repr(ts + ('+00' if dialect == 'postgresql' else ''))}, "
+                    f"{'NULL' if ts is None else repr(ts)}, "
                     f"{maybe(str(big))}, {maybe(x)}, {maybe(str(rng.randrange(-3, 9)))})")
     # insertion order differs from the primary key: the engine's order is the key's
     rng.shuffle(rows)
@@ -64,8 +70,11 @@ def functions(rng, order, dialect):
     (text, pushes)."""
     col = lambda: rng.choice(["n", "x", "sym", "ts", "g", quote(QTY)])
     ctype = {"n": "INT", "x": "FLOAT", "sym": "TEXT", "ts": "TIMESTAMP", "g": "INT", quote(QTY): "INT"}
-    duck = dialect == "duckdb"
+    duck, lite = dialect == "duckdb", dialect == "sqlite"
     first, ftype, fdesc = order[0]
+    # SQLite: TIMESTAMP values are only carried (tested for NULL, never computed with), no
+    # exact sum, no RANGE frame; min and max of its doubles are exact (it stores no -0)
+    lite_ok = lambda fn, arg: not (lite and arg == "ts" and fn != "count")
     out = []
     for _ in range(rng.randrange(1, 5)):
         k = rng.randrange(9)
@@ -80,19 +89,19 @@ def functions(rng, order, dialect):
             if off and rng.random() < 0.5:
                 dflt = {"INT": ", -1", "FLOAT": rng.choice([", 0", ", 1.5"]), "TEXT": ", 'none'",
                         "TIMESTAMP": ", TIMESTAMP '2000-01-01T00:00:00Z'"}[t]
-            out.append((f"{fn}({c}{off}{dflt})", True))
+            out.append((f"{fn}({c}{off}{dflt})", lite_ok(fn, c)))
         elif k == 2:
             fn = rng.choice(["first_value", "last_value"])
             frame = rng.choice(["", " OVER 0 ROWS PRECEDING", " OVER 2 ROWS PRECEDING"])
-            out.append((f"{fn}({c}){frame}", True))
+            out.append((f"{fn}({c}){frame}", lite_ok(fn, c)))
         elif k in (3, 4):
             fn = rng.choice(["count", "sum", "avg", "min", "max"])
             arg = "*" if fn == "count" and rng.random() < 0.3 else c
             if fn in ("sum", "avg"):
                 arg, t = rng.choice([("n", "INT"), (quote(QTY), "INT"), ("g", "INT"), ("x", "FLOAT")])
             frame = rng.choice(["", " OVER 1 ROWS PRECEDING", " OVER 3 ROWS PRECEDING"])
-            ok = not (fn in ("sum", "avg") and t == "FLOAT") and not (fn in ("min", "max") and t == "FLOAT")
-            ok = ok and not (duck and fn == "avg")
+            ok = not (fn in ("sum", "avg") and t == "FLOAT") and not (fn in ("min", "max") and t == "FLOAT" and not lite)
+            ok = ok and not (duck and fn == "avg") and not (lite and fn in ("sum", "avg")) and lite_ok(fn, arg)
             out.append((f"{fn}({arg}){frame}", ok))
         else:
             # RANGE frames: one ascending key, a TIMESTAMP or INT
@@ -106,7 +115,7 @@ def functions(rng, order, dialect):
             d = rng.choice(["DURATION 'PT1M'", "DURATION 'PT30M'", "DURATION 'PT0S'", "DURATION 'P1D'"]) \
                 if ftype == "TIMESTAMP" else rng.choice(["0", "1", "5", "1000000000000000"])
             ok = fn not in ("first_value", "last_value") and not (fn in ("sum", "avg", "min", "max") and at == "FLOAT")
-            ok = ok and not (duck and (fn == "avg" or ftype == "INT"))
+            ok = ok and not (duck and (fn == "avg" or ftype == "INT")) and not lite
             out.append((f"{fn}({arg}) OVER {d} PRECEDING", ok))
     return out
 
@@ -140,7 +149,8 @@ def bucket_query(rng):
 def query(rng, dialect):
     """One ω query and whether it must push whole."""
     if rng.random() < 0.2:
-        return bucket_query(rng)
+        q, ok = bucket_query(rng)
+        return q, ok and dialect != "sqlite"
     keys = [("ts", "TIMESTAMP"), ("n", "INT"), ("sym", "TEXT"), ("g", "INT"), ("x", "FLOAT"), (quote(QTY), "INT")]
     order = []
     for _ in range(1 if rng.random() < 0.7 else 2):
@@ -156,6 +166,8 @@ def query(rng, dialect):
     if rng.random() < 0.3:
         src = f"σ n IS NULL ∨ n ≠ 7 ({src})"
     q = f"ω {per}BY {by}; {items} ({src})"
+    if dialect == "sqlite" and any(c == "ts" for c, _, _ in order):
+        fns = [(f, False) for f, _ in fns]
     if rng.random() < 0.25:
         # only w0 is read above: the others are not computed, pushed or not
         return f"π id, w0 ({q})", fns[0][1]
@@ -168,12 +180,17 @@ def main():
     relix, uri = sys.argv[1], sys.argv[2]
     seeds = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     per_seed = int(sys.argv[4]) if len(sys.argv) > 4 else 20
-    dialect = "duckdb" if uri.startswith("duckdb:") else "postgresql"
+    dialect = "duckdb" if uri.startswith("duckdb:") else "sqlite" if uri.startswith("sqlite:") else "postgresql"
     passed = failed = pushed = engine = 0
     for seed in range(seeds):
         rng = random.Random(seed)
         ddl = f"DROP TABLE IF EXISTS {quote(TABLE)};\n" + make_table(rng, dialect)
-        if dialect == "duckdb":
+        if dialect == "sqlite":
+            db = sqlite3.connect(uri[len("sqlite:"):])
+            db.executescript(ddl)
+            db.close()
+            p = subprocess.CompletedProcess([], 0)
+        elif dialect == "duckdb":
             ddb = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "duckdb", "ddb.py")
             p = subprocess.run([sys.executable, ddb, uri[len("duckdb:"):]], input=ddl, capture_output=True, text=True)
         else:
