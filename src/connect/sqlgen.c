@@ -51,6 +51,11 @@ static const SqlDialect POSTGRES = {
     .bool_type = true,
     .ordered_aggregates = true,
     .windows = true,
+    .wide_int_sum = true,
+    .exact_int_avg = true,
+    .range_int = true,
+    .range_interval = "CAST('%lld microseconds' AS interval)",
+    .bucket = "date_bin(CAST('%1$lld microseconds' AS interval), %2$s, CAST('0001-01-01 00:00:00+00' AS timestamptz))",
     .series = SERIES_GENERATE,
     .materialized = "MATERIALIZED ",
     .floor = true,
@@ -78,6 +83,9 @@ static const SqlDialect DUCKDB = {
     .narrow_ints = true,
     .bool_type = true,
     .windows = true,
+    .wide_int_sum = true,
+    .range_interval = "to_microseconds(CAST(%lld AS BIGINT))",
+    .bucket = "time_bucket(to_microseconds(CAST(%1$lld AS BIGINT)), CAST(%2$s AS TIMESTAMP), CAST('0001-01-01 00:00:00' AS TIMESTAMP))",
     .structs = STRUCT_PACK,
     .series = SERIES_GENERATE,
     .materialized = "MATERIALIZED ",
@@ -115,6 +123,11 @@ static const SqlDialect CITUS = {
     .bool_type = true,
     .ordered_aggregates = true,
     .windows = true,
+    .wide_int_sum = true,
+    .exact_int_avg = true,
+    .range_int = true,
+    .range_interval = "CAST('%lld microseconds' AS interval)",
+    .bucket = "date_bin(CAST('%1$lld microseconds' AS interval), %2$s, CAST('0001-01-01 00:00:00+00' AS timestamptz))",
     .series = SERIES_GENERATE,
     .materialized = "MATERIALIZED ",
     .floor = true,
@@ -145,8 +158,9 @@ static const SqlDialect GREENPLUM = {
 
 /* Redshift: PostgreSQL's protocol, but no LATERAL, generate_series only on the leader node (the
  * bins come from a recursive CTE), no COLLATE "C" (its default comparison of VARCHAR is by
- * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED; an ASOF
- * WITHIN distance by datediff(microsecond | day, earlier, later). */
+ * bytes), TEXT a VARCHAR(256) (text is cast as VARCHAR(65535)), no MATERIALIZED, no default
+ * argument of LAG and LEAD; an ASOF WITHIN distance by datediff(microsecond | day, earlier,
+ * later). */
 static const SqlDialect REDSHIFT = {
     .name = "Redshift",
     .quote = '"',
@@ -157,6 +171,7 @@ static const SqlDialect REDSHIFT = {
     .collate_bytes = "",
     .bool_type = true,
     .windows = true,
+    .no_lag_default = true,
     .series = SERIES_RECURSIVE,
     .materialized = "",
     .floor = true,
@@ -264,14 +279,14 @@ static const SqlDialect DB2 = {
 };
 
 /* MariaDB from 10.2 (the session sets ANSI_QUOTES, PIPES_AS_CONCAT and NO_BACKSLASH_ESCAPES,
- * connect/mariadb.c): window functions and recursive CTEs, no LATERAL, no FULL JOIN, no NULLS
- * FIRST/LAST (NULLs sort first). Text compares bytewise, without padding, only under
- * utf8mb4_nopad_bin: its default collations ignore case and trailing spaces ('a' = 'A ' is
- * true), so every text comparison, key and order names it; text columns of another character
- * set are only carried. Its arithmetic is not the engine's (division by zero gives NULL, 7 / 2
- * a DECIMAL), nor are its sums, text functions and rounding; no NaN or infinities. CAST to
- * SIGNED rounds a double, which the bins do not mind (floor comes first). Parameters are
- * written into the statement as literals by the connection. */
+ * connect/mariadb.c): window functions (LAG and LEAD without a default) and recursive CTEs, no
+ * LATERAL, no FULL JOIN, no NULLS FIRST/LAST (NULLs sort first). Text compares bytewise, without
+ * padding, only under utf8mb4_nopad_bin: its default collations ignore case and trailing spaces
+ * ('a' = 'A ' is true), so every text comparison, key and order names it; text columns of
+ * another character set are only carried. Its arithmetic is not the engine's (division by zero
+ * gives NULL, 7 / 2 a DECIMAL), nor are its sums, text functions and rounding; no NaN or
+ * infinities. CAST to SIGNED rounds a double, which the bins do not mind (floor comes first).
+ * Parameters are written into the statement as literals by the connection. */
 static const SqlDialect MARIADB = {
     .name = "MariaDB",
     .quote = '"',
@@ -280,6 +295,7 @@ static const SqlDialect MARIADB = {
     .param_mark = '?',
     .collate_bytes = " COLLATE utf8mb4_nopad_bin",
     .windows = true,
+    .no_lag_default = true,
     .series = SERIES_RECURSIVE,
     .materialized = "",
     .floor = true,

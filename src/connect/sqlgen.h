@@ -84,7 +84,25 @@ typedef struct {
                                * BOOL->INT as a cast (else they are the integers 0 and 1) */
     bool ordered_aggregates;  /* sum(x ORDER BY k) and array_agg(... ) FILTER: SUM AVG FIRST LAST */
     bool float_min_max;       /* min/max of doubles pick the engine's value among -0 and 0 */
-    bool windows;             /* window functions with ROWS frames (the sorted-pass AS-OF join) */
+    bool windows;             /* window functions with ROWS frames (the sorted-pass AS-OF join, ω's
+                               * row_number, rank, dense_rank, lag, lead, first_value, last_value,
+                               * count, min and max) */
+    bool no_lag_default;      /* lag and lead take no third argument, the default (MariaDB) */
+    bool wide_int_sum;        /* sum of 64-bit integers is exact (numeric, HUGEINT: no partial sum
+                               * overflows) and its CAST back to 64 bits fails where the total does
+                               * not fit, as the engine's: ω's sum of INT */
+    bool exact_int_avg;       /* with wide_int_sum: that exact sum CAST to a double is correctly
+                               * rounded (PostgreSQL's numeric): ω's avg of INT */
+    bool range_int;           /* RANGE BETWEEN n PRECEDING AND CURRENT ROW over one INT order key,
+                               * a bound below the smallest 64-bit integer reaching every row and
+                               * the rows with a NULL order value one another's frame */
+    const char *range_interval; /* the same over a TIMESTAMP order key: printf format of the fixed
+                               * length of %lld microseconds as the dialect's interval; NULL: none */
+    const char *bucket;       /* time_bucket and date_bin of a TIMESTAMP by a fixed width: printf
+                               * format of the bucket of %2$s (SQL) of width %1$lld microseconds laid
+                               * from 0001-01-01T00:00:00Z (so that no time in Relix's range precedes
+                               * the origin, where PostgreSQL 14's date_bin rounds toward it); NULL:
+                               * the engine computes it */
     SqlStruct structs;        /* the sorted pass's one-window form: the last right row as one value */
     SqlSeries series;         /* how the binned interval join expands an interval into its bins */
     int series_max;           /* the most elements one expansion may give; 0: no limit */

@@ -5,7 +5,7 @@
  * The spec's two cases (spec/interval-join.md, spec/asof-join.md) are an IJOIN over two bare
  * tables of one connection (PUSH-SQL-001, any dialect) and an ASOF over two bare tables
  * (PUSH-SQL-002); they apply with the optimizer off too (an ASOF then only as LATERAL). With it on, any maximal subtree
- * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF over tables of one
+ * of σ π ρ δ ⨝ (inner, outer, semi, anti, cross, natural) γ τ TOP IJOIN ASOF ω over tables of one
  * connection is pushed (PUSH-SQL-003), as far as every operator and expression in it has an
  * exact equivalent in the dialect; where one has not, the pushdown stops below it and the rest
  * runs in the engine.
@@ -23,7 +23,8 @@
  *      first where it needs one: π and δ keep the first row of each group of equal rows by
  *      ROW_NUMBER() OVER (PARTITION BY items ORDER BY input order) = 1; γ numbers its input in
  *      order and orders groups by min(number) (first appearance); τ prepends its keys to the
- *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n.
+ *      order; TOP is ORDER BY ... LIMIT n, or ROW_NUMBER() OVER (PARTITION BY ...) <= n; ω adds
+ *      one window function per item over its input's subquery (gen_window, docs/connect.md).
  *   3. The statement selects the columns read above and ends with ORDER BY the block's order.
  *
  * Order. Every result of Relix has a defined order (docs/design.md), so every block carries one
@@ -116,6 +117,7 @@ typedef struct {
     const char *why;    /* the form an AS-OF or interval join took and why, for the log */
     bool pull;          /* the cost model prefers pulling the inputs of the join it met */
     const char *stay;   /* why an AS-OF or interval join met has no exact form here, for the log */
+    const char *stay_win; /* why an ω met has no exact form here, for the log */
     bool spec_only;     /* the optimizer is off: the spec's pushdowns, without the cost model */
 } Gen;
 
@@ -541,15 +543,31 @@ static const char *call(Gen *g, const Expr *e, const Col *cols, bool *narrow) {
         if (!pat || !esc) return NULL;
         return gfmt(g, "(%s LIKE %s ESCAPE %s)", collated(g, a), pat, esc);
     }
+    case FN_TIME_BUCKET: case FN_DATE_BIN: {
+        /* a TIMESTAMP by a constant fixed width, no zone, from a constant origin (Monday
+         * 2000-01-03 by default) whose buckets are those laid from 0001-01-01, the dialect's
+         * origin: every bucket of a time in Relix's range is then in the range too (where the
+         * engine would fail, no SQL does) */
+        const Expr *w = x, *ts = na >= 2 ? e->args[1] : NULL, *o = na == 3 ? e->args[2] : NULL;
+        if (!g->d->bucket || na > 3 || !ts || ts->type != TY_TIMESTAMP || w->kind != EX_CONST || w->value.null ||
+            w->value.v.d.months != 0 || w->value.v.d.us <= 0)
+            return NULL;
+        int64_t origin = TM_BUCKET_ORIGIN, width = w->value.v.d.us;
+        if (o) {
+            if (o->kind != EX_CONST || o->value.null || (o->type != TY_TIMESTAMP && o->type != TY_DATE)) return NULL;
+            origin = o->type == TY_DATE ? (int64_t)o->value.v.date * US_PER_DAY : o->value.v.i;
+        }
+        if (origin < TM_TS_MIN || origin > TM_TS_MAX || (origin - TM_TS_MIN) % width != 0) return NULL;
+        const char *t = expr(g, ts, cols, NULL);
+        return t ? gfmt(g, g->d->bucket, (long long)width, t) : NULL;
+    }
     case FN_ILIKE: case FN_CONTAINS: case FN_CONCAT: case FN_POWER: case FN_EXP: case FN_LN: case FN_LOG10:
     case FN_SIGN: case FN_MOD: case FN_GREATEST: case FN_LEAST: case FN_NULLIF: case FN_EPOCH:
     case FN_TO_SECONDS: case FN_SECONDS: case FN_MAKE_TIMESTAMP: case FN_NOW:
-    case FN_TIME_BUCKET: case FN_DATE_BIN:
     case FN_REGEXP_LIKE: case FN_REGEXP_REPLACE: case FN_STRFTIME: case FN_STRPTIME:
     case FN_AT_TIME_ZONE: case FN_TO_UTC_TIMESTAMP:
         /* no exact equivalent everywhere (the last digit of a libm result, NULL and NaN rules,
-         * the text of a FLOAT), or rewritten by the analysis; PostgreSQL's date_bin works on
-         * its own timestamp type and rejects months: the engine computes them */
+         * the text of a FLOAT), or rewritten by the analysis: the engine computes them */
         return NULL;
     }
     return NULL;
@@ -1967,6 +1985,216 @@ static Blk *gen_top(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in) {
     return g->oom ? NULL : o;
 }
 
+/* The longest lag or lead offset and ROWS frame a statement names (PostgreSQL's int4). */
+#define WIN_MAX_OFFSET 2147483647
+/* The longest RANGE frame over a TIMESTAMP order written into a statement, in microseconds (a
+ * thousand years): no bound below a time of the years 1 to 9999 leaves the database's range,
+ * where PostgreSQL would fail and the engine does not. */
+#define WIN_MAX_RANGE_US (INT64_C(1000) * 366 * US_PER_DAY)
+
+/* The window clause (the text inside OVER's parentheses) of function s of ω p over the block
+ * in: PARTITION BY part, then the engine's order of each partition and the frame. Functions
+ * that read rows by position (row_number, lag, lead, first_value, last_value, ROWS and running
+ * frames) order by the BY keys and then the input's order, which is total, as the engine's
+ * stable sort is; rank and dense_rank by the BY keys alone (their peers); a RANGE frame by its
+ * one order key. NULL with *why when the dialect has no exact form. */
+static const char *window_over(Gen *g, const LPlan *p, const WinSpec *s, const Blk *in, const char *part,
+                               const char **why) {
+    bool peers_only = s->fn == WIN_RANK || s->fn == WIN_DENSE_RANK;
+    bool framed = s->fn >= WIN_FIRST_VALUE;
+    int n_ord;
+    const char *order;
+    if (framed && s->frame == WF_RANGE) {
+        /* the frame is a set of rows: only the functions that do not read its order */
+        if (s->fn == WIN_FIRST_VALUE || s->fn == WIN_LAST_VALUE) {
+            *why = gfmt(g, "%s over a RANGE frame picks among equal order values by input order, which SQL's RANGE "
+                           "frame (one ORDER BY key) does not know", lang_window_name(s->fn));
+            return NULL;
+        }
+        const Expr *k = p->n_sort == 1 ? p->sort[0].e : NULL;
+        RxType t = k ? k->type : TY_NULL;
+        const char *len = NULL;
+        if (t == TY_INT && g->d->range_int && s->range >= 0)
+            len = gfmt(g, "%lld", (long long)s->range);
+        else if (t == TY_TIMESTAMP && g->d->range_interval && s->range >= 0 && s->range <= WIN_MAX_RANGE_US)
+            len = gfmt(g, g->d->range_interval, (long long)s->range);
+        const char *ks = len && !p->sort[0].desc ? expr(g, k, in->cols, NULL) : NULL;
+        if (!ks || g->d->nulls_case || g->d->no_nulls_order) {
+            if (!g->oom)
+                *why = gfmt(g, "a RANGE frame over order values of type %s: %s has no exact RANGE … PRECEDING of them", type_name(t),
+                            g->d->name);
+            return NULL;
+        }
+        StrBuf b;
+        sb_init(&b);
+        sql_order_item(&b, g->d, ks, false, false, false, p->sort[0].nulls_first);
+        const char *r = b.oom ? NULL
+                              : gfmt(g, "%sORDER BY %s RANGE BETWEEN %s PRECEDING AND CURRENT ROW", part, b.p, len);
+        sb_free(&b);
+        return r;
+    }
+    Ord *ord = sort_order(g, p->sort, p->n_sort, in, &n_ord);
+    if (!ord) {
+        if (!g->oom) *why = gfmt(g, "an order key has no exact ORDER BY in %s", g->d->name);
+        return NULL;
+    }
+    if (peers_only) {
+        /* the BY keys only: sort_order puts them first, then the input's order */
+        n_ord -= in->n_ord;
+    }
+    if (!n_ord) {
+        *why = peers_only ? "rank without order keys" : "the input has no order to number its rows by";
+        return NULL;
+    }
+    if (!(order = order_text(g, ord, n_ord, false))) return NULL;
+    const char *frame = "";
+    if (framed && s->frame == WF_RUNNING) frame = " ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW";
+    else if (framed && s->frame == WF_ROWS) {
+        if (s->rows < 0 || s->rows > WIN_MAX_OFFSET) {
+            *why = "a ROWS frame longer than 2147483647 rows";
+            return NULL;
+        }
+        frame = gfmt(g, " ROWS BETWEEN %lld PRECEDING AND CURRENT ROW", (long long)s->rows);
+    }
+    return frame ? gfmt(g, "%sORDER BY %s%s", part, order, frame) : NULL;
+}
+
+/* Window function s of ω p over the block in, as SQL (its result of type s->type), or NULL with
+ * *why when the dialect has no exact equivalent (docs/operators.md, "ω" and pushdown). */
+static const char *window_fn(Gen *g, const LPlan *p, const WinSpec *s, const Blk *in, const char *part,
+                             const char **why) {
+    const char *name = lang_window_name(s->fn);
+    const Expr *x = s->arg;
+    RxType at = x ? x->type : TY_NULL;
+    if (x && (at == TY_NULL || (at == TY_BOOL && g->d->bool_case && x->kind != EX_COL))) {
+        *why = gfmt(g, "%s of %s: no value to pass in %s", name, type_name(at), g->d->name);
+        return NULL;
+    }
+    /* the argument's Relix value; what only counts it is tested for NULL as stored */
+    const char *v = !x ? NULL : s->fn == WIN_COUNT && x->kind == EX_COL ? in->cols[x->col].raw : expr(g, x, in->cols, NULL);
+    if (x && !v) {
+        if (!g->oom) *why = gfmt(g, "the argument of %s has no exact form in %s", name, g->d->name);
+        return NULL;
+    }
+    const char *over = window_over(g, p, s, in, part, why);
+    if (!over) return NULL;
+    const char *it = sql_type_name(g->d, TY_INT);
+    switch (s->fn) {
+    case WIN_ROW_NUMBER: return cast_to(g, gfmt(g, "ROW_NUMBER() OVER (%s)", over), TY_INT);
+    case WIN_RANK: return cast_to(g, gfmt(g, "RANK() OVER (%s)", over), TY_INT);
+    case WIN_DENSE_RANK: return cast_to(g, gfmt(g, "DENSE_RANK() OVER (%s)", over), TY_INT);
+    case WIN_LAG: case WIN_LEAD: {
+        if (s->offset < 0 || s->offset > WIN_MAX_OFFSET) {
+            *why = gfmt(g, "%s by more than 2147483647 rows", name);
+            return NULL;
+        }
+        const char *fn = s->fn == WIN_LAG ? "LAG" : "LEAD";
+        if (at != s->type && !(v = branch(g, x, s->type, in->cols))) return NULL;
+        if (!s->def || s->def->type == TY_NULL) return gfmt(g, "%s(%s, %lld) OVER (%s)", fn, v, (long long)s->offset, over);
+        if (g->d->no_lag_default) {
+            *why = gfmt(g, "%s with a default: %s's takes none", name, g->d->name);
+            return NULL;
+        }
+        const char *d = branch(g, s->def, s->type, in->cols);
+        if (!d) {
+            if (!g->oom) *why = gfmt(g, "the default of %s has no exact form in %s", name, g->d->name);
+            return NULL;
+        }
+        return gfmt(g, "%s(%s, %lld, %s) OVER (%s)", fn, v, (long long)s->offset, d, over);
+    }
+    case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
+        return gfmt(g, "%s(%s) OVER (%s)", s->fn == WIN_FIRST_VALUE ? "FIRST_VALUE" : "LAST_VALUE", v, over);
+    case WIN_COUNT:
+        return cast_to(g, s->star ? gfmt(g, "count(*) OVER (%s)", over) : gfmt(g, "count(%s) OVER (%s)", v, over), TY_INT);
+    case WIN_SUM: case WIN_AVG:
+        /* the engine adds INT exactly in 128 bits and doubles with a compensated sum, sliding
+         * over the frames: only an exact integer sum gives its result */
+        if (at != TY_INT || !it || !g->d->wide_int_sum || (s->fn == WIN_AVG && !g->d->exact_int_avg)) {
+            *why = at == TY_INT ? gfmt(g, "%s of INT: %s's is not exact", name, g->d->name)
+                                : gfmt(g, "%s of %s: the engine adds with a compensated sum, SQL's sum does not", name,
+                                       type_name(at));
+            return NULL;
+        }
+        if (s->fn == WIN_SUM) return gfmt(g, "CAST(sum(%s) OVER (%s) AS %s)", v, over, it);
+        return gfmt(g, "(CAST(sum(%s) OVER (%s) AS %s) / CAST(count(%s) OVER (%s) AS %s))", v, over,
+                    sql_type_name(g->d, TY_FLOAT), v, over, sql_type_name(g->d, TY_FLOAT));
+    case WIN_MIN: case WIN_MAX: {
+        /* equal values are the same value, except -0 and 0 (which SQL picks otherwise) and
+         * DURATIONs of one length written differently */
+        if (at == TY_DURATION || at == TY_BOOL || (at == TY_FLOAT && !g->d->float_min_max)) {
+            *why = gfmt(g, "%s of %s: equal values that differ (-0 and 0, DURATIONs) are picked otherwise", name,
+                        type_name(at));
+            return NULL;
+        }
+        const char *k = at == TY_TEXT ? collated(g, v) : v;
+        return k ? collated_text(g, gfmt(g, "%s(%s) OVER (%s)", s->fn == WIN_MIN ? "min" : "max", k, over), at) : NULL;
+    }
+    case WIN_N_FUNCTIONS: break;
+    }
+    return NULL;
+}
+
+/* ω as its input's subquery with one window function per item: the input's columns and order
+ * pass through (ω moves no row). NULL when a partition key or function has no exact form
+ * (g->stay_win says which). */
+static Blk *gen_window(Gen *g, const LPlan *p, Blk *in, const uint8_t *need_in, const uint8_t *need) {
+    if (!g->d->windows) {
+        g->stay_win = gfmt(g, "ω: %s has no window functions", g->d->name);
+        return NULL;
+    }
+    int nin = in->n_cols;
+    StrBuf part, items;
+    sb_init(&part);
+    sb_init(&items);
+    const char *why = NULL;
+    bool ok = true;
+    for (int k = 0; ok && k < p->n_group; k++) {
+        const Expr *e = p->group[k];
+        if (e->type == TY_NULL) continue; /* one partition */
+        const char *kx = e->type == TY_BOOL && g->d->bool_case && e->kind != EX_COL ? NULL : key_expr(g, e, in->cols);
+        if (!kx) {
+            ok = false;
+            why = gfmt(g, "ω: a PER key has no exact form in %s", g->d->name);
+            break;
+        }
+        sb_printf(&part, "%s%s", part.n ? ", " : "PARTITION BY ", kx);
+    }
+    if (part.n) sb_puts(&part, " ");
+    const char *pt = ok && !part.oom ? gfmt(g, "%s", part.p ? part.p : "") : NULL;
+    Blk tmp = *in;
+    tmp.n_cols = p->schema.n;
+    tmp.cols = galloc(g, (size_t)(p->schema.n + 1) * sizeof *tmp.cols);
+    DbNative *nat = galloc(g, (size_t)(p->n_wins + 1) * sizeof *nat);
+    ok = ok && pt && tmp.cols && nat;
+    if (ok) memcpy(tmp.cols, in->cols, (size_t)nin * sizeof *tmp.cols);
+    for (int k = 0; ok && k < p->n_wins; k++) {
+        const WinSpec *s = &p->wins[k];
+        tmp.cols[nin + k] = (Col){NULL, s->type, DBN_EXACT, NULL};
+        if (need && !need[nin + k]) continue; /* not read above: not computed */
+        const char *w = window_fn(g, p, s, in, pt, &why);
+        if (!w) {
+            ok = false;
+            if (why) why = gfmt(g, "ω %s → %s: %s", lang_window_name(s->fn), p->schema.cols[nin + k].name, why);
+            break;
+        }
+        sb_printf(&items, "%s%s AS w%d", items.n ? ", " : "", w, k);
+        nat[k] = s->type == TY_INT ? DBN_INT4 : DBN_EXACT;
+    }
+    const char *extra = ok && !items.oom && items.n ? gfmt(g, "%s", items.p) : NULL;
+    sb_free(&part);
+    sb_free(&items);
+    if (!ok) {
+        if (!g->oom && why) g->stay_win = why;
+        return NULL;
+    }
+    Blk *o = close_blk(g, &tmp, need_in, extra, NULL);
+    if (!o) return NULL;
+    const char *alias = strrchr(o->from, ' ') + 1;
+    for (int k = 0; k < p->n_wins; k++)
+        if (!need || need[nin + k]) o->cols[nin + k] = (Col){gfmt(g, "%s.w%d", alias, k), p->wins[k].type, nat[k], NULL};
+    return g->oom ? NULL : o;
+}
+
 /* One end of a WJOIN window as SQL: the right time rm at or after lm + off (lower end) or at or
  * before it (upper end), both of type t, written as a distance with a bound of zero or more
  * (the dialect's distance, as WITHIN's; PostgreSQL's and DuckDB's is late - early) so that no
@@ -2148,6 +2376,7 @@ static Blk *gen(Gen *g, const LPlan *p, const uint8_t *need) {
     }
     case LP_TOP: return gen_top(g, p, in, n0);
     case LP_GROUP: return gen_group(g, p, in, n0);
+    case LP_WINDOW: return gen_window(g, p, in, n0, need);
     default: return NULL;
     }
 }
@@ -2192,7 +2421,7 @@ static bool bare_table(const LPlan *p) {
 static void op_names(const LPlan *p, StrBuf *b) {
     static const char *const names[] = {
         [LP_SELECT] = "σ", [LP_PROJECT] = "π", [LP_IJOIN] = "IJOIN", [LP_ASOF] = "ASOF", [LP_WJOIN] = "WJOIN", [LP_JOIN] = "⨝",
-        [LP_DISTINCT] = "δ", [LP_SORT] = "τ", [LP_TOP] = "TOP", [LP_GROUP] = "γ",
+        [LP_DISTINCT] = "δ", [LP_SORT] = "τ", [LP_TOP] = "TOP", [LP_GROUP] = "γ", [LP_WINDOW] = "ω",
     };
     if (!p || p->kind == LP_SCAN) return;
     const char *n = (size_t)p->kind < RX_ARRAY_LEN(names) ? names[p->kind] : NULL;
@@ -2269,6 +2498,10 @@ static LPlan *try_push(Walk *w, LPlan *p, const uint8_t *need) {
         w->rc = -1;
     if (!b && !g.pull && g.stay && !g.oom &&
         log_once(w, "PUSH-SQL-005", "Join left in the engine: no exact pushed form", arena_printf(w->a, "%s (%s)", g.stay, db_display(conn->conn))) < 0)
+        w->rc = -1;
+    if (!b && g.stay_win && !g.oom &&
+        log_once(w, "PUSH-SQL-006", "Window functions left in the engine: no exact pushed form",
+                 arena_printf(w->a, "%s (%s)", g.stay_win, db_display(conn->conn))) < 0)
         w->rc = -1;
     if (!b || g.too_long) return NULL;
     int n = p->schema.n;

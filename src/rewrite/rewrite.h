@@ -58,14 +58,16 @@ typedef struct {
  *   PUSH-SQL-001 an interval join over two tables of one connection runs as one statement
  *   PUSH-SQL-002 an AS-OF join over two tables of one connection runs as one statement
  *               (these two apply with the optimizer off too: they are the spec's behaviour)
- *   PUSH-SQL-003 any other subtree of σ π ρ δ ⨝ γ τ TOP IJOIN ASOF over tables of one
+ *   PUSH-SQL-003 any other subtree of σ π ρ δ ⨝ γ τ TOP IJOIN ASOF ω over tables of one
  *               connection runs as one statement, as far as it has an exact SQL equivalent,
  *               fetching only the columns read above
  *   PUSH-SQL-004 an AS-OF or interval join stays in the engine, its inputs pulled, because
  *               the cost model finds that cheaper than pushing it (pushsql.c)
  *   PUSH-SQL-005 an AS-OF, interval or window join stays in the engine because it has no exact
  *               form in the connection's SQL (ASOF NEAREST, k nearest, WITHIN over DURATIONs,
- *               WJOIN) */
+ *               WJOIN)
+ *   PUSH-SQL-006 an ω stays in the engine because one of its window functions has no exact
+ *               form in the connection's SQL (the detail names it) */
 int rw_apply(Arena *a, LPlan **root, const RewriteOptions *opt, RewriteLog *log, RxError *err);
 
 /* Internal to the stage: appends an entry; -1 on OOM. */
