@@ -23,7 +23,9 @@ How rows are placed (docs/dask.md says why each is exact):
   and a pair is kept only in the bin of max(l.start, r.start), so each pair comes once. Rows
   with start > end (which some relations still match) are joined against the other whole side
   instead; PRECEDES and PRECEDED_BY are not local in time and partition on the key alone (or
-  broadcast the right side when there is none).
+  broadcast the right side when there is none). IJOIN LEFT, SEMI and ANTI (kind=) list the
+  inner pairs with a left row id and decide each left row once: in its key's partition, or,
+  by bins, in its own input partition from the ids that found a partner in any bin.
 - inputs already partitioned alike (by relix.dask.partition with the same keys and count, or
   with the key as an index with known divisions) are used as they are.
 
@@ -228,13 +230,13 @@ def _normalize(out, meta):
 
 def _run(script, frames, meta, post=None):
     """relix.query(script) over frames (name -> DataFrame) with post applied to its result and
-    meta's columns and dtypes; (result, seconds in relix.query)."""
+    meta's columns and dtypes (as it comes, for meta None); (result, seconds in relix.query)."""
     t0 = _time.perf_counter()
     out = _rx_query(script, **{k: {c: f[c] for c in f.columns} for k, f in frames.items()})
     t1 = _time.perf_counter()
     if post is not None:
         out = post(out)
-    return _normalize(out, meta), t1 - t0
+    return (out if meta is None else _normalize(out, meta)), t1 - t0
 
 
 def _where():
@@ -657,10 +659,14 @@ def _relation_text(relation):
     return text, all(m in _LOCAL for m in members)
 
 
-def _ijoin_script(rel, at, lcols, rcols, keys, binned):
+def _ijoin_script(rel, at, lcols, rcols, keys, binned, kind="inner"):
+    """The Relix script of one partition's join: L IJOIN [kind] rel (...) R under a σ of the key
+    equalities (and, binned, of the pair's bin). A kind other than inner takes no keys: its
+    keyed form is not one Relix operator, and relix.dask decides it from inner pairs."""
     ends = f"L.{_q(lcols[0])}, R.{_q(rcols[0])}, R.{_q(rcols[1])}" if at else \
         f"L.{_q(lcols[0])}, L.{_q(lcols[1])}, R.{_q(rcols[0])}, R.{_q(rcols[1])}"
-    join = f"L IJOIN {rel} ({ends}) R"
+    word = "" if kind == "inner" else kind.upper() + " "
+    join = f"L IJOIN {word}{rel} ({ends}) R"
     cond = [f"L.{_q(a)} = R.{_q(b)}" for a, b in keys]
     if binned:
         cond = [f"L.{_LB} = R.{_RB}"] + cond + [f"(L.{_LF} ∨ R.{_RF})"]
@@ -736,7 +742,77 @@ def _drop_key_nulls(frame, kcols, keep):
     return frame[~null] if null.any() else frame
 
 
-def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions=None, bins=None,
+_LID = "__rx_lid"
+_KINDS = ("inner", "left", "semi", "anti")
+
+
+def _with_lid(frame, partition_info=None):
+    """frame (its index a column, if named) with a column of left row ids, unique across the
+    input: the partition's number in the high bits, the row's position in the low 40."""
+    frame = _reset(frame)
+    i = partition_info["number"] if partition_info else 0
+    return frame.assign(**{_LID: (np.int64(i) << np.int64(40)) + np.arange(len(frame), dtype=np.int64)})
+
+
+def _decide(kind, pad, meta, left, matched, empty_right):
+    """The left rows' part of an IJOIN LEFT, SEMI or ANTI, given the ids of the left rows that
+    have a partner (matched, int64): SEMI the matched rows, ANTI the others, LEFT the others
+    padded with NULLs. Run through Relix (pad: the keyless kind script, ANTI for SEMI) over an
+    empty right, so that types and padding are Relix's; left's id column is dropped."""
+    hit = np.isin(left[_LID].to_numpy(), matched)
+    rows = left[hit] if kind == "semi" else left[~hit]
+    rows = rows.drop(columns=[_LID])
+    out = _rx_query(pad, L={c: rows[c] for c in rows.columns}, R={c: empty_right[c] for c in empty_right.columns})
+    return _normalize(out, meta)
+
+
+def _kind_kernel(script, kind, pad, meta, left_pieces, right_pieces, right_meta):
+    """One partition of IJOIN LEFT, SEMI or ANTI that holds every partner of its left rows (by
+    key, aligned, or beside the whole right): the inner pairs with the left ids, then each
+    left row decided once; (result, stats)."""
+    t0 = _time.perf_counter()
+    L = _concat(left_pieces)
+    R = _concat(right_pieces)
+    t1 = _time.perf_counter()
+    pairs = _rx_query(script, L={c: L[c] for c in L.columns}, R={c: R[c] for c in R.columns})
+    t2 = _time.perf_counter()
+    matched = np.unique(pairs[_LID].to_numpy(np.int64)) if len(pairs) else np.zeros(0, np.int64)
+    part = _decide(kind, pad, meta, L, matched, right_meta)
+    if kind == "left" and len(pairs):
+        part = _concat([_normalize(pairs.drop(columns=[_LID]), meta), part])
+    return part, {"concat_s": t1 - t0, "kernel_s": t2 - t1, "post_s": _time.perf_counter() - t2,
+                  "left_rows": len(L), "right_rows": len(R), "rows_out": len(part), "worker": _where()}
+
+
+def _bin_pairs(script, meta, homes, keep_pairs, left_pieces, right_pieces):
+    """One bin partition of IJOIN LEFT, SEMI or ANTI: its inner pairs, each once (the pairs
+    themselves only for LEFT), and the ids of the left rows with a partner, split by the left
+    input partition that holds the row: (pairs, stats, ids for home 0, ..., home homes-1)."""
+    if all(len(p) == 0 for p in left_pieces) or all(len(p) == 0 for p in right_pieces):
+        out = meta.iloc[:0]
+        st = {"concat_s": 0.0, "kernel_s": 0.0, "post_s": 0.0, "left_rows": 0, "right_rows": 0, "rows_out": 0}
+        return (out, st) + tuple(np.zeros(0, np.int64) for _ in range(homes))
+    pairs, st = _kernel(script, None, _drop_helpers, left_pieces, right_pieces)
+    ids = np.unique(pairs[_LID].to_numpy(np.int64))
+    home = ids >> np.int64(40)
+    cut = np.searchsorted(home, np.arange(homes + 1))
+    out = _normalize(pairs.drop(columns=[_LID]), meta) if keep_pairs else meta.iloc[:0]
+    st["rows_out"] = len(out)
+    return (out, st) + tuple(ids[cut[i]:cut[i + 1]] for i in range(homes))
+
+
+def _home_kernel(kind, pad, meta, left, id_pieces, right_meta):
+    """One left input partition of IJOIN LEFT, SEMI or ANTI by bins: its rows decided once,
+    over the matched ids gathered from every bin (a row copied into several bins, or matched in
+    a bin other than its start's, is decided here, once)."""
+    t0 = _time.perf_counter()
+    matched = np.concatenate([np.asarray(p, np.int64) for p in id_pieces]) if id_pieces else np.zeros(0, np.int64)
+    out = _decide(kind, pad, meta, _reset(left) if _LID not in left.columns else left, matched, right_meta)
+    return out, {"concat_s": 0.0, "kernel_s": 0.0, "post_s": _time.perf_counter() - t0, "left_rows": len(left),
+                 "right_rows": 0, "rows_out": len(out), "worker": _where()}
+
+
+def ijoin(left, right, relation, left_on, right_on=None, by=None, *, kind="inner", npartitions=None, bins=None,
           strategy="auto", hot_share=1.0, report=None):
     """Relix's interval join of two Dask DataFrames: the pairs whose half-open intervals
     [start, end) stand in relation, as `L IJOIN relation (...) R` in Relix, with equal keys.
@@ -745,6 +821,9 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
                then a point column), or a list of them (a set: any member holds)
     left_on    (start, end) of the left; right_on (start, end) of the right (default left_on's)
     by         key columns: a name, a list, or (left, right) pairs; None for no key
+    kind       "inner" (the pairs), "left" (the pairs, and each left row without a partner once,
+               padded with NULLs), "semi" (the left rows with a partner, each once) or "anti"
+               (those without): IJOIN LEFT, SEMI and ANTI, with the key equal
     strategy   "hash" (by key alone), "bins" (by key and time bin), "broadcast" (the right side
                whole beside each left partition), or "auto": PRECEDES and PRECEDED_BY by key
                (broadcast without one); the others by key, or by key and bin without a key or
@@ -753,8 +832,12 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
                the starts) or their inner boundaries (numbers, or timestamps)
     report     a dict: run at once and fill it
 
-    Pairs come once each; a row with a NULL key or endpoint matches nothing."""
+    Pairs come once each, and each left row of LEFT, SEMI or ANTI is decided once, over all its
+    partners wherever they were joined; a row with a NULL key or endpoint matches nothing."""
     t_start = _time.perf_counter()
+    kind = str(kind).lower()
+    if kind not in _KINDS:
+        raise RelixError(f"kind: '{kind}' is not inner, left, semi or anti")
     rel, local = _relation_text(relation)
     at = rel == "AT"
     lends = (left_on,) if isinstance(left_on, str) else tuple(left_on)
@@ -777,12 +860,23 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
             raise RelixError(f"the right input has no column '{c}'")
     plain = _ijoin_script(rel, at, lends, rends, keys, False)
     meta = _result_meta(plain, {"L": lmeta[lcols], "R": rmeta[rcols]})
+    aligned = _aligned(left, right, lk, rk, npartitions)
+    pad = rempty = None
+    if kind != "inner":
+        # the left rows carry ids; the joins list inner pairs with them, and each left row is
+        # decided from the ids that found a partner (pad: Relix's own padding or selection)
+        pad = _ijoin_script(rel, at, lends, rends, [], False, "left" if kind == "left" else "anti")
+        meta = _result_meta(_ijoin_script(rel, at, lends, rends, [], False, kind),
+                            {"L": lmeta[lcols], "R": rmeta[rcols]})
+        rempty = rmeta[rcols].iloc[:0]
+        left = left.map_partitions(_with_lid, meta=_with_lid(lmeta[lcols]))
+        lcols = lcols + [_LID]
     n = npartitions or max(left.npartitions, right.npartitions)
     if strategy == "auto":
         if not local:
             strategy = "hash" if keys else "broadcast"
         else:
-            strategy = "hash" if keys and (_aligned(left, right, lk, rk, npartitions) or
+            strategy = "hash" if keys and (aligned or
                                            not _hot(left, lk, n, hot_share)) else "bins"
     if strategy not in ("hash", "bins", "broadcast"):
         raise RelixError(f"strategy: '{strategy}' is not auto, hash, bins or broadcast")
@@ -790,28 +884,41 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
         raise RelixError("strategy 'hash' needs a key (by)")
     if strategy == "bins" and not local:
         raise RelixError(f"strategy 'bins': {rel} pairs rows far apart in time (not local); use hash or broadcast")
-    info = {"join": "ijoin", "strategy": strategy, "npartitions": n, "script": plain,
+    info = {"join": "ijoin", "kind": kind, "strategy": strategy, "npartitions": n, "script": plain,
             "input_partitions": [left.npartitions, right.npartitions]}
     results, stats, split_stats = [], [], []
     if strategy == "broadcast":
         rall = delayed(_concat, pure=True)([delayed(_drop_key_nulls)(p, rk, rcols) for p in right.to_delayed()])
         for p in left.to_delayed():
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [delayed(_reset)(p)], [rall])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [delayed(_reset)(p)], [rall],
+                                                             rempty)
+            else:
+                t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [delayed(_reset)(p)], [rall])
             results.append(t[0])
             stats.append(t[1])
         info["npartitions"] = left.npartitions
-    elif strategy == "hash" and _aligned(left, right, lk, rk, npartitions):
+    elif strategy == "hash" and aligned:
         info["strategy"] = "aligned"
         for a, b in zip(left.to_delayed(), right.to_delayed()):
-            t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [delayed(_reset)(a)],
+                                                             [delayed(_reset)(b)], rempty)
+            else:
+                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
             results.append(t[0])
             stats.append(t[1])
     elif strategy == "hash":
-        ls = _delayed_split(left, _hash_split, n, (lk, True, lcols))
+        # LEFT and ANTI keep the left rows with a NULL key: they come out unmatched
+        ls = _delayed_split(left, _hash_split, n, (lk, kind in ("inner", "semi"), lcols))
         rs = _delayed_split(right, _hash_split, n, (rk, True, rcols))
         split_stats = [(s, n) for s in ls + rs]
         for p in range(n):
-            t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [s[p] for s in ls], [s[p] for s in rs])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [s[p] for s in ls],
+                                                             [s[p] for s in rs], rempty)
+            else:
+                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [s[p] for s in ls], [s[p] for s in rs])
             results.append(t[0])
             stats.append(t[1])
     else:
@@ -828,21 +935,32 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
         binned = _ijoin_script(rel, at, lends, rends, keys, True)
         info["script"] = binned
         info["bins"] = len(bounds) + 1
-        for p in range(n):
-            t = delayed(_bin_kernel, nout=2, pure=True)(binned, meta, [s[p] for s in ls], [s[p] for s in rs])
-            results.append(t[0])
-            stats.append(t[1])
-        # improper intervals (start > end): joined with the other side whole, not binned
         linv = [s[n] for s in ls]
         rinv = [s[n] for s in rs]
-        for s in rs:        # left improper x right valid
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, linv, [s[n + 1]])
-            results.append(t[0])
-            stats.append(t[1])
-        for s in ls:        # left proper x right improper
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [s[n + 1]], rinv)
-            results.append(t[0])
-            stats.append(t[1])
+        # the bins, then the improper intervals (start > end), joined with the other side whole,
+        # not binned: left improper x right valid, left proper x right improper
+        jobs = [(binned, [s[p] for s in ls], [s[p] for s in rs]) for p in range(n)] + \
+            [(plain, linv, [s[n + 1]]) for s in rs] + [(plain, [s[n + 1]], rinv) for s in ls]
+        if kind == "inner":
+            for script_, lp, rp in jobs:
+                fn = _bin_kernel if script_ is binned else _side_kernel
+                t = delayed(fn, nout=2, pure=True)(script_, meta, lp, rp)
+                results.append(t[0])
+                stats.append(t[1])
+        else:
+            # each left row is decided in its own input partition, from the ids of the rows that
+            # found a partner in any bin (a row copied into several bins is decided once)
+            homes = left.npartitions
+            tasks = [delayed(_bin_pairs, nout=2 + homes, pure=True)(script_, meta, homes, kind == "left", lp, rp)
+                     for script_, lp, rp in jobs]
+            for t in tasks:
+                if kind == "left":
+                    results.append(t[0])
+                stats.append(t[1])
+            for i, lpart in enumerate(left.to_delayed()):
+                t = delayed(_home_kernel, nout=2, pure=True)(kind, pad, meta, lpart, [x[2 + i] for x in tasks], rempty)
+                results.append(t[0])
+                stats.append(t[1])
     info["_split_stats"] = split_stats
     return _finish(results, stats, meta, report, info, t_start)
 
