@@ -32,6 +32,8 @@ How rows are placed (docs/dask.md says why each is exact):
 report=dict() runs the join at once (persisted on the cluster) and fills the dict with how the
 time and the rows split between the exchange and the kernels.
 """
+import os
+import re
 import time as _time
 
 import numpy as np
@@ -42,7 +44,7 @@ from dask import delayed
 
 from . import query as _rx_query, RelixError
 
-__all__ = ["asof", "ijoin", "query", "partition", "RelixError"]
+__all__ = ["asof", "ijoin", "query", "partition", "read_csv", "RelixError"]
 
 _REGISTRY = {}           # dask collection name -> (key columns, partition count): relix.dask.partition's output
 _LOCAL = {"INTERSECTS", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING",
@@ -964,6 +966,255 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, kind="inner
     info["_split_stats"] = split_stats
     return _finish(results, stats, meta, report, info, t_start)
 
+
+# ---------------------------------------------------------------------------------------------
+# reading CSV files in the workers, with Relix's own reader
+
+_TYPE_NAMES = {1: "INT", 2: "FLOAT", 3: "BOOL", 4: "TEXT", 5: "TIMESTAMP", 6: "DATE", 7: "TIME", 8: "DURATION"}
+
+
+def _text_literal(s):
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def _csv_script(path, options):
+    """A script reading path with Relix's csv(...) and the options (name -> Relix literal)."""
+    opts = "".join(f", {k} => {v}" for k, v in options.items())
+    return f"T := csv({_text_literal(path)}{opts}); query {{ T }};"
+
+
+def _scratch_dir():
+    """Where a block's bytes are written for Relix to read: memory (/dev/shm) when there is
+    one, else the temporary folder."""
+    import tempfile
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+
+
+def _relix_csv(data, options, path, line0, names):
+    """Relix's csv reader over data (bytes of whole records) through a scratch file (removed
+    before returning); TEXT columns as Categoricals. An error names path and the line in the
+    whole file (line0: the file's line of data's first byte, 1-based) instead of the scratch
+    file, and the header's column names (names) instead of the schema's c1, c2, ..."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix="relix-block-", suffix=".csv", dir=_scratch_dir())
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            return _rx_query(_csv_script(tmp, options), categories=True)
+        except RelixError as e:
+            msg = str(e)
+            m = re.match(re.escape(tmp) + r":(\d+):", msg)
+            if m:
+                msg = f"{path}:{int(m.group(1)) + line0() - 1}:" + msg[m.end():]
+            msg = msg.replace(tmp, str(path))
+            msg = re.sub(r"column 'c(\d+)'", lambda g: "column '" + (names[int(g.group(1)) - 1] if
+                                                                     0 < int(g.group(1)) <= len(names) else
+                                                                     g.group(0)) + "'", msg)
+            raise RelixError(msg) from None
+    finally:
+        os.unlink(tmp)
+
+
+def _record_end(f, pos, parity, size):
+    """The offset just after the first newline at or after pos that ends a record, given the
+    parity of the quotes before pos (a newline inside a quoted field does not end one); size
+    when there is none."""
+    f.seek(pos)
+    at = pos
+    while at < size:
+        buf = f.read(1 << 16)
+        if not buf:
+            break
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl < 0:
+                parity ^= buf.count(b'"', start) & 1
+                break
+            parity ^= buf.count(b'"', start, nl) & 1
+            if parity == 0:
+                return at + nl + 1
+            start = nl + 1
+        at += len(buf)
+    return size
+
+
+def _count_byte(path, byte, a, b):
+    """How many times byte occurs in bytes [a, b) of the file (counted in place over a memory
+    map, 16 MB at a time)."""
+    import mmap
+    if b <= a:
+        return 0
+    n = 0
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        for x in range(a, b, 1 << 24):
+            v = np.frombuffer(mm, np.uint8, count=min(b, x + (1 << 24)) - x, offset=x)
+            n += int(np.count_nonzero(v == byte))
+            del v
+    return n
+
+
+def _quote_parity(path, a, b):
+    """The parity of the quote characters in bytes [a, b) of the file."""
+    return _count_byte(path, 34, a, b) & 1
+
+
+def _read_block(path, i, offsets, parities, size, options, names, meta):
+    """Block i of the file: the whole records that start in [offsets[i], offsets[i+1]) (a
+    record belongs to the block holding the newline before it), parsed by Relix with the
+    schema, columns renamed to the header's names and given meta's dtypes. parities: the quote
+    parity of the header, then of each nominal block up to i (the parity before each cut)."""
+    before = int(np.bitwise_xor.reduce(np.asarray(parities[:i + 1], np.int64)))
+    with open(path, "rb") as f:
+        a = offsets[0] if i == 0 else _record_end(f, offsets[i], before, size)
+        if i + 1 == len(offsets):
+            b = size
+        else:
+            b = _record_end(f, offsets[i + 1], before ^ int(parities[i + 1]), size)
+        if b <= a:
+            return meta.iloc[:0]
+        import mmap
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            view = memoryview(mm)
+            piece = view[a:b]
+            try:
+                out = _relix_csv(piece, options, path, lambda: _line_of(path, a), names)
+            finally:
+                piece.release()
+                view.release()
+    out.columns = names
+    cols = {}
+    for c, dt in meta.dtypes.items():
+        s = out[c]
+        if isinstance(dt, pd.CategoricalDtype) or s.dtype == dt:
+            cols[c] = s          # a Categorical keeps its block's own categories (meta's are unknown)
+        elif s.dtype == np.int64 and dt == "Int64":
+            cols[c] = pd.Series(pd.arrays.IntegerArray(s.to_numpy(), np.zeros(len(s), bool)), name=c, copy=False)
+        else:
+            cols[c] = s.astype(dt)
+    return pd.DataFrame(cols, copy=False)
+
+
+def _line_of(path, a):
+    """The 1-based line of the file at byte offset a."""
+    return _count_byte(path, 10, 0, a) + 1
+
+
+def _whole_records(buf):
+    """buf up to the end of its last whole record (a newline outside quotes)."""
+    parity, last, start = 0, 0, 0
+    while True:
+        nl = buf.find(b"\n", start)
+        if nl < 0:
+            return buf[:last]
+        parity ^= buf.count(b'"', start, nl) & 1
+        if parity == 0:
+            last = nl + 1
+        start = nl + 1
+
+
+def _csv_meta(sample):
+    """The dask meta of a block's frame: Relix's types as relix.query gives them, INT and BOOL
+    nullable (a later block may hold a NULL), TEXT as Categoricals of unknown categories."""
+    cols = {}
+    for c in sample.columns:
+        s = sample[c].iloc[:0]
+        if s.dtype == np.int64:
+            s = s.astype("Int64")
+        elif s.dtype == bool:
+            s = s.astype("boolean")
+        elif s.dtype == object:
+            s = s.astype("category")
+        cols[c] = s
+    return pd.DataFrame(cols)
+
+
+def _types_of(path, data, options):
+    """(column names, Relix type names) of a CSV sample (header and whole records) as Relix's
+    reader detects them with the options."""
+    import tempfile
+    from . import _lib, _RESULT_FN
+    fd, tmp = tempfile.mkstemp(prefix="relix-head-", suffix=".csv", dir=_scratch_dir())
+    got = []
+
+    def on_result(_ud, res):
+        got.append([(_lib.rx_result_colname(res, j).decode(), _lib.rx_result_coltype(res, j))
+                    for j in range(_lib.rx_result_cols(res))])
+        return 0
+
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        session = _lib.rx_open()
+        if not session:
+            raise MemoryError("relix: out of memory")
+        try:
+            text = _csv_script(tmp, options).encode()
+            cb = _RESULT_FN(on_result)
+            if _lib.rx_exec(session, text, len(text), b"<python>", cb, None) != 0:
+                raise RelixError(_lib.rx_errmsg(session).decode().replace(tmp, str(path)))
+        finally:
+            _lib.rx_close(session)
+    finally:
+        os.unlink(tmp)
+    cols = got[-1]
+    return [c for c, _ in cols], [_TYPE_NAMES.get(t, "TEXT") for _, t in cols]
+
+
+def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null=None, types=None):
+    """A CSV file (RFC 4180, with a header row) as a dask DataFrame whose partitions are parsed
+    by Relix's own CSV reader inside the workers, one per block of about blocksize bytes: each
+    block holds the records that start in it, cut at record boundaries that respect quoted
+    fields (the quotes before each cut are counted by a task per block). The column types are
+    Relix's, detected on the first sample bytes of the file (types= gives some columns' types
+    as 'name TYPE, ...', as csv()'s option does; delimiter= and null= are csv()'s options too)
+    and then required of every block: a value of another type later in the file is a
+    RelixError naming the file and its line. TEXT columns come as Categoricals (codes and one
+    dictionary per block: compact to exchange), INT and BOOL as pandas' nullable types,
+    timestamps in UTC. The file must not change while it is read."""
+    path = os.path.abspath(os.fspath(path))
+    size = os.path.getsize(path)
+    options = {}
+    if delimiter is not None:
+        options["delimiter"] = _text_literal("\\t" if delimiter == "\t" else delimiter)
+    if null is not None:
+        options["null"] = _text_literal(null)
+    with open(path, "rb") as f:
+        header_end = _record_end(f, 0, 0, size)
+        want = header_end + int(sample)
+        while True:
+            f.seek(0)
+            head = f.read(min(size, want))
+            if len(head) == size:
+                break
+            head = _whole_records(head)
+            if len(head) > header_end:
+                break
+            want *= 2                # no whole record yet: a longer sample
+    parity_head = head[:header_end].count(b'"') & 1
+    head_opts = dict(options)
+    if types is not None:
+        head_opts["types"] = _text_literal(types)
+    names, tnames = _types_of(path, head, head_opts)
+    schema = ", ".join(f"c{j + 1} {t}" for j, t in enumerate(tnames))
+    block_opts = dict(options, header="FALSE", schema=_text_literal(schema))
+    meta = _csv_meta(_empty_of(tnames, names))
+    offsets = list(range(header_end, size, max(int(blocksize), 1))) or [header_end]
+    ends = offsets[1:] + [size]
+    parities = [parity_head] + [delayed(_quote_parity, pure=True)(path, a, b) for a, b in zip(offsets, ends)]
+    parts = [delayed(_read_block, pure=True)(path, i, offsets, parities[:i + 2], size, block_opts, names, meta)
+             for i in range(len(offsets))]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+_EMPTY = {"INT": "int64", "FLOAT": "float64", "BOOL": "bool", "TEXT": "object", "TIMESTAMP": "datetime64[ns, UTC]",
+          "DATE": "datetime64[ns]", "TIME": "timedelta64[ns]", "DURATION": "object"}
+
+
+def _empty_of(tnames, names):
+    """An empty frame with the dtypes relix.query gives for these Relix types."""
+    return pd.DataFrame({nm: pd.Series([], dtype=_EMPTY[t]) for nm, t in zip(names, tnames)})
 
 # ---------------------------------------------------------------------------------------------
 # whole scripts, and partitioning ahead
