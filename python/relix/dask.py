@@ -23,13 +23,17 @@ How rows are placed (docs/dask.md says why each is exact):
   and a pair is kept only in the bin of max(l.start, r.start), so each pair comes once. Rows
   with start > end (which some relations still match) are joined against the other whole side
   instead; PRECEDES and PRECEDED_BY are not local in time and partition on the key alone (or
-  broadcast the right side when there is none).
+  broadcast the right side when there is none). IJOIN LEFT, SEMI and ANTI (kind=) list the
+  inner pairs with a left row id and decide each left row once: in its key's partition, or,
+  by bins, in its own input partition from the ids that found a partner in any bin.
 - inputs already partitioned alike (by relix.dask.partition with the same keys and count, or
   with the key as an index with known divisions) are used as they are.
 
 report=dict() runs the join at once (persisted on the cluster) and fills the dict with how the
 time and the rows split between the exchange and the kernels.
 """
+import os
+import re
 import time as _time
 
 import numpy as np
@@ -40,7 +44,7 @@ from dask import delayed
 
 from . import query as _rx_query, RelixError
 
-__all__ = ["asof", "ijoin", "query", "partition", "RelixError"]
+__all__ = ["asof", "ijoin", "query", "partition", "read_csv", "RelixError"]
 
 _REGISTRY = {}           # dask collection name -> (key columns, partition count): relix.dask.partition's output
 _LOCAL = {"INTERSECTS", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING",
@@ -228,13 +232,13 @@ def _normalize(out, meta):
 
 def _run(script, frames, meta, post=None):
     """relix.query(script) over frames (name -> DataFrame) with post applied to its result and
-    meta's columns and dtypes; (result, seconds in relix.query)."""
+    meta's columns and dtypes (as it comes, for meta None); (result, seconds in relix.query)."""
     t0 = _time.perf_counter()
     out = _rx_query(script, **{k: {c: f[c] for c in f.columns} for k, f in frames.items()})
     t1 = _time.perf_counter()
     if post is not None:
         out = post(out)
-    return _normalize(out, meta), t1 - t0
+    return (out if meta is None else _normalize(out, meta)), t1 - t0
 
 
 def _where():
@@ -657,10 +661,14 @@ def _relation_text(relation):
     return text, all(m in _LOCAL for m in members)
 
 
-def _ijoin_script(rel, at, lcols, rcols, keys, binned):
+def _ijoin_script(rel, at, lcols, rcols, keys, binned, kind="inner"):
+    """The Relix script of one partition's join: L IJOIN [kind] rel (...) R under a σ of the key
+    equalities (and, binned, of the pair's bin). A kind other than inner takes no keys: its
+    keyed form is not one Relix operator, and relix.dask decides it from inner pairs."""
     ends = f"L.{_q(lcols[0])}, R.{_q(rcols[0])}, R.{_q(rcols[1])}" if at else \
         f"L.{_q(lcols[0])}, L.{_q(lcols[1])}, R.{_q(rcols[0])}, R.{_q(rcols[1])}"
-    join = f"L IJOIN {rel} ({ends}) R"
+    word = "" if kind == "inner" else kind.upper() + " "
+    join = f"L IJOIN {word}{rel} ({ends}) R"
     cond = [f"L.{_q(a)} = R.{_q(b)}" for a, b in keys]
     if binned:
         cond = [f"L.{_LB} = R.{_RB}"] + cond + [f"(L.{_LF} ∨ R.{_RF})"]
@@ -736,7 +744,77 @@ def _drop_key_nulls(frame, kcols, keep):
     return frame[~null] if null.any() else frame
 
 
-def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions=None, bins=None,
+_LID = "__rx_lid"
+_KINDS = ("inner", "left", "semi", "anti")
+
+
+def _with_lid(frame, partition_info=None):
+    """frame (its index a column, if named) with a column of left row ids, unique across the
+    input: the partition's number in the high bits, the row's position in the low 40."""
+    frame = _reset(frame)
+    i = partition_info["number"] if partition_info else 0
+    return frame.assign(**{_LID: (np.int64(i) << np.int64(40)) + np.arange(len(frame), dtype=np.int64)})
+
+
+def _decide(kind, pad, meta, left, matched, empty_right):
+    """The left rows' part of an IJOIN LEFT, SEMI or ANTI, given the ids of the left rows that
+    have a partner (matched, int64): SEMI the matched rows, ANTI the others, LEFT the others
+    padded with NULLs. Run through Relix (pad: the keyless kind script, ANTI for SEMI) over an
+    empty right, so that types and padding are Relix's; left's id column is dropped."""
+    hit = np.isin(left[_LID].to_numpy(), matched)
+    rows = left[hit] if kind == "semi" else left[~hit]
+    rows = rows.drop(columns=[_LID])
+    out = _rx_query(pad, L={c: rows[c] for c in rows.columns}, R={c: empty_right[c] for c in empty_right.columns})
+    return _normalize(out, meta)
+
+
+def _kind_kernel(script, kind, pad, meta, left_pieces, right_pieces, right_meta):
+    """One partition of IJOIN LEFT, SEMI or ANTI that holds every partner of its left rows (by
+    key, aligned, or beside the whole right): the inner pairs with the left ids, then each
+    left row decided once; (result, stats)."""
+    t0 = _time.perf_counter()
+    L = _concat(left_pieces)
+    R = _concat(right_pieces)
+    t1 = _time.perf_counter()
+    pairs = _rx_query(script, L={c: L[c] for c in L.columns}, R={c: R[c] for c in R.columns})
+    t2 = _time.perf_counter()
+    matched = np.unique(pairs[_LID].to_numpy(np.int64)) if len(pairs) else np.zeros(0, np.int64)
+    part = _decide(kind, pad, meta, L, matched, right_meta)
+    if kind == "left" and len(pairs):
+        part = _concat([_normalize(pairs.drop(columns=[_LID]), meta), part])
+    return part, {"concat_s": t1 - t0, "kernel_s": t2 - t1, "post_s": _time.perf_counter() - t2,
+                  "left_rows": len(L), "right_rows": len(R), "rows_out": len(part), "worker": _where()}
+
+
+def _bin_pairs(script, meta, homes, keep_pairs, left_pieces, right_pieces):
+    """One bin partition of IJOIN LEFT, SEMI or ANTI: its inner pairs, each once (the pairs
+    themselves only for LEFT), and the ids of the left rows with a partner, split by the left
+    input partition that holds the row: (pairs, stats, ids for home 0, ..., home homes-1)."""
+    if all(len(p) == 0 for p in left_pieces) or all(len(p) == 0 for p in right_pieces):
+        out = meta.iloc[:0]
+        st = {"concat_s": 0.0, "kernel_s": 0.0, "post_s": 0.0, "left_rows": 0, "right_rows": 0, "rows_out": 0}
+        return (out, st) + tuple(np.zeros(0, np.int64) for _ in range(homes))
+    pairs, st = _kernel(script, None, _drop_helpers, left_pieces, right_pieces)
+    ids = np.unique(pairs[_LID].to_numpy(np.int64))
+    home = ids >> np.int64(40)
+    cut = np.searchsorted(home, np.arange(homes + 1))
+    out = _normalize(pairs.drop(columns=[_LID]), meta) if keep_pairs else meta.iloc[:0]
+    st["rows_out"] = len(out)
+    return (out, st) + tuple(ids[cut[i]:cut[i + 1]] for i in range(homes))
+
+
+def _home_kernel(kind, pad, meta, left, id_pieces, right_meta):
+    """One left input partition of IJOIN LEFT, SEMI or ANTI by bins: its rows decided once,
+    over the matched ids gathered from every bin (a row copied into several bins, or matched in
+    a bin other than its start's, is decided here, once)."""
+    t0 = _time.perf_counter()
+    matched = np.concatenate([np.asarray(p, np.int64) for p in id_pieces]) if id_pieces else np.zeros(0, np.int64)
+    out = _decide(kind, pad, meta, _reset(left) if _LID not in left.columns else left, matched, right_meta)
+    return out, {"concat_s": 0.0, "kernel_s": 0.0, "post_s": _time.perf_counter() - t0, "left_rows": len(left),
+                 "right_rows": 0, "rows_out": len(out), "worker": _where()}
+
+
+def ijoin(left, right, relation, left_on, right_on=None, by=None, *, kind="inner", npartitions=None, bins=None,
           strategy="auto", hot_share=1.0, report=None):
     """Relix's interval join of two Dask DataFrames: the pairs whose half-open intervals
     [start, end) stand in relation, as `L IJOIN relation (...) R` in Relix, with equal keys.
@@ -745,6 +823,9 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
                then a point column), or a list of them (a set: any member holds)
     left_on    (start, end) of the left; right_on (start, end) of the right (default left_on's)
     by         key columns: a name, a list, or (left, right) pairs; None for no key
+    kind       "inner" (the pairs), "left" (the pairs, and each left row without a partner once,
+               padded with NULLs), "semi" (the left rows with a partner, each once) or "anti"
+               (those without): IJOIN LEFT, SEMI and ANTI, with the key equal
     strategy   "hash" (by key alone), "bins" (by key and time bin), "broadcast" (the right side
                whole beside each left partition), or "auto": PRECEDES and PRECEDED_BY by key
                (broadcast without one); the others by key, or by key and bin without a key or
@@ -753,8 +834,12 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
                the starts) or their inner boundaries (numbers, or timestamps)
     report     a dict: run at once and fill it
 
-    Pairs come once each; a row with a NULL key or endpoint matches nothing."""
+    Pairs come once each, and each left row of LEFT, SEMI or ANTI is decided once, over all its
+    partners wherever they were joined; a row with a NULL key or endpoint matches nothing."""
     t_start = _time.perf_counter()
+    kind = str(kind).lower()
+    if kind not in _KINDS:
+        raise RelixError(f"kind: '{kind}' is not inner, left, semi or anti")
     rel, local = _relation_text(relation)
     at = rel == "AT"
     lends = (left_on,) if isinstance(left_on, str) else tuple(left_on)
@@ -777,12 +862,23 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
             raise RelixError(f"the right input has no column '{c}'")
     plain = _ijoin_script(rel, at, lends, rends, keys, False)
     meta = _result_meta(plain, {"L": lmeta[lcols], "R": rmeta[rcols]})
+    aligned = _aligned(left, right, lk, rk, npartitions)
+    pad = rempty = None
+    if kind != "inner":
+        # the left rows carry ids; the joins list inner pairs with them, and each left row is
+        # decided from the ids that found a partner (pad: Relix's own padding or selection)
+        pad = _ijoin_script(rel, at, lends, rends, [], False, "left" if kind == "left" else "anti")
+        meta = _result_meta(_ijoin_script(rel, at, lends, rends, [], False, kind),
+                            {"L": lmeta[lcols], "R": rmeta[rcols]})
+        rempty = rmeta[rcols].iloc[:0]
+        left = left.map_partitions(_with_lid, meta=_with_lid(lmeta[lcols]))
+        lcols = lcols + [_LID]
     n = npartitions or max(left.npartitions, right.npartitions)
     if strategy == "auto":
         if not local:
             strategy = "hash" if keys else "broadcast"
         else:
-            strategy = "hash" if keys and (_aligned(left, right, lk, rk, npartitions) or
+            strategy = "hash" if keys and (aligned or
                                            not _hot(left, lk, n, hot_share)) else "bins"
     if strategy not in ("hash", "bins", "broadcast"):
         raise RelixError(f"strategy: '{strategy}' is not auto, hash, bins or broadcast")
@@ -790,28 +886,41 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
         raise RelixError("strategy 'hash' needs a key (by)")
     if strategy == "bins" and not local:
         raise RelixError(f"strategy 'bins': {rel} pairs rows far apart in time (not local); use hash or broadcast")
-    info = {"join": "ijoin", "strategy": strategy, "npartitions": n, "script": plain,
+    info = {"join": "ijoin", "kind": kind, "strategy": strategy, "npartitions": n, "script": plain,
             "input_partitions": [left.npartitions, right.npartitions]}
     results, stats, split_stats = [], [], []
     if strategy == "broadcast":
         rall = delayed(_concat, pure=True)([delayed(_drop_key_nulls)(p, rk, rcols) for p in right.to_delayed()])
         for p in left.to_delayed():
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [delayed(_reset)(p)], [rall])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [delayed(_reset)(p)], [rall],
+                                                             rempty)
+            else:
+                t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [delayed(_reset)(p)], [rall])
             results.append(t[0])
             stats.append(t[1])
         info["npartitions"] = left.npartitions
-    elif strategy == "hash" and _aligned(left, right, lk, rk, npartitions):
+    elif strategy == "hash" and aligned:
         info["strategy"] = "aligned"
         for a, b in zip(left.to_delayed(), right.to_delayed()):
-            t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [delayed(_reset)(a)],
+                                                             [delayed(_reset)(b)], rempty)
+            else:
+                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
             results.append(t[0])
             stats.append(t[1])
     elif strategy == "hash":
-        ls = _delayed_split(left, _hash_split, n, (lk, True, lcols))
+        # LEFT and ANTI keep the left rows with a NULL key: they come out unmatched
+        ls = _delayed_split(left, _hash_split, n, (lk, kind in ("inner", "semi"), lcols))
         rs = _delayed_split(right, _hash_split, n, (rk, True, rcols))
         split_stats = [(s, n) for s in ls + rs]
         for p in range(n):
-            t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [s[p] for s in ls], [s[p] for s in rs])
+            if kind != "inner":
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [s[p] for s in ls],
+                                                             [s[p] for s in rs], rempty)
+            else:
+                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [s[p] for s in ls], [s[p] for s in rs])
             results.append(t[0])
             stats.append(t[1])
     else:
@@ -828,24 +937,284 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, npartitions
         binned = _ijoin_script(rel, at, lends, rends, keys, True)
         info["script"] = binned
         info["bins"] = len(bounds) + 1
-        for p in range(n):
-            t = delayed(_bin_kernel, nout=2, pure=True)(binned, meta, [s[p] for s in ls], [s[p] for s in rs])
-            results.append(t[0])
-            stats.append(t[1])
-        # improper intervals (start > end): joined with the other side whole, not binned
         linv = [s[n] for s in ls]
         rinv = [s[n] for s in rs]
-        for s in rs:        # left improper x right valid
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, linv, [s[n + 1]])
-            results.append(t[0])
-            stats.append(t[1])
-        for s in ls:        # left proper x right improper
-            t = delayed(_side_kernel, nout=2, pure=True)(plain, meta, [s[n + 1]], rinv)
-            results.append(t[0])
-            stats.append(t[1])
+        # the bins, then the improper intervals (start > end), joined with the other side whole,
+        # not binned: left improper x right valid, left proper x right improper
+        jobs = [(binned, [s[p] for s in ls], [s[p] for s in rs]) for p in range(n)] + \
+            [(plain, linv, [s[n + 1]]) for s in rs] + [(plain, [s[n + 1]], rinv) for s in ls]
+        if kind == "inner":
+            for script_, lp, rp in jobs:
+                fn = _bin_kernel if script_ is binned else _side_kernel
+                t = delayed(fn, nout=2, pure=True)(script_, meta, lp, rp)
+                results.append(t[0])
+                stats.append(t[1])
+        else:
+            # each left row is decided in its own input partition, from the ids of the rows that
+            # found a partner in any bin (a row copied into several bins is decided once)
+            homes = left.npartitions
+            tasks = [delayed(_bin_pairs, nout=2 + homes, pure=True)(script_, meta, homes, kind == "left", lp, rp)
+                     for script_, lp, rp in jobs]
+            for t in tasks:
+                if kind == "left":
+                    results.append(t[0])
+                stats.append(t[1])
+            for i, lpart in enumerate(left.to_delayed()):
+                t = delayed(_home_kernel, nout=2, pure=True)(kind, pad, meta, lpart, [x[2 + i] for x in tasks], rempty)
+                results.append(t[0])
+                stats.append(t[1])
     info["_split_stats"] = split_stats
     return _finish(results, stats, meta, report, info, t_start)
 
+
+# ---------------------------------------------------------------------------------------------
+# reading CSV files in the workers, with Relix's own reader
+
+_TYPE_NAMES = {1: "INT", 2: "FLOAT", 3: "BOOL", 4: "TEXT", 5: "TIMESTAMP", 6: "DATE", 7: "TIME", 8: "DURATION"}
+
+
+def _text_literal(s):
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def _csv_script(path, options):
+    """A script reading path with Relix's csv(...) and the options (name -> Relix literal)."""
+    opts = "".join(f", {k} => {v}" for k, v in options.items())
+    return f"T := csv({_text_literal(path)}{opts}); query {{ T }};"
+
+
+def _scratch_dir():
+    """Where a block's bytes are written for Relix to read: memory (/dev/shm) when there is
+    one, else the temporary folder."""
+    import tempfile
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+
+
+def _relix_csv(data, options, path, line0, names):
+    """Relix's csv reader over data (bytes of whole records) through a scratch file (removed
+    before returning); TEXT columns as Categoricals. An error names path and the line in the
+    whole file (line0: the file's line of data's first byte, 1-based) instead of the scratch
+    file, and the header's column names (names) instead of the schema's c1, c2, ..."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(prefix="relix-block-", suffix=".csv", dir=_scratch_dir())
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        try:
+            return _rx_query(_csv_script(tmp, options), categories=True)
+        except RelixError as e:
+            msg = str(e)
+            m = re.match(re.escape(tmp) + r":(\d+):", msg)
+            if m:
+                msg = f"{path}:{int(m.group(1)) + line0() - 1}:" + msg[m.end():]
+            msg = msg.replace(tmp, str(path))
+            msg = re.sub(r"column 'c(\d+)'", lambda g: "column '" + (names[int(g.group(1)) - 1] if
+                                                                     0 < int(g.group(1)) <= len(names) else
+                                                                     g.group(0)) + "'", msg)
+            raise RelixError(msg) from None
+    finally:
+        os.unlink(tmp)
+
+
+def _record_end(f, pos, parity, size):
+    """The offset just after the first newline at or after pos that ends a record, given the
+    parity of the quotes before pos (a newline inside a quoted field does not end one); size
+    when there is none."""
+    f.seek(pos)
+    at = pos
+    while at < size:
+        buf = f.read(1 << 16)
+        if not buf:
+            break
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl < 0:
+                parity ^= buf.count(b'"', start) & 1
+                break
+            parity ^= buf.count(b'"', start, nl) & 1
+            if parity == 0:
+                return at + nl + 1
+            start = nl + 1
+        at += len(buf)
+    return size
+
+
+def _count_byte(path, byte, a, b):
+    """How many times byte occurs in bytes [a, b) of the file (counted in place over a memory
+    map, 16 MB at a time)."""
+    import mmap
+    if b <= a:
+        return 0
+    n = 0
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        for x in range(a, b, 1 << 24):
+            v = np.frombuffer(mm, np.uint8, count=min(b, x + (1 << 24)) - x, offset=x)
+            n += int(np.count_nonzero(v == byte))
+            del v
+    return n
+
+
+def _quote_parity(path, a, b):
+    """The parity of the quote characters in bytes [a, b) of the file."""
+    return _count_byte(path, 34, a, b) & 1
+
+
+def _read_block(path, i, offsets, parities, size, options, names, meta):
+    """Block i of the file: the whole records that start in [offsets[i], offsets[i+1]) (a
+    record belongs to the block holding the newline before it), parsed by Relix with the
+    schema, columns renamed to the header's names and given meta's dtypes. parities: the quote
+    parity of the header, then of each nominal block up to i (the parity before each cut)."""
+    before = int(np.bitwise_xor.reduce(np.asarray(parities[:i + 1], np.int64)))
+    with open(path, "rb") as f:
+        a = offsets[0] if i == 0 else _record_end(f, offsets[i], before, size)
+        if i + 1 == len(offsets):
+            b = size
+        else:
+            b = _record_end(f, offsets[i + 1], before ^ int(parities[i + 1]), size)
+        if b <= a:
+            return meta.iloc[:0]
+        import mmap
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            view = memoryview(mm)
+            piece = view[a:b]
+            try:
+                out = _relix_csv(piece, options, path, lambda: _line_of(path, a), names)
+            finally:
+                piece.release()
+                view.release()
+    out.columns = names
+    cols = {}
+    for c, dt in meta.dtypes.items():
+        s = out[c]
+        if isinstance(dt, pd.CategoricalDtype) or s.dtype == dt:
+            cols[c] = s          # a Categorical keeps its block's own categories (meta's are unknown)
+        elif s.dtype == np.int64 and dt == "Int64":
+            cols[c] = pd.Series(pd.arrays.IntegerArray(s.to_numpy(), np.zeros(len(s), bool)), name=c, copy=False)
+        else:
+            cols[c] = s.astype(dt)
+    return pd.DataFrame(cols, copy=False)
+
+
+def _line_of(path, a):
+    """The 1-based line of the file at byte offset a."""
+    return _count_byte(path, 10, 0, a) + 1
+
+
+def _whole_records(buf):
+    """buf up to the end of its last whole record (a newline outside quotes)."""
+    parity, last, start = 0, 0, 0
+    while True:
+        nl = buf.find(b"\n", start)
+        if nl < 0:
+            return buf[:last]
+        parity ^= buf.count(b'"', start, nl) & 1
+        if parity == 0:
+            last = nl + 1
+        start = nl + 1
+
+
+def _csv_meta(sample):
+    """The dask meta of a block's frame: Relix's types as relix.query gives them, INT and BOOL
+    nullable (a later block may hold a NULL), TEXT as Categoricals of unknown categories."""
+    cols = {}
+    for c in sample.columns:
+        s = sample[c].iloc[:0]
+        if s.dtype == np.int64:
+            s = s.astype("Int64")
+        elif s.dtype == bool:
+            s = s.astype("boolean")
+        elif s.dtype == object:
+            s = s.astype("category")
+        cols[c] = s
+    return pd.DataFrame(cols)
+
+
+def _types_of(path, data, options):
+    """(column names, Relix type names) of a CSV sample (header and whole records) as Relix's
+    reader detects them with the options."""
+    import tempfile
+    from . import _lib, _RESULT_FN
+    fd, tmp = tempfile.mkstemp(prefix="relix-head-", suffix=".csv", dir=_scratch_dir())
+    got = []
+
+    def on_result(_ud, res):
+        got.append([(_lib.rx_result_colname(res, j).decode(), _lib.rx_result_coltype(res, j))
+                    for j in range(_lib.rx_result_cols(res))])
+        return 0
+
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        session = _lib.rx_open()
+        if not session:
+            raise MemoryError("relix: out of memory")
+        try:
+            text = _csv_script(tmp, options).encode()
+            cb = _RESULT_FN(on_result)
+            if _lib.rx_exec(session, text, len(text), b"<python>", cb, None) != 0:
+                raise RelixError(_lib.rx_errmsg(session).decode().replace(tmp, str(path)))
+        finally:
+            _lib.rx_close(session)
+    finally:
+        os.unlink(tmp)
+    cols = got[-1]
+    return [c for c, _ in cols], [_TYPE_NAMES.get(t, "TEXT") for _, t in cols]
+
+
+def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null=None, types=None):
+    """A CSV file (RFC 4180, with a header row) as a dask DataFrame whose partitions are parsed
+    by Relix's own CSV reader inside the workers, one per block of about blocksize bytes: each
+    block holds the records that start in it, cut at record boundaries that respect quoted
+    fields (the quotes before each cut are counted by a task per block). The column types are
+    Relix's, detected on the first sample bytes of the file (types= gives some columns' types
+    as 'name TYPE, ...', as csv()'s option does; delimiter= and null= are csv()'s options too)
+    and then required of every block: a value of another type later in the file is a
+    RelixError naming the file and its line. TEXT columns come as Categoricals (codes and one
+    dictionary per block: compact to exchange), INT and BOOL as pandas' nullable types,
+    timestamps in UTC. The file must not change while it is read."""
+    path = os.path.abspath(os.fspath(path))
+    size = os.path.getsize(path)
+    options = {}
+    if delimiter is not None:
+        options["delimiter"] = _text_literal("\\t" if delimiter == "\t" else delimiter)
+    if null is not None:
+        options["null"] = _text_literal(null)
+    with open(path, "rb") as f:
+        header_end = _record_end(f, 0, 0, size)
+        want = header_end + int(sample)
+        while True:
+            f.seek(0)
+            head = f.read(min(size, want))
+            if len(head) == size:
+                break
+            head = _whole_records(head)
+            if len(head) > header_end:
+                break
+            want *= 2                # no whole record yet: a longer sample
+    parity_head = head[:header_end].count(b'"') & 1
+    head_opts = dict(options)
+    if types is not None:
+        head_opts["types"] = _text_literal(types)
+    names, tnames = _types_of(path, head, head_opts)
+    schema = ", ".join(f"c{j + 1} {t}" for j, t in enumerate(tnames))
+    block_opts = dict(options, header="FALSE", schema=_text_literal(schema))
+    meta = _csv_meta(_empty_of(tnames, names))
+    offsets = list(range(header_end, size, max(int(blocksize), 1))) or [header_end]
+    ends = offsets[1:] + [size]
+    parities = [parity_head] + [delayed(_quote_parity, pure=True)(path, a, b) for a, b in zip(offsets, ends)]
+    parts = [delayed(_read_block, pure=True)(path, i, offsets, parities[:i + 2], size, block_opts, names, meta)
+             for i in range(len(offsets))]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+_EMPTY = {"INT": "int64", "FLOAT": "float64", "BOOL": "bool", "TEXT": "object", "TIMESTAMP": "datetime64[ns, UTC]",
+          "DATE": "datetime64[ns]", "TIME": "timedelta64[ns]", "DURATION": "object"}
+
+
+def _empty_of(tnames, names):
+    """An empty frame with the dtypes relix.query gives for these Relix types."""
+    return pd.DataFrame({nm: pd.Series([], dtype=_EMPTY[t]) for nm, t in zip(names, tnames)})
 
 # ---------------------------------------------------------------------------------------------
 # whole scripts, and partitioning ahead
