@@ -8,9 +8,8 @@ root=$PWD
 RELIX=$root/$RELIX
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-port=$((55900 + $$ % 300))
 trap '"$root"/scripts/pg.sh stop "$tmp/pg"; rm -rf "$tmp"' EXIT
-"$root"/scripts/pg.sh start "$tmp/pg" "$port" || { echo "cannot start PostgreSQL"; exit 1; }
+port=$("$root"/scripts/pg.sh start "$tmp/pg") || { echo "cannot start PostgreSQL"; exit 1; }
 export PGPORT=$port
 uri="postgresql://postgres@127.0.0.1/postgres"
 /usr/bin/python3 "$root/tests/diff/window_push.py" "$RELIX" "$uri" 25 20 || exit 1

@@ -24,7 +24,8 @@ stop() {
   rm -rf "$tmp"
 }
 trap stop EXIT
-port=$((39000 + $$ % 2000))
+. "$root/scripts/port.sh"
+port=$(pick_port) || { echo "no free port for the dask scheduler"; exit 1; }
 export PYTHONPATH=$root/python RELIX_LIB=$lib DASK_DISTRIBUTED__WORKER__DAEMON=False
 # Debian's python3-distributed installs the commands dask-scheduler and dask-worker
 sched=$(command -v dask-scheduler) || sched="$py -m distributed.cli.dask_scheduler"
