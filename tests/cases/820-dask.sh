@@ -19,8 +19,16 @@ fi
 tmp=$(mktemp -d)
 pids=()
 stop() {
+  # SIGTERM first; a Dask process whose graceful close hangs (a worker waiting on its scheduler,
+  # gone at the same moment) is killed after 10 seconds, so that the wait below always ends
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+  for _ in $(seq 1 100); do
+    alive=
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ -z "$alive" ] && break
+    sleep 0.1
+  done
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
   rm -rf "$tmp"
 }
 trap stop EXIT
