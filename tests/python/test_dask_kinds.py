@@ -16,6 +16,7 @@ import dask.dataframe as dd
 
 import relix
 import relix.dask as rxd
+from rowsets import same
 
 failed = 0
 
@@ -25,22 +26,6 @@ def check(cond, what):
     if not cond:
         failed += 1
         print("FAILED:", what)
-
-
-def canon(df):
-    """The rows of df as a sorted frame of strings (NULL, NaN and NaT alike), dtypes aside."""
-    d = {}
-    for c in df.columns:
-        s = df[c]
-        v = s.astype(str).to_numpy(object)
-        v[s.isna().to_numpy()] = "NULL"
-        d[c] = v
-    out = pd.DataFrame(d)
-    return out.sort_values(list(out.columns)).reset_index(drop=True)
-
-
-def same(got, exp):
-    return list(got.columns) == list(exp.columns) and canon(got).equals(canon(exp))
 
 
 rng = np.random.default_rng(821)
