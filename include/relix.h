@@ -360,6 +360,16 @@ typedef struct {
 int rx_register_columns(RxSession *s, const char *name, int n_cols, const RxColumnIn *cols,
                         size_t n_rows);
 
+/* Numbers the distinct values of v[0 .. n) in order of first appearance: codes[i] is the number
+ * of v[i]'s value (0, 1, ...), and first[k] the row where value k first appears. Meant for a
+ * language binding that holds text as references to its own string objects (a column of Python
+ * str): it numbers the references without touching the strings, then hands rx_register_columns
+ * the codes and one dictionary value per distinct reference (values repeated there are one
+ * value). codes holds n entries and first as many as there may be distinct values (n at most);
+ * both are the caller's. Returns how many distinct values there are, or -1 when out of memory
+ * or when n exceeds INT32_MAX (codes are int32). Thread-safe: it uses no session. */
+int64_t rx_factorize_u64(const uint64_t *v, size_t n, int32_t *codes, int64_t *first);
+
 /* One column of a result, column at a time, in the layout of RxColumnIn: INT, TIMESTAMP and
  * TIME int64_t (TIMESTAMP and TIME in microseconds, unit = 1000000), FLOAT double, BOOL uint8_t,
  * DATE int32_t, DURATION two int64_t per row (months, then microseconds), TEXT offsets (n + 1)

@@ -95,6 +95,8 @@ _lib.rx_errmsg.restype = ctypes.c_char_p
 _lib.rx_version.restype = ctypes.c_char_p
 _lib.rx_register_columns.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(_ColIn),
                                      ctypes.c_size_t]
+_lib.rx_factorize_u64.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p]
+_lib.rx_factorize_u64.restype = ctypes.c_int64
 _lib.rx_result_cols.argtypes = [ctypes.c_void_p]
 _lib.rx_result_rows.argtypes = [ctypes.c_void_p]
 _lib.rx_result_rows.restype = ctypes.c_size_t
@@ -170,6 +172,28 @@ def _factorize_objects(arr):
     first[rcodes[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
     uniq, vcodes = _ObjectTable(len(first)).factorize(arr[first], na_sentinel=-1)
     return vcodes[rcodes], uniq
+
+
+def _coded_refs(arr):
+    """(data, offsets, int32 codes) of a dictionary-coded text column for a 1-D object array whose
+    values are all str, or None when some value is not a str (None, NaN, a number, a str
+    subclass: the caller then takes pandas' table, whose equality rules those follow). The rows'
+    object references are numbered in C without touching the strings, and each distinct
+    reference's str is encoded once; equal strings behind different references are separate
+    dictionary entries, which rx_register_columns takes as one value."""
+    n = len(arr)
+    if n == 0 or arr.ndim != 1 or not arr.flags.c_contiguous or arr.itemsize != 8 or n > 2**31 - 1:
+        return None
+    codes = np.empty(n, dtype=np.int32)
+    first = np.empty(n, dtype=np.int64)   # only the first entries are written, the rest never touched
+    k = _lib.rx_factorize_u64(arr.ctypes.data, n, codes.ctypes.data, first.ctypes.data)
+    if k < 0:
+        raise MemoryError("relix: out of memory numbering a text column")
+    objs = arr[first[:k]]
+    if not all(type(o) is str for o in objs):
+        return None
+    data, offsets = _dictionary(objs)
+    return data, offsets, codes
 
 
 def _dictionary(values):
@@ -250,7 +274,7 @@ def _column_in(name, values, keep):
             # pandas' hash table numbers the distinct values (None, NaN and pd.NA: -1, NULL);
             # the engine gets the codes and each distinct value's UTF-8 once
             obj = s.to_numpy(object)
-            coded = _coded(*_factorize(obj))
+            coded = _coded_refs(obj) or _coded(*_factorize(obj))
             c.type = TEXT
         else:
             arr = s.to_numpy()
@@ -275,7 +299,7 @@ def _column_in(name, values, keep):
             if nat.any():
                 valid = ~nat
         elif arr.dtype == object:
-            coded = _coded(*_factorize(arr))
+            coded = _coded_refs(arr) or _coded(*_factorize(arr))
             c.type = TEXT
         elif arr.dtype.kind in "US":
             c.type = TEXT

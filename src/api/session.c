@@ -1197,6 +1197,52 @@ static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, s
     return col;
 }
 
+int64_t rx_factorize_u64(const uint64_t *v, size_t n, int32_t *codes, int64_t *first) {
+    if (n > INT32_MAX || (n && (!v || !codes || !first))) return -1;
+    /* the one hash index over the distinct values' hashes; a small first size, grown as values
+     * come, so that a column of few values probes a table that stays in the cache */
+    RxHMap m = {0};
+    size_t cap = 1024;
+    uint64_t *hash = rx_malloc(cap * sizeof *hash);   /* each distinct value's hash */
+    uint64_t *val = rx_malloc(cap * sizeof *val);     /* each distinct value */
+    int64_t nd = -1;
+    if (!hash || !val || hmap_init(&m, cap) < 0) goto done;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = v[i], h = rx_hash64(x);
+        RxHProbe p = hmap_probe(&m, h);
+        uint32_t d;
+        bool found = false;
+        while (hmap_next(&m, &p, &d))
+            if (val[d] == x) {
+                found = true;
+                break;
+            }
+        if (!found) {
+            if (k == cap) {
+                uint64_t *h2 = rx_realloc(hash, 2 * cap * sizeof *hash);
+                if (h2) hash = h2;
+                uint64_t *v2 = h2 ? rx_realloc(val, 2 * cap * sizeof *val) : NULL;
+                if (!v2) goto done;
+                val = v2;
+                cap *= 2;
+            }
+            d = (uint32_t)k;
+            hash[k] = h;   /* before the insert, where a growth rehashes from */
+            val[k] = x;
+            first[k++] = (int64_t)i;
+            if (hmap_insert(&m, &p, d, hmap_hash_array, hash) < 0) goto done;
+        }
+        codes[i] = (int32_t)d;
+    }
+    nd = (int64_t)k;
+done:
+    hmap_free(&m);
+    rx_free(hash);
+    rx_free(val);
+    return nd;
+}
+
 int rx_register_columns(RxSession *s, const char *name, int n_cols, const RxColumnIn *cols,
                         size_t n_rows) {
     rx_error_clear(&s->err);

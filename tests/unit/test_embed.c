@@ -394,7 +394,49 @@ static void test_asof_coded(void) {
     rx_close(b);
 }
 
+/* rx_factorize_u64 against a brute-force numbering, on values drawn from pools of every size
+ * (one value, a few, mostly distinct; 0 and UINT64_MAX among them), so that its table grows past
+ * its first size; and the edge of no rows and a too-long input. */
+static void test_factorize_u64(void) {
+    uint64_t seed = 12345;
+    for (int round = 0; round < 200; round++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t n = (size_t)(seed >> 40) % 5000, pool = 1 + (size_t)(seed >> 20) % (round % 3 == 0 ? 3000 : 40);
+        uint64_t *v = malloc((n ? n : 1) * sizeof *v), *vals = malloc(pool * sizeof *vals);
+        int32_t *codes = malloc((n ? n : 1) * sizeof *codes);
+        int64_t *first = malloc((n ? n : 1) * sizeof *first);
+        for (size_t k = 0; k < pool; k++) vals[k] = k == 0 ? 0 : k == 1 ? UINT64_MAX : rx_hash64(k * 7919 + (uint64_t)round);
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            v[i] = vals[(seed >> 33) % pool];
+        }
+        int64_t nd = rx_factorize_u64(v, n, codes, first);
+        CHECK(nd >= 0 && (size_t)nd <= pool);
+        /* brute force: codes in order of first appearance, first the row of each */
+        int64_t seen = 0;
+        bool ok = nd >= 0;
+        for (size_t i = 0; ok && i < n; i++) {
+            int64_t c = -1;
+            for (int64_t k = 0; k < seen; k++)
+                if (v[first[k]] == v[i]) c = k;
+            if (c < 0) {
+                ok = first[seen] == (int64_t)i;
+                c = seen++;
+            }
+            ok = ok && codes[i] == c;
+        }
+        CHECK(ok && seen == nd);
+        free(v), free(vals), free(codes), free(first);
+    }
+    int32_t c1;
+    int64_t f1;
+    CHECK(rx_factorize_u64(NULL, 0, &c1, &f1) == 0);
+    uint64_t one = 7;
+    CHECK(rx_factorize_u64(&one, (size_t)INT32_MAX + 1, &c1, &f1) == -1);
+}
+
 int main(void) {
+    test_factorize_u64();
     test_version();
     test_layouts();
     test_asof_same();
