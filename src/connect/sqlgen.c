@@ -234,7 +234,8 @@ static const SqlDialect TRINO = {
  * predicate is no value), text compared by its bytes under a binary UTF-8 collation, timestamps
  * as DATETIME2(6) (microseconds, no zone). A WITH clause stands only at a statement's top, where
  * the binned interval join nests its CTEs: no binned form. Its integer / of BIGINTs truncates
- * and it has no exact double rules of the engine's: no arithmetic is claimed exact. */
+ * and it has no exact double rules of the engine's: no arithmetic is claimed exact. Its count
+ * is an int that fails past 2^31 rows: COUNT_BIG. */
 static const SqlDialect SQLSERVER = {
     .name = "SQL Server",
     .quote = '[',
@@ -250,6 +251,7 @@ static const SqlDialect SQLSERVER = {
     .bool_case = true,
     .collate_bytes = " COLLATE Latin1_General_100_BIN2_UTF8",
     .windows = true,
+    .count_big = true,
     .series = SERIES_NONE,
     .lateral = "APPLY",
     .full_join_any_condition = true,

@@ -88,6 +88,8 @@ typedef struct {
                                * row_number, rank, dense_rank, lag, lead, first_value, last_value,
                                * count, min and max) */
     bool no_lag_default;      /* lag and lead take no third argument, the default (MariaDB) */
+    bool count_big;           /* count is COUNT_BIG: the dialect's count is a 32-bit int that
+                               * fails past 2^31 rows (SQL Server) */
     bool wide_int_sum;        /* sum of 64-bit integers is exact (numeric, HUGEINT: no partial sum
                                * overflows) and its CAST back to 64 bits fails where the total does
                                * not fit, as the engine's: ω's sum of INT */

@@ -127,6 +127,10 @@ static void *galloc(Gen *g, size_t n) {
     return p;
 }
 
+/* The dialect's name of the counting aggregate: count, or COUNT_BIG where count is a 32-bit
+ * int that fails past 2^31 rows. */
+static const char *count_fn(const Gen *g) { return g->d->count_big ? "COUNT_BIG" : "count"; }
+
 static char *gfmt(Gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static char *gfmt(Gen *g, const char *fmt, ...) {
     StrBuf b;
@@ -1772,8 +1776,8 @@ static Blk *asof_window(Gen *g, const LPlan *p, const Blk *l, const Blk *r, cons
     if (q)
         sb_printf(&s, " FROM (SELECT %s.*, %s FROM %s) AS %s) AS %s", u, q, uni, v, w);
     else
-        sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE count(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
-                  u, u, lside, u, u, over[0], uni, v, w);
+        sb_printf(&s, " FROM (SELECT %s.*, CASE WHEN %s.sd = %d AND %s.m IS NULL THEN NULL ELSE %s(%s.rf) OVER (%s) END AS g FROM %s) AS %s) AS %s",
+                  u, u, lside, u, count_fn(g), u, over[0], uni, v, w);
     o->from = s.oom ? NULL : gfmt(g, "%s", s.p);
     sb_free(&s);
     o->where = gfmt(g, "%s.sd = %d%s", w, lside, p->inner ? gfmt(g, " AND %s.g > 0", w) : "");
@@ -1809,7 +1813,7 @@ static Blk *gen_asof(Gen *g, const LPlan *p, const uint8_t *need) {
  * rk; NULL when it has no exact equivalent. */
 static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const char *rk, DbNative *nat) {
     *nat = ag->type == TY_INT ? DBN_INT4 : DBN_EXACT;
-    if (ag->fn == AGG_COUNT_STAR) return "count(*)";
+    if (ag->fn == AGG_COUNT_STAR) return gfmt(g, "%s(*)", count_fn(g));
     const Expr *x = ag->arg;
     RxType t = x->type;
     if (t == TY_NULL) return NULL;
@@ -1819,10 +1823,10 @@ static const char *aggregate(Gen *g, const AggSpec *ag, const Col *cols, const c
     switch (ag->fn) {
     case AGG_COUNT_STAR: break;
     case AGG_COUNT: {
-        if (!ag->distinct) return gfmt(g, "count(%s)", raw);
+        if (!ag->distinct) return gfmt(g, "%s(%s)", count_fn(g), raw);
         /* equal as the engine's keys: DURATIONs by their length, text bytewise */
         const char *k = key_expr(g, x, cols);
-        return k ? gfmt(g, "count(DISTINCT %s)", k) : NULL;
+        return k ? gfmt(g, "%s(DISTINCT %s)", count_fn(g), k) : NULL;
     }
     case AGG_SUM: case AGG_AVG: {
         /* SQLite adds with its own algorithm, in an order of its own, and fails on an INT
@@ -2105,7 +2109,8 @@ static const char *window_fn(Gen *g, const LPlan *p, const WinSpec *s, const Blk
     case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
         return gfmt(g, "%s(%s) OVER (%s)", s->fn == WIN_FIRST_VALUE ? "FIRST_VALUE" : "LAST_VALUE", v, over);
     case WIN_COUNT:
-        return cast_to(g, s->star ? gfmt(g, "count(*) OVER (%s)", over) : gfmt(g, "count(%s) OVER (%s)", v, over), TY_INT);
+        return cast_to(g, s->star ? gfmt(g, "%s(*) OVER (%s)", count_fn(g), over)
+                                  : gfmt(g, "%s(%s) OVER (%s)", count_fn(g), v, over), TY_INT);
     case WIN_SUM: case WIN_AVG:
         /* the engine adds INT exactly in 128 bits and doubles with a compensated sum, sliding
          * over the frames: only an exact integer sum gives its result */

@@ -43,6 +43,8 @@ for d in sqlserver db2; do
   done
   echo "== $d --pushdown plain: IJOIN INTERSECTS"
   show "$d" "--pushdown plain" "π L.id, R.id → rid (D.iv L IJOIN INTERSECTS (L.s, L.e, R.s, R.e) D.iv R)"
+  echo "== $d: γ count (COUNT_BIG on SQL Server, whose count is a 32-bit int)"
+  show "$d" "" "γ \"[sym]\"; count(*) → n, count(\"order\") → c (${T})"
   echo "== $d: TOP, a computed boolean"
   show "$d" "" "TOP 1 BY id DESC (π id, \"order\" > 5 → big, \"[sym]\" (${T}))"
 done
