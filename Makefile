@@ -26,7 +26,11 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 # Position-independent, and only include/relix.h's functions visible outside the shared
 # library (hidden symbols still link statically).
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -I$(MY_INC) $(MONGO_INC) -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lmariadb $(MONGO_LIBS) -lz -lzstd -lsnappy -lm -lpthread
+# libpq, libmariadb and libsqlite3 are not linked: they are loaded on first use
+# (connect/clients.h), so that a run without a database maps none of them.
+LDLIBS  += $(MONGO_LIBS) -lz -lzstd -lsnappy -lm -lpthread
+# The unit tests call libsqlite3 themselves (test_prepare.c makes its database).
+UNIT_LIBS := -lsqlite3
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
@@ -68,7 +72,7 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librelix.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(BUILD)/librelix.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(BUILD)/librelix.a $(LDLIBS) $(UNIT_LIBS)
 
 unit: $(UNIT_BIN)
 
