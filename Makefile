@@ -28,7 +28,7 @@ WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -I$(MY_INC) $(MONGO_INC) -MMD -MP
 # libpq, libmariadb and libsqlite3 are not linked: they are loaded on first use
 # (connect/clients.h), so that a run without a database maps none of them.
-LDLIBS  += $(MONGO_LIBS) -lz -lzstd -lsnappy -lm -lpthread
+LDLIBS  += $(MONGO_LIBS) -lz -lzstd -lm -lpthread
 # The unit tests call libsqlite3 themselves (test_prepare.c makes its database).
 UNIT_LIBS := -lsqlite3
 
@@ -60,7 +60,7 @@ $(BUILD)/librelix.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/relix: $(CLI_OBJ) $(BUILD)/librelix.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS) -ledit
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS)
 
 # Objects depend on the flags they were compiled with: a change of flags rebuilds them.
 FLAGS_STAMP := $(BUILD)/.flags
