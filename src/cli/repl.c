@@ -49,7 +49,7 @@ static struct { EDIT_FNS(EDIT_FN) } edlib;
 static const char *const edit_names[] = {EDIT_FNS(EDIT_NAME)};
 #undef EDIT_NAME
 _Static_assert(sizeof edlib == RX_ARRAY_LEN(edit_names) * sizeof(void *), "edlib: one pointer per name");
-static RxDynLib edit_dl = {"The interactive prompt", "libedit.so.2", "libedit2", edit_names,
+static RxDynLib edit_dl = {"the interactive prompt", "libedit.so.2", "libedit2", edit_names,
                            RX_ARRAY_LEN(edit_names), &edlib, 0, ""};
 
 /* A relation defined in this session, and its schema once a probe has run. */

@@ -282,9 +282,11 @@ static int read_chunk(PqFile *f, TReader *r, PqChunk *c, const PqCol *pc, RxErro
             return unsupported(err, f->name, "%s-compressed pages (column '%s'; use snappy, gzip or zstd)", names[c->codec], pc->name);
         return corrupt(err, f->name, "column '%s': unknown compression codec %d", pc->name, c->codec);
     }
-    if (c->codec == PQ_CODEC_SNAPPY && pq_snappy_load(err) < 0) {
-        rx_error_hint(err, "%s: column '%s' has Snappy-compressed pages", f->name, pc->name);
-        return -1;
+    if (c->codec == PQ_CODEC_SNAPPY) {
+        RxError why = {0};
+        if (pq_snappy_load(&why) < 0)
+            return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "%s: column '%s' has Snappy-compressed pages: %s",
+                            f->name, pc->name, why.msg);
     }
     return 0;
 }
