@@ -1,5 +1,5 @@
 # The client libraries are loaded on first use: the binary does not name libpq, libmariadb,
-# libsqlite3, libedit or libsnappy (nor what they pull in) as NEEDED; a CSV-only run maps none
+# libsqlite3, libbson, libedit or libsnappy (nor what they pull in) as NEEDED; a CSV-only run maps none
 # of them (the dynamic loader's own log, and /proc/PID/maps of a run blocked on its input),
 # while an SQLite run loads libsqlite3. A machine without a library gets an error at the point
 # of use naming the library and its Debian package: the sonames are shadowed through
@@ -10,7 +10,7 @@ pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 RELIX=$root/$RELIX
 cd "$tmp"
-heavy='libpq|libmariadb|libsqlite3|libedit|libsnappy|libssl|libcrypto|libgssapi|libldap|libgnutls|libstdc\+\+|libtinfo'
+heavy='libpq|libmariadb|libsqlite3|libedit|libsnappy|libbson|libmongoc|libssl|libcrypto|libgssapi|libldap|libgnutls|libstdc\+\+|libtinfo'
 
 echo "== NEEDED entries of the binary that are loaded on first use"
 readelf -d "$RELIX" | grep NEEDED | grep -E "$heavy" || echo "none"
@@ -45,13 +45,14 @@ cat fifo.out
 
 echo "== the libraries missing"
 mkdir stub
-for so in libpq.so.5 libmariadb.so.3 libsqlite3.so.0 libsnappy.so.1 libedit.so.2; do : > "stub/$so"; done
+for so in libpq.so.5 libmariadb.so.3 libsqlite3.so.0 libsnappy.so.1 libedit.so.2 libbson-1.0.so.0; do : > "stub/$so"; done
 run() { LD_LIBRARY_PATH="$tmp/stub" "$RELIX" "$@" 2>&1 | sed "s#$tmp#TMP#g"; echo "exit ${PIPESTATUS[0]}"; }
 run -e "T := csv('t.csv'); query { T };"
 run -e "P := connect('postgresql://relix@127.0.0.1:1/db'); query { P.t };"
 run -e "H := connect('h2://sa@127.0.0.1:1/mem'); query { H.t };"
 run -e "M := connect('mysql://relix@127.0.0.1:1/db'); query { M.t };"
 run -e "S := connect('sqlite:shop.db'); query { S.t };"
+run -e "G := connect('mongodb://127.0.0.1:1/db'); query { G.t };"
 "$RELIX" -e "T := csv('t.csv'); query { T } into parquet('snappy.parquet', compression => 'snappy');"
 run -e "T := csv('t.csv'); query { T } into parquet('x.parquet', compression => 'snappy');"
 ls x.parquet 2>/dev/null || echo "no x.parquet"
