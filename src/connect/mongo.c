@@ -42,7 +42,7 @@ void mongo_cancel(MongoConn *m) {
 /* libmongoc's functions, from the library loaded at run time: linked into every program, its
  * constructor would run libmongoc's global initialisation (a shared-memory segment per process,
  * and a warning on standard error when that fails) in programs that never connect to MongoDB.
- * libbson, which the flattening uses, is linked as usual. */
+ * libbson, which the flattening uses, is loaded on first use as well (mongo_flatten.h). */
 #define MONGO_FNS(X) \
     X(mongoc_client_command_simple) X(mongoc_client_destroy) X(mongoc_client_get_collection) \
     X(mongoc_client_get_database) X(mongoc_client_new_from_uri_with_error) X(mongoc_client_set_appname) \
