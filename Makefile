@@ -19,14 +19,20 @@ PG_INC  := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postg
 # libmariadb's headers (mysql.h), where mariadb_config says (the Debian path otherwise).
 MY_INC  := $(shell mariadb_config --variable=pkgincludedir 2>/dev/null || echo /usr/include/mariadb)
 # libmongoc's and libbson's headers (MongoDB), where pkg-config says (the Debian paths without
-# it). libbson is linked; libmongoc is loaded at run time (connect/mongo.c says why).
+# it). Both are loaded at run time (connect/mongo.c, connect/mongo_flatten.h); only the unit tests
+# link libbson.
 MONGO_INC  := $(shell pkg-config --cflags libmongoc-1.0 2>/dev/null || echo -I/usr/include/libmongoc-1.0 -I/usr/include/libbson-1.0)
 MONGO_LIBS := $(shell pkg-config --libs libbson-1.0 2>/dev/null || echo -lbson-1.0)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wno-unused-parameter
 # Position-independent, and only include/relix.h's functions visible outside the shared
 # library (hidden symbols still link statically).
 CFLAGS  += -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) $(WARN) -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(PG_INC) -I$(MY_INC) $(MONGO_INC) -MMD -MP
-LDLIBS  += -lsqlite3 -lpq -lmariadb $(MONGO_LIBS) -lz -lzstd -lsnappy -lm -lpthread
+# libpq, libmariadb, libsqlite3, libsnappy, libbson and libedit are not linked: they are loaded on
+# first use (base/dynlib.h), so that a run that needs none of them maps none of them.
+LDLIBS  += -lz -lzstd -lm -lpthread
+# The unit tests call libsqlite3 and libbson themselves (test_prepare.c makes its database,
+# test_mongo.c its documents).
+UNIT_LIBS := -lsqlite3 $(MONGO_LIBS)
 
 STAGES  := base types syntax analysis rewrite plan exec io connect api
 LIB_SRC := $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c))
@@ -56,7 +62,7 @@ $(BUILD)/librelix.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/relix: $(CLI_OBJ) $(BUILD)/librelix.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS) -ledit
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/librelix.a $(LDLIBS)
 
 # Objects depend on the flags they were compiled with: a change of flags rebuilds them.
 FLAGS_STAMP := $(BUILD)/.flags
@@ -68,7 +74,7 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librelix.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(BUILD)/librelix.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDSAN) -o $@ $< $(BUILD)/librelix.a $(LDLIBS) $(UNIT_LIBS)
 
 unit: $(UNIT_BIN)
 

@@ -34,7 +34,23 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "base/dynlib.h"
 #include "cli/cli.h"
+
+/* libedit, loaded when the prompt starts (base/dynlib.h): a script run never maps it nor
+ * libtinfo and libbsd behind it. */
+#define EDIT_FNS(X) \
+    X(el_cursor) X(el_end) X(el_get) X(el_gets) X(el_init) X(el_insertstr) X(el_line) X(el_push) X(el_set) \
+    X(el_source) X(el_wset) X(history) X(history_end) X(history_init)
+#define EDIT_FN(f) __typeof__(f) *f;
+static struct { EDIT_FNS(EDIT_FN) } edlib;
+#undef EDIT_FN
+#define EDIT_NAME(f) #f,
+static const char *const edit_names[] = {EDIT_FNS(EDIT_NAME)};
+#undef EDIT_NAME
+_Static_assert(sizeof edlib == RX_ARRAY_LEN(edit_names) * sizeof(void *), "edlib: one pointer per name");
+static RxDynLib edit_dl = {"the interactive prompt", "libedit.so.2", "libedit2", edit_names,
+                           RX_ARRAY_LEN(edit_names), &edlib, 0, ""};
 
 /* A relation defined in this session, and its schema once a probe has run. */
 typedef struct {
@@ -429,8 +445,8 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *c
 static unsigned char complete_word(EditLine *el, int ch) {
     (void)ch;
     Repl *r = NULL;
-    el_get(el, EL_CLIENTDATA, &r);
-    const LineInfo *li = el_line(el);
+    edlib.el_get(el, EL_CLIENTDATA, &r);
+    const LineInfo *li = edlib.el_line(el);
     const char *p = li->cursor;
     while (p > li->buffer && is_word((unsigned char)p[-1])) p--;
     size_t len = (size_t)(li->cursor - p);
@@ -465,12 +481,12 @@ static unsigned char complete_word(EditLine *el, int ch) {
         }
         if (common > len) {
             char *add = strndup(c.v[0] + len, common - len);
-            if (add) el_insertstr(el, add);
+            if (add) edlib.el_insertstr(el, add);
             free(add);
         } else if (c.n > 1) {
             qsort(c.v, c.n, sizeof *c.v, cmp_str);
             FILE *out = NULL;
-            el_get(el, EL_GETFP, 1, &out);
+            edlib.el_get(el, EL_GETFP, 1, &out);
             if (!out) out = stderr;
             fputc('\n', out);
             size_t col = 0;
@@ -494,18 +510,18 @@ static unsigned char complete_word(EditLine *el, int ch) {
 static unsigned char cancel_line(EditLine *el, int ch) {
     (void)ch;
     Repl *r = NULL;
-    el_get(el, EL_CLIENTDATA, &r);
+    edlib.el_get(el, EL_CLIENTDATA, &r);
     r->cancelled = true;
-    const LineInfo *li = el_line(el);
-    el_cursor(el, (int)(li->lastchar - li->cursor));
-    el_insertstr(el, "^C");
-    el_push(el, "\n");
+    const LineInfo *li = edlib.el_line(el);
+    edlib.el_cursor(el, (int)(li->lastchar - li->cursor));
+    edlib.el_insertstr(el, "^C");
+    edlib.el_push(el, "\n");
     return CC_REFRESH;
 }
 
 static char *prompt(EditLine *el) {
     Repl *r = NULL;
-    el_get(el, EL_CLIENTDATA, &r);
+    edlib.el_get(el, EL_CLIENTDATA, &r);
     return r->n_pending ? "  ...> " : "relix> ";
 }
 
@@ -532,9 +548,9 @@ static void remember(Repl *r, const char *line, size_t len) {
     char *entry = rx_redact_secrets(line, e); /* a password typed in a string is not kept */
     if (!entry) return;
     HistEvent ev;
-    history(r->hist, &ev, H_ENTER, entry);
+    edlib.history(r->hist, &ev, H_ENTER, entry);
     free(entry);
-    if (r->hist_path) history(r->hist, &ev, H_SAVE, r->hist_path);
+    if (r->hist_path) edlib.history(r->hist, &ev, H_SAVE, r->hist_path);
 }
 
 /* Ends \o FILE: the file replaces FILE now, whole (rx_outfile_commit); on failure FILE is left
@@ -702,27 +718,27 @@ static bool run_command(Repl *r, const char *line) {
 }
 
 static EditLine *open_editor(Repl *r) {
-    EditLine *el = el_init("relix", stdin, stderr, stderr);
+    EditLine *el = edlib.el_init("relix", stdin, stderr, stderr);
     if (!el) return NULL;
-    el_set(el, EL_CLIENTDATA, r);
-    el_set(el, EL_EDITOR, "emacs");
-    el_set(el, EL_PROMPT, prompt);
-    el_set(el, EL_SETTY, "-d", "-isig", NULL);
+    edlib.el_set(el, EL_CLIENTDATA, r);
+    edlib.el_set(el, EL_EDITOR, "emacs");
+    edlib.el_set(el, EL_PROMPT, prompt);
+    edlib.el_set(el, EL_SETTY, "-d", "-isig", NULL);
     /* el_wset, as el_set copies the names and never frees the copies */
-    el_wset(el, EL_ADDFN, L"relix-complete", L"complete a name or keyword", complete_word);
-    el_wset(el, EL_ADDFN, L"relix-cancel", L"discard the input", cancel_line);
-    el_set(el, EL_BIND, "^I", "relix-complete", NULL);
-    el_set(el, EL_BIND, "^C", "relix-cancel", NULL);
-    r->hist = history_init();
+    edlib.el_wset(el, EL_ADDFN, L"relix-complete", L"complete a name or keyword", complete_word);
+    edlib.el_wset(el, EL_ADDFN, L"relix-cancel", L"discard the input", cancel_line);
+    edlib.el_set(el, EL_BIND, "^I", "relix-complete", NULL);
+    edlib.el_set(el, EL_BIND, "^C", "relix-cancel", NULL);
+    r->hist = edlib.history_init();
     if (r->hist) {
         HistEvent ev;
-        history(r->hist, &ev, H_SETSIZE, 1000);
-        history(r->hist, &ev, H_SETUNIQUE, 1);
+        edlib.history(r->hist, &ev, H_SETSIZE, 1000);
+        edlib.history(r->hist, &ev, H_SETUNIQUE, 1);
         r->hist_path = history_path();
-        if (r->hist_path) history(r->hist, &ev, H_LOAD, r->hist_path);
-        el_set(el, EL_HIST, history, r->hist);
+        if (r->hist_path) edlib.history(r->hist, &ev, H_LOAD, r->hist_path);
+        edlib.el_set(el, EL_HIST, edlib.history, r->hist);
     }
-    el_source(el, NULL);
+    edlib.el_source(el, NULL);
     return el;
 }
 
@@ -731,6 +747,12 @@ int cli_repl(RxSession *s, CliOptions *o) {
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int last = 0;
+    if (!rx_dynlib_ready(&edit_dl)) {
+        char msg[640];
+        rx_dynlib_message(&edit_dl, msg, sizeof msg);
+        fprintf(stderr, "relix: %s\n", msg);
+        return 1;
+    }
     setlocale(LC_CTYPE, "");
     r.el = open_editor(&r);
     if (!r.el) {
@@ -743,7 +765,7 @@ int cli_repl(RxSession *s, CliOptions *o) {
         r.cancelled = false;
         fflush(stdout);
         int len = 0;
-        const char *line = el_gets(r.el, &len);
+        const char *line = edlib.el_gets(r.el, &len);
         if (!line || len <= 0) break;
         if (r.cancelled) {
             n = 0;
@@ -781,10 +803,10 @@ int cli_repl(RxSession *s, CliOptions *o) {
     end_output(&r);
     if (r.hist) {
         HistEvent ev;
-        if (r.hist_path) history(r.hist, &ev, H_SAVE, r.hist_path);
-        history_end(r.hist);
+        if (r.hist_path) edlib.history(r.hist, &ev, H_SAVE, r.hist_path);
+        edlib.history_end(r.hist);
     }
-    el_end(r.el);
+    edlib.el_end(r.el);
     for (size_t i = 0; i < r.n_rels; i++) {
         Schema sc = {r.rels[i].n_cols > 0 ? r.rels[i].n_cols : 0, r.rels[i].cols, r.rels[i].types, false};
         free_schema(&sc);

@@ -11,13 +11,12 @@
  */
 #include "connect/connect.h"
 
-#include <libpq-fe.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "connect/clients.h"
 #include "connect/duckdb.h"
 #include "types/number.h"
 #include "types/temporal.h"
@@ -57,11 +56,11 @@ void db_cancel(DbConn *c) {
     if (!c) return;
     if (c->pg && c->cancel) {
         char buf[256];
-        PQcancel(c->cancel, buf, (int)sizeof buf);
+        pqlib.PQcancel(c->cancel, buf, (int)sizeof buf);
     } else if (c->duck) {
         duck_interrupt(c->duck);
     } else if (c->lite) {
-        sqlite3_interrupt(c->lite);
+        litelib.sqlite3_interrupt(c->lite);
     } else if (c->my) {
         my_cancel(c->my);
     } else if (c->mongo) {
@@ -95,10 +94,10 @@ void db_close(DbConn *c) {
     /* a statement still running on the server (another thread's) is cancelled, not left behind */
     for (int i = 0; i < RUNNING_SLOTS; i++)
         if (__atomic_load_n(&running[i], __ATOMIC_SEQ_CST) == c) db_cancel(c);
-    if (c->lite) sqlite3_close(c->lite);
+    if (c->lite) litelib.sqlite3_close(c->lite);
     duck_close(c->duck);
-    if (c->cancel) PQfreeCancel(c->cancel);
-    if (c->pg) PQfinish(c->pg);
+    if (c->cancel) pqlib.PQfreeCancel(c->cancel);
+    if (c->pg) pqlib.PQfinish(c->pg);
     my_close(c->my);
     mongo_close(c->mongo);
     free(c->display);
@@ -139,7 +138,7 @@ static const char PG_SECRET_HINT[] =
  * is well formed and holds no password in any spelling, else -1 with err. */
 static int pg_check(const char *conn, RxError *err) {
     char *msg = NULL;
-    PQconninfoOption *opts = PQconninfoParse(conn, &msg);
+    PQconninfoOption *opts = pqlib.PQconninfoParse(conn, &msg);
     if (!opts) {
         int rc;
         /* libpq quotes pieces of a malformed string: left out when a secret may be among them */
@@ -153,32 +152,32 @@ static int pg_check(const char *conn, RxError *err) {
             rc = rx_error(err, msg ? RX_EVALUE : RX_ENOMEM, NULL, rx_span(0, 0),
                           msg ? "malformed PostgreSQL connection string" : "out of memory");
         }
-        PQfreemem(msg);
+        pqlib.PQfreemem(msg);
         return rc;
     }
     bool secret = false;
     for (PQconninfoOption *o = opts; o->keyword; o++)
         if (o->val && pg_secret_option(o->keyword)) secret = true;
-    PQconninfoFree(opts);
+    pqlib.PQconninfoFree(opts);
     if (secret || has_secret(conn)) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", PG_SECRET_HINT);
     return 0;
 }
 
 static int pg_exec_ok(PGconn *pg, const char *sql) {
-    PGresult *r = PQexec(pg, sql);
-    int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-    PQclear(r);
+    PGresult *r = pqlib.PQexec(pg, sql);
+    int ok = pqlib.PQresultStatus(r) == PGRES_COMMAND_OK || pqlib.PQresultStatus(r) == PGRES_TUPLES_OK;
+    pqlib.PQclear(r);
     return ok ? 0 : -1;
 }
 
 /* libpq's message, first line only. libpq names host, port and user but not the password;
  * should the password in use (from PGPASSWORD or ~/.pgpass) still appear, it is masked. */
 static void pg_message(PGconn *pg, char *buf, size_t n) {
-    const char *m = pg ? PQerrorMessage(pg) : "";
+    const char *m = pg ? pqlib.PQerrorMessage(pg) : "";
     snprintf(buf, n, "%s", m && *m ? m : "unknown error");
     char *nl = strchr(buf, '\n');
     if (nl) *nl = 0;
-    const char *pw = pg ? PQpass(pg) : NULL;
+    const char *pw = pg ? pqlib.PQpass(pg) : NULL;
     size_t k = pw ? strlen(pw) : 0;
     if (k < 4) return;
     for (char *at; (at = strstr(buf, pw)) != NULL;) {
@@ -208,9 +207,13 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
         if (path[0] != '/' && base_dir && base_dir[0]) snprintf(full, sizeof full, "%s/%s", base_dir, path);
         else snprintf(full, sizeof full, "%s", path);
         c->kind = DB_SQLITE;
-        if (sqlite3_open_v2(full, &c->lite, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        if (lite_load(err) < 0) {
+            db_close(c);
+            return -1;
+        }
+        if (litelib.sqlite3_open_v2(full, &c->lite, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
             char msg[512];
-            snprintf(msg, sizeof msg, "%s", c->lite ? sqlite3_errmsg(c->lite) : "cannot open");
+            snprintf(msg, sizeof msg, "%s", c->lite ? litelib.sqlite3_errmsg(c->lite) : "cannot open");
             db_close(c);
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot open SQLite database '%s': %s", full, msg);
         }
@@ -241,6 +244,10 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
     bool h2 = strncmp(uri, "h2://", 5) == 0;
     if (h2 || strncmp(uri, "postgresql://", 13) == 0 || strncmp(uri, "postgres://", 11) == 0 ||
         (strchr(uri, '=') && !strstr(uri, "://"))) {
+        if (pg_load(err) < 0) {
+            db_close(c);
+            return -1;
+        }
         StrBuf h2uri;
         sb_init(&h2uri);
         if (h2 && h2_pg_uri(uri, &h2uri) < 0) {
@@ -255,10 +262,10 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
             return -1;
         }
         c->kind = DB_POSTGRES;
-        c->pg = PQconnectdb(conninfo);
+        c->pg = pqlib.PQconnectdb(conninfo);
         sb_free(&h2uri);
-        if (c->pg) c->cancel = PQgetCancel(c->pg);
-        if (!c->pg || PQstatus(c->pg) != CONNECTION_OK) {
+        if (c->pg) c->cancel = pqlib.PQgetCancel(c->pg);
+        if (!c->pg || pqlib.PQstatus(c->pg) != CONNECTION_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
             /* H2's server drops the connection without a word on a failed login */
@@ -279,7 +286,7 @@ int db_open(const char *uri, const char *base_dir, DbConn **out, RxError *err) {
             return 0;
         }
         if (h2) {
-            const char *v = PQparameterStatus(c->pg, "server_version");
+            const char *v = pqlib.PQparameterStatus(c->pg, "server_version");
             rx_error(err, RX_EIO, NULL, rx_span(0, 0),
                      "%s is no H2 server (it reports PostgreSQL %s): connect to it with postgresql://", c->display,
                      v ? v : "of an unknown version");
@@ -364,11 +371,11 @@ static int order_add(DbSchema *s, const char *quoted_or_raw) {
  * to s's order, quoted, and to the ORDER BY text order (", "-separated). -1 when out of
  * memory (what was appended stays; the caller frees s). */
 static int add_order_columns(DbSchema *s, StrBuf *order, PGresult *r) {
-    for (int i = 0; PQresultStatus(r) == PGRES_TUPLES_OK && i < PQntuples(r); i++) {
+    for (int i = 0; pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && i < pqlib.PQntuples(r); i++) {
         if (order->n) sb_puts(order, ", ");
         StrBuf one;
         sb_init(&one);
-        db_quote_ident(&one, PQgetvalue(r, i, 0));
+        db_quote_ident(&one, pqlib.PQgetvalue(r, i, 0));
         sb_puts(order, one.p);
         int orc = order_add(s, one.p);
         sb_free(&one);
@@ -416,8 +423,8 @@ static int schema_add(DbSchema *s, const char *name, RxType t, DbNative nat) {
 static int collations_add(DbSchema *s, PGresult *r) {
     s->collation = calloc((size_t)s->n_cols + 1, sizeof *s->collation);
     if (!s->collation) return -1;
-    for (int i = 0; i < s->n_cols && i < PQntuples(r); i++)
-        if (!PQgetisnull(r, i, 2) && !(s->collation[i] = strdup(PQgetvalue(r, i, 2)))) return -1;
+    for (int i = 0; i < s->n_cols && i < pqlib.PQntuples(r); i++)
+        if (!pqlib.PQgetisnull(r, i, 2) && !(s->collation[i] = strdup(pqlib.PQgetvalue(r, i, 2)))) return -1;
     return 0;
 }
 
@@ -466,14 +473,14 @@ static RxType pg_type(const char *typname, DbNative *nat) {
  * a partitioned table or a materialized view; a view or a foreign table has none. */
 static bool pg_has_ctid(DbConn *c, const char *ident) {
     const char *params[1] = {ident};
-    PGresult *r = PQexecParams(c->pg, "SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", 1, NULL, params,
+    PGresult *r = pqlib.PQexecParams(c->pg, "SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", 1, NULL, params,
                                NULL, NULL, 0);
     bool has = true;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
-        char k = PQgetvalue(r, 0, 0)[0];
+    if (pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) == 1) {
+        char k = pqlib.PQgetvalue(r, 0, 0)[0];
         has = k == 'r' || k == 'p' || k == 'm';
     }
-    PQclear(r);
+    pqlib.PQclear(r);
     return has;
 }
 
@@ -637,27 +644,27 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
         db_quote_literal(&q, table, strlen(table));
         sb_puts(&q, ") ORDER BY cid");
         sqlite3_stmt *st = NULL;
-        if (sqlite3_prepare_v2(c->lite, q.p, -1, &st, NULL) != SQLITE_OK) {
-            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, sqlite3_errmsg(c->lite));
+        if (litelib.sqlite3_prepare_v2(c->lite, q.p, -1, &st, NULL) != SQLITE_OK) {
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, litelib.sqlite3_errmsg(c->lite));
             goto out;
         }
         int n_pk = 0;
         char *pk[64] = {0};
         int pk_pos[64] = {0};
         bool int_pk = false;
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(st, 0);
-            const char *decl = (const char *)sqlite3_column_text(st, 1);
-            int pkn = sqlite3_column_int(st, 2);
+        while (litelib.sqlite3_step(st) == SQLITE_ROW) {
+            const char *name = (const char *)litelib.sqlite3_column_text(st, 0);
+            const char *decl = (const char *)litelib.sqlite3_column_text(st, 1);
+            int pkn = litelib.sqlite3_column_int(st, 2);
             RxType t;
             DbNative nat;
             if (sqlite_type(decl, &t, &nat) < 0) {
                 rx_error(err, RX_ETYPE, NULL, rx_span(0, 0), "column '%s' of table '%s' is a BLOB, which Relix cannot read", name, table);
-                sqlite3_finalize(st);
+                litelib.sqlite3_finalize(st);
                 goto out;
             }
             if (schema_add(out, name, t, nat) < 0) {
-                sqlite3_finalize(st);
+                litelib.sqlite3_finalize(st);
                 rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
                 goto out;
             }
@@ -667,7 +674,7 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
                 int_pk = decl && strcasecmp(decl, "INTEGER") == 0; /* the rowid itself */
             }
         }
-        sqlite3_finalize(st);
+        litelib.sqlite3_finalize(st);
         if (out->n_cols == 0) {
             rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "%s has no table '%s'", c->display, table);
             goto out;
@@ -694,71 +701,71 @@ int db_table_schema(DbConn *c, const char *table, DbSchema *out, RxError *err) {
         sb_init(&ident);
         db_quote_ident(&ident, table);
         const char *params[1] = {ident.p};
-        PGresult *r = PQexecParams(c->pg,
+        PGresult *r = pqlib.PQexecParams(c->pg,
             "SELECT a.attname, t.typname, CASE WHEN c.collisdeterministic THEN c.collname END "
             "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_collation c ON c.oid = a.attcollation "
             "WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
             1, NULL, params, NULL, NULL, 0);
-        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        if (pqlib.PQresultStatus(r) != PGRES_TUPLES_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
-            PQclear(r);
+            pqlib.PQclear(r);
             sb_free(&ident);
             rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, msg);
             goto out;
         }
-        for (int i = 0; i < PQntuples(r); i++) {
+        for (int i = 0; i < pqlib.PQntuples(r); i++) {
             DbNative nat;
-            RxType t = pg_type(PQgetvalue(r, i, 1), &nat);
-            if (schema_add(out, PQgetvalue(r, i, 0), t, nat) < 0) {
-                PQclear(r);
+            RxType t = pg_type(pqlib.PQgetvalue(r, i, 1), &nat);
+            if (schema_add(out, pqlib.PQgetvalue(r, i, 0), t, nat) < 0) {
+                pqlib.PQclear(r);
                 sb_free(&ident);
                 rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
                 goto out;
             }
         }
         if (collations_add(out, r) < 0) {
-            PQclear(r);
+            pqlib.PQclear(r);
             sb_free(&ident);
             goto oom;
         }
-        PQclear(r);
+        pqlib.PQclear(r);
         if (out->n_cols == 0) {
             sb_free(&ident);
             rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "%s has no table '%s'", c->display, table);
             goto out;
         }
-        r = PQexecParams(c->pg,
+        r = pqlib.PQexecParams(c->pg,
             "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid "
             "AND a.attnum = ANY(i.indkey) WHERE i.indrelid = to_regclass($1) AND i.indisprimary "
             "ORDER BY array_position(i.indkey::int2[], a.attnum)",
             1, NULL, params, NULL, NULL, 0);
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        if (pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) == 1)
             for (int i = 0; i < out->n_cols; i++)
-                if (strcmp(out->names[i], PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
+                if (strcmp(out->names[i], pqlib.PQgetvalue(r, 0, 0)) == 0) out->order_int = out->types[i] == TY_INT;
         if (add_order_columns(out, &order, r) < 0) {
-            PQclear(r);
+            pqlib.PQclear(r);
             sb_free(&ident);
             goto oom;
         }
-        PQclear(r);
+        pqlib.PQclear(r);
         if (!order.n && pg_has_ctid(c, params[0])) {
             sb_puts(&order, "ctid");
             if (order_add(out, "ctid") < 0) goto oom;
         } else if (!order.n) {
             /* a view or a foreign table has no ctid: its order is that of all its columns that
              * have one (rows equal in all of them are indistinguishable in the result) */
-            r = PQexecParams(c->pg,
+            r = pqlib.PQexecParams(c->pg,
                 "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 "
                 "AND NOT a.attisdropped AND EXISTS (SELECT 1 FROM pg_opclass o JOIN pg_am m ON m.oid = o.opcmethod "
                 "WHERE m.amname = 'btree' AND o.opcdefault AND o.opcintype = a.atttypid) ORDER BY a.attnum",
                 1, NULL, params, NULL, NULL, 0);
             if (add_order_columns(out, &order, r) < 0) {
-                PQclear(r);
+                pqlib.PQclear(r);
                 sb_free(&ident);
                 goto oom;
             }
-            PQclear(r);
+            pqlib.PQclear(r);
         }
         sb_free(&ident);
     }
@@ -872,7 +879,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
         }
         if (!oom) {
             slot = run_begin(c);
-            res = PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
+            res = pqlib.PQexecParams(c->pg, sql, n_params, NULL, values, NULL, NULL, 0);
             run_end(slot);
             slot = -1;
         }
@@ -883,28 +890,28 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
             goto out;
         }
-        if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        if (pqlib.PQresultStatus(res) != PGRES_TUPLES_OK) {
             char msg[512];
             pg_message(c->pg, msg, sizeof msg);
             rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, msg);
             goto out;
         }
-        rows = (size_t)PQntuples(res);
-        if (PQnfields(res) != n_cols) {
-            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s answered %d columns, %d expected", c->display, PQnfields(res), n_cols);
+        rows = (size_t)pqlib.PQntuples(res);
+        if (pqlib.PQnfields(res) != n_cols) {
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s answered %d columns, %d expected", c->display, pqlib.PQnfields(res), n_cols);
             goto out;
         }
     } else {
-        if (sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) != SQLITE_OK) {
-            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, sqlite3_errmsg(c->lite));
+        if (litelib.sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) != SQLITE_OK) {
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, litelib.sqlite3_errmsg(c->lite));
             goto out;
         }
         for (int i = 0; i < n_params; i++) {
             const Value *v = &params[i];
-            int brc = v->type == TY_INT ? sqlite3_bind_int64(st, i + 1, v->v.i)
-                    : v->type == TY_FLOAT ? sqlite3_bind_double(st, i + 1, v->v.f)
-                    : v->type == TY_BOOL ? sqlite3_bind_int(st, i + 1, v->v.b)
-                    : v->type == TY_TEXT ? sqlite3_bind_text64(st, i + 1, v->v.s.ptr, v->v.s.len, SQLITE_STATIC, SQLITE_UTF8)
+            int brc = v->type == TY_INT ? litelib.sqlite3_bind_int64(st, i + 1, v->v.i)
+                    : v->type == TY_FLOAT ? litelib.sqlite3_bind_double(st, i + 1, v->v.f)
+                    : v->type == TY_BOOL ? litelib.sqlite3_bind_int(st, i + 1, v->v.b)
+                    : v->type == TY_TEXT ? litelib.sqlite3_bind_text64(st, i + 1, v->v.s.ptr, v->v.s.len, SQLITE_STATIC, SQLITE_UTF8)
                     : SQLITE_MISUSE;
             if (brc != SQLITE_OK) {
                 rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: cannot bind parameter %d (%s)", c->display, i + 1,
@@ -917,12 +924,12 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     if (c->pg) {
         for (size_t i = 0; i < rows; i++)
             for (int j = 0; j < n_cols; j++) {
-                if (PQgetisnull(res, (int)i, j)) {
+                if (pqlib.PQgetisnull(res, (int)i, j)) {
                     colb_push_null(&b[j]);
                     continue;
                 }
-                const char *s = PQgetvalue(res, (int)i, j), *why;
-                size_t n = (size_t)PQgetlength(res, (int)i, j);
+                const char *s = pqlib.PQgetvalue(res, (int)i, j), *why;
+                size_t n = (size_t)pqlib.PQgetlength(res, (int)i, j);
                 Value v = {.type = types[j]};
                 /* H2 writes an INTERVAL as its SQL literal */
                 int vrc = c->kind == DB_H2 && types[j] == TY_DURATION ? h2_interval_value(s, n, &v.v.d, &why)
@@ -936,9 +943,9 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
     } else {
         int step;
         slot = run_begin(c);
-        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        while ((step = litelib.sqlite3_step(st)) == SQLITE_ROW) {
             for (int j = 0; j < n_cols; j++) {
-                int kind = sqlite3_column_type(st, j);
+                int kind = litelib.sqlite3_column_type(st, j);
                 Value v = {.type = types[j]};
                 if (kind == SQLITE_NULL) {
                     colb_push_null(&b[j]);
@@ -947,7 +954,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
                 const char *why = "invalid";
                 if (kind == SQLITE_INTEGER && (types[j] == TY_INT || types[j] == TY_FLOAT || types[j] == TY_BOOL ||
                                                types[j] == TY_TIMESTAMP)) {
-                    int64_t x = sqlite3_column_int64(st, j);
+                    int64_t x = litelib.sqlite3_column_int64(st, j);
                     if (types[j] == TY_INT) v.v.i = x;
                     else if (types[j] == TY_FLOAT) {
                         /* a NUMERIC-affinity column keeps integers, which a double may round */
@@ -973,10 +980,10 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
                         goto out;
                     }
                 } else if (kind == SQLITE_FLOAT && types[j] == TY_FLOAT) {
-                    v.v.f = sqlite3_column_double(st, j);
+                    v.v.f = litelib.sqlite3_column_double(st, j);
                 } else if (kind == SQLITE_TEXT || kind == SQLITE_INTEGER || kind == SQLITE_FLOAT) {
-                    const char *s = (const char *)sqlite3_column_text(st, j);
-                    size_t n = (size_t)sqlite3_column_bytes(st, j);
+                    const char *s = (const char *)litelib.sqlite3_column_text(st, j);
+                    size_t n = (size_t)litelib.sqlite3_column_bytes(st, j);
                     if (text_value(types[j], s, n, &v, &why) < 0) {
                         bad_value(err, names[j], rows, types[j], s, n, why);
                         goto out;
@@ -990,7 +997,7 @@ static int query_params(DbConn *c, const char *sql, const Value *params, int n_p
             rows++;
         }
         if (step != SQLITE_DONE) {
-            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, sqlite3_errmsg(c->lite));
+            rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", c->display, litelib.sqlite3_errmsg(c->lite));
             goto out;
         }
     }
@@ -1006,8 +1013,8 @@ out:
     for (int j = 0; j < n_cols; j++)
         if (b[j].col) colb_free(&b[j]);
     free(b);
-    if (res) PQclear(res);
-    if (st) sqlite3_finalize(st);
+    if (res) pqlib.PQclear(res);
+    if (st) litelib.sqlite3_finalize(st);
     return rc;
 }
 
@@ -1065,9 +1072,9 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
             param_text(&st->params[i], &texts[i]);
             values[i] = texts[i].p;
         }
-        PGresult *r = PQexecParams(c->pg, q.p, st->n_params, NULL, values, NULL, NULL, 0);
+        PGresult *r = pqlib.PQexecParams(c->pg, q.p, st->n_params, NULL, values, NULL, NULL, 0);
         /* the first line is the top node: "Sort  (cost=1.05..1.06 rows=3 width=8)" */
-        const char *line = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0 ? PQgetvalue(r, 0, 0) : NULL;
+        const char *line = pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) > 0 ? pqlib.PQgetvalue(r, 0, 0) : NULL;
         const char *at = line ? strstr(line, " rows=") : NULL;
         if (at) {
             char *end;
@@ -1077,7 +1084,7 @@ int db_explain_rows(DbConn *c, const DbStatement *st, double *rows) {
                 rc = 0;
             }
         }
-        PQclear(r);
+        pqlib.PQclear(r);
         for (int i = 0; i < st->n_params; i++) sb_free(&texts[i]);
     }
     free(texts);
@@ -1093,23 +1100,23 @@ static int one_number(DbConn *c, const char *sql, const char *p, double *out) {
     if (c->kind == DB_DUCKDB) return duck_number(c->duck, sql, p, out);
     if (c->pg) {
         const char *values[1] = {p};
-        PGresult *r = PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-            *out = strtod(PQgetvalue(r, 0, 0), NULL);
+        PGresult *r = pqlib.PQexecParams(c->pg, sql, p ? 1 : 0, NULL, values, NULL, NULL, 0);
+        if (pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) == 1 && !pqlib.PQgetisnull(r, 0, 0)) {
+            *out = strtod(pqlib.PQgetvalue(r, 0, 0), NULL);
             rc = 0;
         }
-        PQclear(r);
+        pqlib.PQclear(r);
         return rc;
     }
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) == SQLITE_OK &&
-        (!p || sqlite3_bind_text(st, 1, p, -1, SQLITE_STATIC) == SQLITE_OK) && sqlite3_step(st) == SQLITE_ROW &&
-        sqlite3_column_type(st, 0) != SQLITE_NULL) {
+    if (litelib.sqlite3_prepare_v2(c->lite, sql, -1, &st, NULL) == SQLITE_OK &&
+        (!p || litelib.sqlite3_bind_text(st, 1, p, -1, SQLITE_STATIC) == SQLITE_OK) && litelib.sqlite3_step(st) == SQLITE_ROW &&
+        litelib.sqlite3_column_type(st, 0) != SQLITE_NULL) {
         /* sqlite_stat1.stat is "rows [rows-per-key ...]" */
-        *out = strtod((const char *)sqlite3_column_text(st, 0), NULL);
+        *out = strtod((const char *)litelib.sqlite3_column_text(st, 0), NULL);
         rc = 0;
     }
-    sqlite3_finalize(st);
+    litelib.sqlite3_finalize(st);
     return rc;
 }
 
@@ -1177,7 +1184,7 @@ void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b) {
     }
 }
 
-int db_sqlite_version(void) { return sqlite3_libversion_number(); }
+int db_sqlite_version(void) { return lite_loaded() ? litelib.sqlite3_libversion_number() : 0; }
 
 /* Whether the index column list cols (n names) starts with the lead columns in any order, then
  * `then`. */
@@ -1204,22 +1211,22 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
         db_quote_ident(&ident, table);
         const char *params[1] = {ident.p};
         /* one row per column of each plain B-tree index, in index order */
-        PGresult *r = PQexecParams(c->pg,
+        PGresult *r = pqlib.PQexecParams(c->pg,
             "SELECT i.indexrelid, a.attname FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid "
             "JOIN pg_am m ON m.oid = x.relam CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(n, o) "
             "JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n "
             "WHERE i.indrelid = to_regclass($1) AND i.indpred IS NULL AND m.amname = 'btree' ORDER BY 1, k.o",
             1, NULL, params, NULL, NULL, 0);
         sb_free(&ident);
-        int rows = PQresultStatus(r) == PGRES_TUPLES_OK ? PQntuples(r) : 0;
+        int rows = pqlib.PQresultStatus(r) == PGRES_TUPLES_OK ? pqlib.PQntuples(r) : 0;
         for (int i = 0; i < rows && !yes;) {
             int n = 0;
-            const char *id = PQgetvalue(r, i, 0);
-            for (; i < rows && strcmp(PQgetvalue(r, i, 0), id) == 0; i++)
-                if (n < 64) cols[n++] = PQgetvalue(r, i, 1);
+            const char *id = pqlib.PQgetvalue(r, i, 0);
+            for (; i < rows && strcmp(pqlib.PQgetvalue(r, i, 0), id) == 0; i++)
+                if (n < 64) cols[n++] = pqlib.PQgetvalue(r, i, 1);
             yes = index_leads(cols, n, lead, n_lead, then);
         }
-        PQclear(r);
+        pqlib.PQclear(r);
         return yes;
     }
     StrBuf q;
@@ -1228,12 +1235,12 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
     db_quote_literal(&q, table, strlen(table));
     sb_puts(&q, ") AS l, pragma_index_info(l.name) AS i WHERE NOT l.partial ORDER BY l.name, i.seqno");
     sqlite3_stmt *st = NULL;
-    if (!q.oom && sqlite3_prepare_v2(c->lite, q.p, -1, &st, NULL) == SQLITE_OK) {
+    if (!q.oom && litelib.sqlite3_prepare_v2(c->lite, q.p, -1, &st, NULL) == SQLITE_OK) {
         char *id = NULL;
         int n = 0, step;
         do {
-            step = sqlite3_step(st);
-            const char *name = step == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+            step = litelib.sqlite3_step(st);
+            const char *name = step == SQLITE_ROW ? (const char *)litelib.sqlite3_column_text(st, 0) : NULL;
             if (id && (!name || strcmp(name, id) != 0)) {
                 yes = yes || index_leads(cols, n, lead, n_lead, then);
                 for (int k = 0; k < n; k++) free(cols[k]);
@@ -1242,14 +1249,14 @@ bool db_has_index(DbConn *c, const char *table, const char *const *lead, int n_l
                 n = 0;
             }
             if (!name) break;
-            const char *col = (const char *)sqlite3_column_text(st, 1);
+            const char *col = (const char *)litelib.sqlite3_column_text(st, 1);
             if (!id) id = strdup(name);
             if (n < 64 && col && (cols[n] = strdup(col)) != NULL) n++;
         } while (step == SQLITE_ROW);
         for (int k = 0; k < n; k++) free(cols[k]);
         free(id);
     }
-    sqlite3_finalize(st);
+    litelib.sqlite3_finalize(st);
     sb_free(&q);
     return yes;
 }

@@ -142,7 +142,8 @@ void db_cancel_owned(const void *owner);
 void db_params_text(const DbConn *c, const DbStatement *st, StrBuf *b);
 
 /* SQLite's library version (3040001 for 3.40.1): window functions need 3.25, NULLS FIRST and
- * LAST 3.30, RIGHT and FULL joins 3.39. */
+ * LAST 3.30, RIGHT and FULL joins 3.39. 0 before the first SQLite connection was opened (the
+ * library is loaded by it, not before). */
 int db_sqlite_version(void);
 
 /* ---- MariaDB and MySQL (connect/mariadb.c; used by connect.c only) ----------------------------

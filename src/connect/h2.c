@@ -12,12 +12,12 @@
  * '1 02:03:04.5' DAY TO SECOND"). It takes none of PostgreSQL's session settings (DateStyle,
  * IntervalStyle, extra_float_digits): the session is set to UTC with H2's own SET TIME ZONE.
  */
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "connect/clients.h"
 #include "connect/connect.h"
 #include "types/temporal.h"
 
@@ -31,25 +31,25 @@ int h2_pg_uri(const char *uri, StrBuf *out) {
 bool h2_is_h2(PGconn *pg) {
     /* H2 reports PostgreSQL 8.2.23, a version no PostgreSQL Relix reaches still runs: only then
      * is the server asked for H2's own version function */
-    const char *v = PQparameterStatus(pg, "server_version");
+    const char *v = pqlib.PQparameterStatus(pg, "server_version");
     if (!v || strncmp(v, "8.", 2) != 0) return false;
-    PGresult *r = PQexec(pg, "SELECT H2VERSION()");
-    bool yes = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
-    PQclear(r);
+    PGresult *r = pqlib.PQexec(pg, "SELECT H2VERSION()");
+    bool yes = pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) == 1;
+    pqlib.PQclear(r);
     return yes;
 }
 
 int h2_setup(PGconn *pg, const char *display, RxError *err) {
-    PGresult *r = PQexec(pg, "SET TIME ZONE 'UTC'");
-    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+    PGresult *r = pqlib.PQexec(pg, "SET TIME ZONE 'UTC'");
+    if (pqlib.PQresultStatus(r) != PGRES_COMMAND_OK && pqlib.PQresultStatus(r) != PGRES_TUPLES_OK) {
         char msg[512];
-        snprintf(msg, sizeof msg, "%s", PQerrorMessage(pg));
+        snprintf(msg, sizeof msg, "%s", pqlib.PQerrorMessage(pg));
         char *nl = strchr(msg, '\n');
         if (nl) *nl = 0;
-        PQclear(r);
+        pqlib.PQclear(r);
         return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot set up the session on %s: %s", display, msg);
     }
-    PQclear(r);
+    pqlib.PQclear(r);
     return 0;
 }
 
@@ -88,7 +88,7 @@ static const char *h2_type(const char *dt, RxType *t, DbNative *nat) {
 }
 
 /* The text of row i, field f of r, or "" for NULL. */
-static const char *field(PGresult *r, int i, int f) { return PQgetisnull(r, i, f) ? "" : PQgetvalue(r, i, f); }
+static const char *field(PGresult *r, int i, int f) { return pqlib.PQgetisnull(r, i, f) ? "" : pqlib.PQgetvalue(r, i, f); }
 
 static int quoted_order_add(DbSchema *s, StrBuf *order, const char *name) {
     StrBuf one;
@@ -104,7 +104,7 @@ static int quoted_order_add(DbSchema *s, StrBuf *order, const char *name) {
 /* The server's message, first line only (libpq's text names no password). */
 static int server_error(PGconn *pg, const char *display, RxError *err) {
     char msg[512];
-    snprintf(msg, sizeof msg, "%s", PQerrorMessage(pg));
+    snprintf(msg, sizeof msg, "%s", pqlib.PQerrorMessage(pg));
     char *nl = strchr(msg, '\n');
     if (nl) *nl = 0;
     return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", display, msg[0] ? msg : "unknown error");
@@ -117,33 +117,33 @@ int h2_table_schema(PGconn *pg, const char *display, const char *table, DbSchema
     StrBuf order;
     sb_init(&order);
     int rc = -1;
-    PGresult *r = PQexecParams(pg,
+    PGresult *r = pqlib.PQexecParams(pg,
         "SELECT c.COLUMN_NAME, c.DATA_TYPE, t.TABLE_TYPE FROM INFORMATION_SCHEMA.COLUMNS c "
         "JOIN INFORMATION_SCHEMA.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME "
         "WHERE c.TABLE_SCHEMA = CURRENT_SCHEMA AND c.TABLE_NAME = $1 ORDER BY c.ORDINAL_POSITION",
         1, NULL, params, NULL, NULL, 0);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    if (pqlib.PQresultStatus(r) != PGRES_TUPLES_OK) {
         server_error(pg, display, err);
         goto out;
     }
-    if (PQntuples(r) == 0) {
+    if (pqlib.PQntuples(r) == 0) {
         /* H2 folds unquoted names to upper case (outside its PostgreSQL mode to lower): name the
          * table as stored when one differs only in case */
-        PQclear(r);
-        r = PQexecParams(pg,
+        pqlib.PQclear(r);
+        r = pqlib.PQexecParams(pg,
             "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = CURRENT_SCHEMA "
             "AND UPPER(TABLE_NAME) = UPPER($1) ORDER BY TABLE_NAME",
             1, NULL, params, NULL, NULL, 0);
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+        if (pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) > 0)
             rx_error(err, RX_ENAME, NULL, rx_span(0, 0),
                      "%s has no table '%s' (it has '%s': H2 keeps a name in the case it was created in)", display,
-                     table, PQgetvalue(r, 0, 0));
+                     table, pqlib.PQgetvalue(r, 0, 0));
         else
             rx_error(err, RX_ENAME, NULL, rx_span(0, 0), "%s has no table '%s'", display, table);
         goto out;
     }
     bool view = strcasecmp(field(r, 0, 2), "VIEW") == 0;
-    for (int i = 0; i < PQntuples(r); i++) {
+    for (int i = 0; i < pqlib.PQntuples(r); i++) {
         const char *name = field(r, i, 0), *dt = field(r, i, 1);
         RxType t;
         DbNative nat;
@@ -155,20 +155,20 @@ int h2_table_schema(PGconn *pg, const char *display, const char *table, DbSchema
         }
         if (db_schema_add(out, name, t, nat) < 0) goto oom;
     }
-    PQclear(r);
-    r = PQexecParams(pg,
+    pqlib.PQclear(r);
+    r = pqlib.PQexecParams(pg,
         "SELECT k.COLUMN_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS c JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE k "
         "ON k.CONSTRAINT_SCHEMA = c.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME "
         "WHERE c.TABLE_SCHEMA = CURRENT_SCHEMA AND c.TABLE_NAME = $1 AND c.CONSTRAINT_TYPE = 'PRIMARY KEY' "
         "ORDER BY k.ORDINAL_POSITION",
         1, NULL, params, NULL, NULL, 0);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+    if (pqlib.PQresultStatus(r) != PGRES_TUPLES_OK) {
         server_error(pg, display, err);
         goto out;
     }
-    for (int i = 0; i < PQntuples(r); i++) {
+    for (int i = 0; i < pqlib.PQntuples(r); i++) {
         if (quoted_order_add(out, &order, field(r, i, 0)) < 0) goto oom;
-        if (PQntuples(r) == 1)
+        if (pqlib.PQntuples(r) == 1)
             for (int k = 0; k < out->n_cols; k++)
                 if (strcmp(out->names[k], field(r, i, 0)) == 0) out->order_int = out->types[k] == TY_INT;
     }
@@ -189,7 +189,7 @@ int h2_table_schema(PGconn *pg, const char *display, const char *table, DbSchema
 oom:
     rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
 out:
-    PQclear(r);
+    pqlib.PQclear(r);
     if (rc < 0) db_schema_free(out);
     sb_free(&order);
     return rc;
@@ -197,19 +197,19 @@ out:
 
 int h2_table_rows(PGconn *pg, const char *table, double *rows) {
     const char *params[1] = {table};
-    PGresult *r = PQexecParams(pg,
+    PGresult *r = pqlib.PQexecParams(pg,
         "SELECT ROW_COUNT_ESTIMATE FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = CURRENT_SCHEMA AND TABLE_NAME = $1",
         1, NULL, params, NULL, NULL, 0);
     int rc = -1;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
+    if (pqlib.PQresultStatus(r) == PGRES_TUPLES_OK && pqlib.PQntuples(r) == 1 && !pqlib.PQgetisnull(r, 0, 0)) {
         char *end;
-        double v = strtod(PQgetvalue(r, 0, 0), &end);
-        if (end != PQgetvalue(r, 0, 0) && v >= 0) {
+        double v = strtod(pqlib.PQgetvalue(r, 0, 0), &end);
+        if (end != pqlib.PQgetvalue(r, 0, 0) && v >= 0) {
             *rows = v;
             rc = 0;
         }
     }
-    PQclear(r);
+    pqlib.PQclear(r);
     return rc;
 }
 

@@ -11,7 +11,6 @@
  */
 
 #include <math.h>
-#include <mysql.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "connect/clients.h"
 #include "connect/connect.h"
 #include "types/temporal.h"
 
@@ -54,31 +54,31 @@ static int done_pipe[2] = {-1, -1};  /* one byte back per request handled */
  * KILL QUERY for its thread id, then answers one byte. */
 static void *killer(void *arg) {
     (void)arg;
-    mysql_thread_init();
+    mylib.mysql_thread_init();
     int slot;
     while (read(ask_pipe[0], &slot, sizeof slot) == (ssize_t)sizeof slot) {
         if (slot < 0 || slot >= KILL_SLOTS) continue;
         KillTarget t = targets[slot];
-        MYSQL *k = mysql_init(NULL);
+        MYSQL *k = mylib.mysql_init(NULL);
         if (k) {
-            mysql_options(k, MYSQL_READ_DEFAULT_GROUP, "client");
-            if (mysql_real_connect(k, t.host[0] ? t.host : NULL, t.user[0] ? t.user : NULL, NULL, NULL, t.port,
+            mylib.mysql_options(k, MYSQL_READ_DEFAULT_GROUP, "client");
+            if (mylib.mysql_real_connect(k, t.host[0] ? t.host : NULL, t.user[0] ? t.user : NULL, NULL, NULL, t.port,
                                    t.socket[0] ? t.socket : NULL, 0)) {
                 char q[64];
                 snprintf(q, sizeof q, "KILL QUERY %lu", t.thread_id);
-                mysql_query(k, q);
+                mylib.mysql_query(k, q);
             }
-            mysql_close(k);
+            mylib.mysql_close(k);
         }
         char one = 1;
         if (write(done_pipe[1], &one, 1) < 0) continue;
     }
-    mysql_thread_end();
+    mylib.mysql_thread_end();
     return NULL;
 }
 
 static void init_once(void) {
-    mysql_library_init(0, NULL, NULL);
+    mylib.mysql_server_init(0, NULL, NULL);
     if (pipe(ask_pipe) < 0 || pipe(done_pipe) < 0) return;
     pthread_t th;
     pthread_attr_t at;
@@ -183,7 +183,7 @@ bad:
 
 /* The server's message, first line only. */
 static void my_message(MYSQL *db, char *buf, size_t n) {
-    const char *m = db ? mysql_error(db) : "";
+    const char *m = db ? mylib.mysql_error(db) : "";
     snprintf(buf, n, "%s", m && *m ? m : "unknown error");
     char *nl = strchr(buf, '\n');
     if (nl) *nl = 0;
@@ -192,7 +192,7 @@ static void my_message(MYSQL *db, char *buf, size_t n) {
 void my_close(MyConn *m) {
     if (!m) return;
     if (m->slot >= 0) __atomic_store_n(&targets[m->slot].used, 0, __ATOMIC_SEQ_CST);
-    if (m->db) mysql_close(m->db);
+    if (m->db) mylib.mysql_close(m->db);
     free(m);
 }
 
@@ -201,29 +201,30 @@ int my_open(const char *uri, const char *display, MyConn **out, DbKind *kind, Rx
     if (has_secret(uri)) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", MY_SECRET_HINT);
     MyUri u;
     if (parse_uri(uri, &u, err) < 0) return -1;
+    if (my_load(err) < 0) return -1;
     pthread_once(&once, init_once);
     MyConn *m = calloc(1, sizeof *m);
     if (!m) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     m->slot = -1;
-    m->db = mysql_init(NULL);
+    m->db = mylib.mysql_init(NULL);
     if (!m->db) {
         my_close(m);
         return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     }
-    mysql_options(m->db, MYSQL_READ_DEFAULT_GROUP, "client");
-    mysql_options(m->db, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    mylib.mysql_options(m->db, MYSQL_READ_DEFAULT_GROUP, "client");
+    mylib.mysql_options(m->db, MYSQL_SET_CHARSET_NAME, "utf8mb4");
     unsigned timeout = 10;
-    mysql_options(m->db, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-    if (!mysql_real_connect(m->db, u.host[0] ? u.host : NULL, u.user[0] ? u.user : NULL, NULL, u.db[0] ? u.db : NULL,
+    mylib.mysql_options(m->db, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    if (!mylib.mysql_real_connect(m->db, u.host[0] ? u.host : NULL, u.user[0] ? u.user : NULL, NULL, u.db[0] ? u.db : NULL,
                             u.port, u.socket[0] ? u.socket : NULL, 0)) {
         char msg[512];
         my_message(m->db, msg, sizeof msg);
         my_close(m);
         return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "cannot connect to %s: %s", display, msg);
     }
-    if (mysql_query(m->db, "SET time_zone = '+00:00', sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,"
+    if (mylib.mysql_query(m->db, "SET time_zone = '+00:00', sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,"
                            "STRICT_ALL_TABLES', max_recursive_iterations = 4294967295") != 0 &&
-        mysql_query(m->db, "SET time_zone = '+00:00', sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,"
+        mylib.mysql_query(m->db, "SET time_zone = '+00:00', sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT,NO_BACKSLASH_ESCAPES,"
                            "STRICT_ALL_TABLES'") != 0) {
         char msg[512];
         my_message(m->db, msg, sizeof msg);
@@ -233,8 +234,8 @@ int my_open(const char *uri, const char *display, MyConn **out, DbKind *kind, Rx
     /* the flavour and version decide the dialect: MariaDB 10.2 has window functions and
      * recursive CTEs, no LATERAL; MySQL 8.0.17 also the NO PAD utf8mb4_0900_bin collation and,
      * since 8.0.14, LATERAL */
-    unsigned long v = mysql_get_server_version(m->db);
-    const char *info = mysql_get_server_info(m->db);
+    unsigned long v = mylib.mysql_get_server_version(m->db);
+    const char *info = mylib.mysql_get_server_info(m->db);
     bool maria = info && strstr(info, "MariaDB");
     *kind = maria ? (v >= 100200 ? DB_MARIADB : DB_MYSQL_OLD) : (v >= 80017 ? DB_MYSQL : DB_MYSQL_OLD);
     for (int i = 0; i < KILL_SLOTS; i++) {
@@ -245,7 +246,7 @@ int my_open(const char *uri, const char *display, MyConn **out, DbKind *kind, Rx
             snprintf(t->user, sizeof t->user, "%s", u.user);
             snprintf(t->socket, sizeof t->socket, "%s", u.socket);
             t->port = u.port;
-            t->thread_id = mysql_thread_id(m->db);
+            t->thread_id = mylib.mysql_thread_id(m->db);
             m->slot = i;
             break;
         }
@@ -327,14 +328,14 @@ int my_query(MyConn *m, const char *display, const char *sql, const Value *param
         sb_free(&q);
         return -1;
     }
-    if (mysql_real_query(m->db, q.p, q.n) != 0) {
+    if (mylib.mysql_real_query(m->db, q.p, q.n) != 0) {
         char msg[512];
         my_message(m->db, msg, sizeof msg);
         sb_free(&q);
         return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", display, msg);
     }
     sb_free(&q);
-    MYSQL_RES *res = mysql_use_result(m->db);
+    MYSQL_RES *res = mylib.mysql_use_result(m->db);
     if (!res) {
         char msg[512];
         my_message(m->db, msg, sizeof msg);
@@ -343,19 +344,19 @@ int my_query(MyConn *m, const char *display, const char *sql, const Value *param
     int rc = -1;
     ColBuilder *b = calloc((size_t)(n_cols ? n_cols : 1), sizeof *b);
     if (!b) {
-        mysql_free_result(res);
+        mylib.mysql_free_result(res);
         return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
     }
-    if ((int)mysql_num_fields(res) != n_cols) {
+    if ((int)mylib.mysql_num_fields(res) != n_cols) {
         rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s answered %u columns, %d expected", display,
-                 mysql_num_fields(res), n_cols);
+                 mylib.mysql_num_fields(res), n_cols);
         goto out;
     }
     for (int j = 0; j < n_cols; j++) colb_init(&b[j], types[j], 1024);
     size_t rows = 0;
     MYSQL_ROW row;
-    while ((row = mysql_fetch_row(res)) != NULL) {
-        unsigned long *len = mysql_fetch_lengths(res);
+    while ((row = mylib.mysql_fetch_row(res)) != NULL) {
+        unsigned long *len = mylib.mysql_fetch_lengths(res);
         for (int j = 0; j < n_cols; j++) {
             if (!row[j]) {
                 colb_push_null(&b[j]);
@@ -371,7 +372,7 @@ int my_query(MyConn *m, const char *display, const char *sql, const Value *param
         }
         rows++;
     }
-    if (mysql_errno(m->db)) {
+    if (mylib.mysql_errno(m->db)) {
         char msg[512];
         my_message(m->db, msg, sizeof msg);
         rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s: %s", display, msg);
@@ -385,7 +386,7 @@ int my_query(MyConn *m, const char *display, const char *sql, const Value *param
     *out = t;
     rc = 0;
 out:
-    mysql_free_result(res);
+    mylib.mysql_free_result(res);
     for (int j = 0; j < n_cols; j++)
         if (b[j].col) colb_free(&b[j]);
     free(b);
@@ -395,13 +396,13 @@ out:
 /* Runs sql and calls each(row, lengths, ctx) per row (all rows read); -1 when the server
  * fails. */
 static int each_row(MyConn *m, const char *sql, void (*each)(MYSQL_ROW, unsigned long *, void *), void *ctx) {
-    if (mysql_query(m->db, sql) != 0) return -1;
-    MYSQL_RES *res = mysql_use_result(m->db);
+    if (mylib.mysql_query(m->db, sql) != 0) return -1;
+    MYSQL_RES *res = mylib.mysql_use_result(m->db);
     if (!res) return -1;
     MYSQL_ROW row;
-    while ((row = mysql_fetch_row(res)) != NULL) each(row, mysql_fetch_lengths(res), ctx);
-    int rc = mysql_errno(m->db) ? -1 : 0;
-    mysql_free_result(res);
+    while ((row = mylib.mysql_fetch_row(res)) != NULL) each(row, mylib.mysql_fetch_lengths(res), ctx);
+    int rc = mylib.mysql_errno(m->db) ? -1 : 0;
+    mylib.mysql_free_result(res);
     return rc;
 }
 

@@ -42,7 +42,7 @@ void mongo_cancel(MongoConn *m) {
 /* libmongoc's functions, from the library loaded at run time: linked into every program, its
  * constructor would run libmongoc's global initialisation (a shared-memory segment per process,
  * and a warning on standard error when that fails) in programs that never connect to MongoDB.
- * libbson, which the flattening uses, is linked as usual. */
+ * libbson, which the flattening uses, is loaded on first use as well (mongo_flatten.h). */
 #define MONGO_FNS(X) \
     X(mongoc_client_command_simple) X(mongoc_client_destroy) X(mongoc_client_get_collection) \
     X(mongoc_client_get_database) X(mongoc_client_new_from_uri_with_error) X(mongoc_client_set_appname) \
@@ -169,6 +169,7 @@ static const char MONGO_SECRET_HINT[] =
 int mongo_open(const char *uri, const char *display, bool secret, MongoConn **out, RxError *err) {
     *out = NULL;
     if (secret) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "%s", MONGO_SECRET_HINT);
+    if (mf_bson_load(err) < 0) return -1;
     pthread_once(&mongo_once, mongo_global_init);
     if (!mongo_loaded) return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "%s", mongo_load_error);
     MongoConn *m = calloc(1, sizeof *m);
@@ -226,10 +227,10 @@ int mongo_open(const char *uri, const char *display, bool secret, MongoConn **ou
     /* a ping: the server is selected (and the login made) now, so that a wrong address or
      * password is an error of the connect statement */
     bson_t ping = BSON_INITIALIZER, reply;
-    BSON_APPEND_INT32(&ping, "ping", 1);
+    bsonlib.bson_append_int32(&ping, "ping", -1, 1);
     bool ok = api.mongoc_client_command_simple(m->client, m->db, &ping, NULL, &reply, &e);
-    bson_destroy(&ping);
-    bson_destroy(&reply);
+    bsonlib.bson_destroy(&ping);
+    bsonlib.bson_destroy(&reply);
     if (!ok) {
         char msg[512];
         message(m, e.message, msg, sizeof msg);
@@ -260,15 +261,15 @@ static mongoc_cursor_t *find(MongoConn *m, const char *coll, const bson_t *proje
                              mongoc_collection_t **c) {
     *c = api.mongoc_client_get_collection(m->client, m->db, coll);
     bson_t filter = BSON_INITIALIZER, opts = BSON_INITIALIZER, sort;
-    BSON_APPEND_DOCUMENT_BEGIN(&opts, "sort", &sort);
-    BSON_APPEND_INT32(&sort, "_id", 1);
-    bson_append_document_end(&opts, &sort);
-    BSON_APPEND_INT32(&opts, "batchSize", MONGO_BATCH);
-    if (limit > 0) BSON_APPEND_INT64(&opts, "limit", limit);
-    if (projection) BSON_APPEND_DOCUMENT(&opts, "projection", projection);
+    bsonlib.bson_append_document_begin(&opts, "sort", -1, &sort);
+    bsonlib.bson_append_int32(&sort, "_id", -1, 1);
+    bsonlib.bson_append_document_end(&opts, &sort);
+    bsonlib.bson_append_int32(&opts, "batchSize", -1, MONGO_BATCH);
+    if (limit > 0) bsonlib.bson_append_int64(&opts, "limit", -1, limit);
+    if (projection) bsonlib.bson_append_document(&opts, "projection", -1, projection);
     mongoc_cursor_t *cur = api.mongoc_collection_find_with_opts(*c, &filter, &opts, NULL);
-    bson_destroy(&filter);
-    bson_destroy(&opts);
+    bsonlib.bson_destroy(&filter);
+    bsonlib.bson_destroy(&opts);
     return cur;
 }
 
@@ -362,10 +363,10 @@ static bool projection(const MfSchema *s, const uint8_t *want, bson_t *proj) {
         bool dup = false;
         for (int d = 0; d < c && !dup; d++) dup = want[d] && strcmp(s->cols[d].keys[0], k) == 0;
         if (dup) continue;
-        BSON_APPEND_INT32(proj, k, 1);
+        bsonlib.bson_append_int32(proj, k, -1, 1);
         id |= strcmp(k, "_id") == 0;
     }
-    if (!id) BSON_APPEND_INT32(proj, "_id", 0);
+    if (!id) bsonlib.bson_append_int32(proj, "_id", -1, 0);
     return true;
 }
 
@@ -432,7 +433,7 @@ int mongo_read(MongoConn *m, const char *display, const char *coll, int k, const
     }
     if (cur) api.mongoc_cursor_destroy(cur);
     if (c) api.mongoc_collection_destroy(c);
-    bson_destroy(&proj);
+    bsonlib.bson_destroy(&proj);
     if (rc == 0) {
         Table *t = colb_table(b, k, rows, names);
         if (!t) rc = rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -463,16 +464,16 @@ void mongo_find_text(MongoConn *m, const char *coll, const uint8_t *want, StrBuf
     bson_t proj = BSON_INITIALIZER;
     bool projected = !all && projection(s, want, &proj);
     sb_puts(b, "db.getCollection(");
-    char *name = bson_utf8_escape_for_json(coll, -1);
+    char *name = bsonlib.bson_utf8_escape_for_json(coll, -1);
     sb_printf(b, "\"%s\").find({}, ", name ? name : "");
-    bson_free(name);
+    bsonlib.bson_free(name);
     if (projected) {
-        char *j = bson_as_relaxed_extended_json(&proj, NULL);
+        char *j = bsonlib.bson_as_relaxed_extended_json(&proj, NULL);
         sb_puts(b, j ? j : "{}");
-        bson_free(j);
+        bsonlib.bson_free(j);
     } else {
         sb_puts(b, "{}");
     }
     sb_printf(b, ").sort({ \"_id\" : 1 }).batchSize(%d)", MONGO_BATCH);
-    bson_destroy(&proj);
+    bsonlib.bson_destroy(&proj);
 }

@@ -9,8 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dynlib.h"
 #include "types/number.h"
 #include "types/temporal.h"
+
+MfBson bsonlib;
+
+#define MF_BSON_NAME(f) #f,
+static const char *const bson_names[] = {MF_BSON_FNS(MF_BSON_NAME)};
+#undef MF_BSON_NAME
+_Static_assert(sizeof(MfBson) == RX_ARRAY_LEN(bson_names) * sizeof(void *), "MfBson: one pointer per name");
+static RxDynLib bson_dl = {"MongoDB support", "libbson-1.0.so.0", "libbson-1.0-0", bson_names,
+                           RX_ARRAY_LEN(bson_names), &bsonlib, 0, ""};
+
+int mf_bson_load(RxError *err) { return rx_dynlib_load(&bson_dl, err); }
 
 #define MF_MAX_DEPTH 100   /* BSON's own nesting limit is about this; deeper is an error */
 
@@ -177,17 +189,17 @@ static void path_push(Path *p, const char *key) {
 }
 
 static int observe_doc(MfSchema *s, bson_iter_t *it, Path *p, RxError *err) {
-    while (bson_iter_next(it)) {
+    while (bsonlib.bson_iter_next(it)) {
         size_t saved = p->name.n;
         if (p->depth >= MF_MAX_DEPTH)
             return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "a document nests deeper than %d levels at '%s'",
                             MF_MAX_DEPTH, p->name.p ? p->name.p : "");
-        path_push(p, bson_iter_key(it));
+        path_push(p, bsonlib.bson_iter_key(it));
         if (p->name.oom) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        bson_type_t t = bson_iter_type(it);
+        bson_type_t t = bsonlib.bson_iter_type(it);
         if (t == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
-            if (!bson_iter_recurse(it, &child))
+            if (!bsonlib.bson_iter_recurse(it, &child))
                 return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "field '%s' is a malformed document", p->name.p);
             if (observe_doc(s, &child, p, err) < 0) return -1;
         } else {
@@ -208,8 +220,9 @@ static int observe_doc(MfSchema *s, bson_iter_t *it, Path *p, RxError *err) {
 }
 
 int mf_observe(MfSchema *s, const bson_t *doc, RxError *err) {
+    if (mf_bson_load(err) < 0) return -1;
     bson_iter_t it;
-    if (!bson_iter_init(&it, doc)) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "a malformed BSON document");
+    if (!bsonlib.bson_iter_init(&it, doc)) return rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "a malformed BSON document");
     Path p = {.depth = 0};
     sb_init(&p.name);
     sb_puts(&p.name, "");
@@ -239,33 +252,33 @@ static void json_members(bson_iter_t *child, bool array, StrBuf *out, int depth)
 
 static void json_value(const bson_iter_t *it, StrBuf *out, int depth) {
     char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
-    switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: sb_printf(out, "%d", bson_iter_int32(it)); return;
-    case BSON_TYPE_INT64: sb_printf(out, "%lld", (long long)bson_iter_int64(it)); return;
+    switch (bsonlib.bson_iter_type(it)) {
+    case BSON_TYPE_INT32: sb_printf(out, "%d", bsonlib.bson_iter_int32(it)); return;
+    case BSON_TYPE_INT64: sb_printf(out, "%lld", (long long)bsonlib.bson_iter_int64(it)); return;
     case BSON_TYPE_DOUBLE: {
-        double d = bson_iter_double(it);
+        double d = bsonlib.bson_iter_double(it);
         num_format_double(d, buf);
         if (d != d || d - d != 0) json_string(out, buf, strlen(buf)); /* JSON has no NaN or infinity */
         else sb_puts(out, buf);
         return;
     }
-    case BSON_TYPE_BOOL: sb_puts(out, bson_iter_bool(it) ? "true" : "false"); return;
+    case BSON_TYPE_BOOL: sb_puts(out, bsonlib.bson_iter_bool(it) ? "true" : "false"); return;
     case BSON_TYPE_NULL:
     case BSON_TYPE_UNDEFINED: sb_puts(out, "null"); return;
     case BSON_TYPE_UTF8: {
         uint32_t n;
-        const char *s = bson_iter_utf8(it, &n);
+        const char *s = bsonlib.bson_iter_utf8(it, &n);
         json_string(out, s, n);
         return;
     }
     case BSON_TYPE_OID: {
         char hex[25];
-        bson_oid_to_string(bson_iter_oid(it), hex);
+        bsonlib.bson_oid_to_string(bsonlib.bson_iter_oid(it), hex);
         json_string(out, hex, 24);
         return;
     }
     case BSON_TYPE_DATE_TIME: {
-        int64_t ms = bson_iter_date_time(it), us;
+        int64_t ms = bsonlib.bson_iter_date_time(it), us;
         if (__builtin_mul_overflow(ms, 1000, &us)) sb_printf(out, "%lld", (long long)ms);
         else tm_format_timestamp(us, buf), json_string(out, buf, strlen(buf));
         return;
@@ -273,16 +286,16 @@ static void json_value(const bson_iter_t *it, StrBuf *out, int depth) {
     case BSON_TYPE_DECIMAL128: {
         bson_decimal128_t dec;
         char s[BSON_DECIMAL128_STRING];
-        bson_iter_decimal128(it, &dec);
-        bson_decimal128_to_string(&dec, s);
+        bsonlib.bson_iter_decimal128(it, &dec);
+        bsonlib.bson_decimal128_to_string(&dec, s);
         json_string(out, s, strlen(s));
         return;
     }
     case BSON_TYPE_DOCUMENT:
     case BSON_TYPE_ARRAY: {
         bson_iter_t child;
-        bool array = bson_iter_type(it) == BSON_TYPE_ARRAY;
-        if (depth >= MF_MAX_DEPTH || !bson_iter_recurse(it, &child)) {
+        bool array = bsonlib.bson_iter_type(it) == BSON_TYPE_ARRAY;
+        if (depth >= MF_MAX_DEPTH || !bsonlib.bson_iter_recurse(it, &child)) {
             sb_puts(out, "null");
             return;
         }
@@ -292,13 +305,13 @@ static void json_value(const bson_iter_t *it, StrBuf *out, int depth) {
     default: {
         /* MongoDB's relaxed extended JSON of a one-field document, without the field */
         bson_t one = BSON_INITIALIZER;
-        if (!bson_append_iter(&one, "v", 1, it)) {
+        if (!bsonlib.bson_append_iter(&one, "v", 1, it)) {
             sb_puts(out, "null");
-            bson_destroy(&one);
+            bsonlib.bson_destroy(&one);
             return;
         }
         size_t n = 0;
-        char *j = bson_as_relaxed_extended_json(&one, &n);
+        char *j = bsonlib.bson_as_relaxed_extended_json(&one, &n);
         const char *v = j ? strstr(j, "\"v\" : ") : NULL;
         if (v && n >= 2 && j[n - 1] == '}') {
             v += 6;
@@ -308,8 +321,8 @@ static void json_value(const bson_iter_t *it, StrBuf *out, int depth) {
         } else {
             sb_puts(out, "null");
         }
-        bson_free(j);
-        bson_destroy(&one);
+        bsonlib.bson_free(j);
+        bsonlib.bson_destroy(&one);
         return;
     }
     }
@@ -318,11 +331,11 @@ static void json_value(const bson_iter_t *it, StrBuf *out, int depth) {
 static void json_members(bson_iter_t *child, bool array, StrBuf *out, int depth) {
     sb_putc(out, array ? '[' : '{');
     bool first = true;
-    while (bson_iter_next(child)) {
+    while (bsonlib.bson_iter_next(child)) {
         if (!first) sb_puts(out, ", ");
         first = false;
         if (!array) {
-            const char *k = bson_iter_key(child);
+            const char *k = bsonlib.bson_iter_key(child);
             json_string(out, k, strlen(k));
             sb_puts(out, ": ");
         }
@@ -356,7 +369,7 @@ static int bad(Reader *r, const char *col, RxType t, bson_type_t bt, const char 
 static int push_value(Reader *r, int c, int k, const bson_iter_t *it) {
     const MfColumn *col = &r->s->cols[c];
     ColBuilder *b = &r->b[k];
-    bson_type_t bt = bson_iter_type(it);
+    bson_type_t bt = bsonlib.bson_iter_type(it);
     Value v = {.type = col->type};
     if (bt == BSON_TYPE_NULL || bt == BSON_TYPE_UNDEFINED) {
         colb_push_null(b);
@@ -364,17 +377,17 @@ static int push_value(Reader *r, int c, int k, const bson_iter_t *it) {
     }
     switch (col->type) {
     case TY_INT:
-        if (bt == BSON_TYPE_INT32) v.v.i = bson_iter_int32(it);
-        else if (bt == BSON_TYPE_INT64) v.v.i = bson_iter_int64(it);
+        if (bt == BSON_TYPE_INT32) v.v.i = bsonlib.bson_iter_int32(it);
+        else if (bt == BSON_TYPE_INT64) v.v.i = bsonlib.bson_iter_int64(it);
         else return bad(r, col->name, col->type, bt, "(the sample held only integers here)");
         break;
     case TY_FLOAT:
         if (bt == BSON_TYPE_DOUBLE) {
-            v.v.f = bson_iter_double(it);
+            v.v.f = bsonlib.bson_iter_double(it);
         } else if (bt == BSON_TYPE_INT32) {
-            v.v.f = bson_iter_int32(it);
+            v.v.f = bsonlib.bson_iter_int32(it);
         } else if (bt == BSON_TYPE_INT64) {
-            int64_t x = bson_iter_int64(it);
+            int64_t x = bsonlib.bson_iter_int64(it);
             v.v.f = (double)x;
             if (v.v.f >= 0x1p63 || (int64_t)v.v.f != x) {
                 char num[32];
@@ -386,8 +399,8 @@ static int push_value(Reader *r, int c, int k, const bson_iter_t *it) {
         } else if (bt == BSON_TYPE_DECIMAL128) {
             bson_decimal128_t dec;
             char s[BSON_DECIMAL128_STRING];
-            bson_iter_decimal128(it, &dec);
-            bson_decimal128_to_string(&dec, s);
+            bsonlib.bson_iter_decimal128(it, &dec);
+            bsonlib.bson_decimal128_to_string(&dec, s);
             v.v.f = strtod(s, NULL);   /* the nearest double; "Infinity" and "NaN" as such */
         } else {
             return bad(r, col->name, col->type, bt, "(the sample held only numbers here)");
@@ -395,11 +408,11 @@ static int push_value(Reader *r, int c, int k, const bson_iter_t *it) {
         break;
     case TY_BOOL:
         if (bt != BSON_TYPE_BOOL) return bad(r, col->name, col->type, bt, "(the sample held only booleans here)");
-        v.v.b = bson_iter_bool(it);
+        v.v.b = bsonlib.bson_iter_bool(it);
         break;
     case TY_TIMESTAMP:
         if (bt != BSON_TYPE_DATE_TIME) return bad(r, col->name, col->type, bt, "(the sample held only Dates here)");
-        if (__builtin_mul_overflow(bson_iter_date_time(it), 1000, &v.v.i))
+        if (__builtin_mul_overflow(bsonlib.bson_iter_date_time(it), 1000, &v.v.i))
             return bad(r, col->name, col->type, bt, "out of TIMESTAMP's range");
         break;
     default: {
@@ -408,31 +421,31 @@ static int push_value(Reader *r, int c, int k, const bson_iter_t *it) {
         char buf[TM_BUF > NUM_BUF ? TM_BUF : NUM_BUF];
         if (bt == BSON_TYPE_UTF8) {
             uint32_t n;
-            const char *s = bson_iter_utf8(it, &n);
-            if (!bson_utf8_validate(s, n, true)) return bad(r, col->name, col->type, bt, "that is not valid UTF-8");
+            const char *s = bsonlib.bson_iter_utf8(it, &n);
+            if (!bsonlib.bson_utf8_validate(s, n, true)) return bad(r, col->name, col->type, bt, "that is not valid UTF-8");
             sb_append(t, s, n);
         } else if (bt == BSON_TYPE_INT32) {
-            sb_printf(t, "%d", bson_iter_int32(it));
+            sb_printf(t, "%d", bsonlib.bson_iter_int32(it));
         } else if (bt == BSON_TYPE_INT64) {
-            sb_printf(t, "%lld", (long long)bson_iter_int64(it));
+            sb_printf(t, "%lld", (long long)bsonlib.bson_iter_int64(it));
         } else if (bt == BSON_TYPE_DOUBLE) {
-            num_format_double(bson_iter_double(it), buf);
+            num_format_double(bsonlib.bson_iter_double(it), buf);
             sb_puts(t, buf);
         } else if (bt == BSON_TYPE_BOOL) {
-            sb_puts(t, bson_iter_bool(it) ? "true" : "false");
+            sb_puts(t, bsonlib.bson_iter_bool(it) ? "true" : "false");
         } else if (bt == BSON_TYPE_OID) {
             char hex[25];
-            bson_oid_to_string(bson_iter_oid(it), hex);
+            bsonlib.bson_oid_to_string(bsonlib.bson_iter_oid(it), hex);
             sb_puts(t, hex);
         } else if (bt == BSON_TYPE_DECIMAL128) {
             bson_decimal128_t dec;
             char s[BSON_DECIMAL128_STRING];
-            bson_iter_decimal128(it, &dec);
-            bson_decimal128_to_string(&dec, s);
+            bsonlib.bson_iter_decimal128(it, &dec);
+            bsonlib.bson_decimal128_to_string(&dec, s);
             sb_puts(t, s);
         } else if (bt == BSON_TYPE_DATE_TIME) {
             int64_t us;
-            if (__builtin_mul_overflow(bson_iter_date_time(it), 1000, &us))
+            if (__builtin_mul_overflow(bsonlib.bson_iter_date_time(it), 1000, &us))
                 return bad(r, col->name, col->type, bt, "out of TIMESTAMP's range");
             tm_format_timestamp(us, buf);
             sb_puts(t, buf);
@@ -457,17 +470,17 @@ static bool key_read(const Reader *r, const char *key) {
 }
 
 static int read_doc(Reader *r, bson_iter_t *it, Path *p) {
-    while (bson_iter_next(it)) {
+    while (bsonlib.bson_iter_next(it)) {
         size_t saved = p->name.n;
         if (p->depth >= MF_MAX_DEPTH)
             return rx_error(r->err, RX_EVALUE, NULL, rx_span(0, 0), "document %zu nests deeper than %d levels at '%s'",
                             r->row + 1, MF_MAX_DEPTH, p->name.p ? p->name.p : "");
-        path_push(p, bson_iter_key(it));
+        path_push(p, bsonlib.bson_iter_key(it));
         if (p->name.oom) return rx_error(r->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
-        bson_type_t t = bson_iter_type(it);
+        bson_type_t t = bsonlib.bson_iter_type(it);
         if (t == BSON_TYPE_DOCUMENT) {
             bson_iter_t child;
-            if (!bson_iter_recurse(it, &child))
+            if (!bsonlib.bson_iter_recurse(it, &child))
                 return rx_error(r->err, RX_EVALUE, NULL, rx_span(0, 0), "document %zu: field '%s' is malformed",
                                 r->row + 1, p->name.p);
             if (read_doc(r, &child, p) < 0) return -1;
@@ -499,6 +512,7 @@ static int read_doc(Reader *r, bson_iter_t *it, Path *p) {
 
 int mf_read(const MfSchema *s, const bson_t *doc, size_t row, const int *slot, int n, ColBuilder *b, bool strict,
             RxError *err) {
+    if (mf_bson_load(err) < 0) return -1;
     uint8_t small[256];
     uint8_t *filled = n <= (int)sizeof small ? small : calloc((size_t)n, 1);
     if (!filled) return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
@@ -509,7 +523,7 @@ int mf_read(const MfSchema *s, const bson_t *doc, size_t row, const int *slot, i
     sb_init(&p.name);
     sb_puts(&p.name, "");
     bson_iter_t it;
-    int rc = bson_iter_init(&it, doc) ? read_doc(&r, &it, &p)
+    int rc = bsonlib.bson_iter_init(&it, doc) ? read_doc(&r, &it, &p)
                                       : rx_error(err, RX_EVALUE, NULL, rx_span(0, 0), "document %zu is malformed BSON", row + 1);
     for (int k = 0; rc == 0 && k < n; k++)
         if (!filled[k]) colb_push_null(&b[k]);

@@ -31,6 +31,26 @@
 #include "base/base.h"
 #include "types/column.h"
 
+/* libbson's functions, from the library loaded on first use (base/dynlib.h): mongo_open and
+ * mf_observe/mf_read load it (mf_bson_load) before anything calls through the table, so a run
+ * without MongoDB never maps it. */
+#define MF_BSON_FNS(X) \
+    X(bson_append_document) X(bson_append_document_begin) X(bson_append_document_end) X(bson_append_int32) \
+    X(bson_append_int64) X(bson_append_iter) X(bson_as_relaxed_extended_json) X(bson_decimal128_to_string) \
+    X(bson_destroy) X(bson_free) X(bson_iter_bool) X(bson_iter_date_time) \
+    X(bson_iter_decimal128) X(bson_iter_double) X(bson_iter_init) X(bson_iter_int32) \
+    X(bson_iter_int64) X(bson_iter_key) X(bson_iter_next) X(bson_iter_oid) \
+    X(bson_iter_recurse) X(bson_iter_type) X(bson_iter_utf8) X(bson_oid_to_string) \
+    X(bson_utf8_escape_for_json) X(bson_utf8_validate)
+#define MF_BSON_FN(f) __typeof__(f) *f;
+typedef struct { MF_BSON_FNS(MF_BSON_FN) } MfBson;
+#undef MF_BSON_FN
+extern MfBson bsonlib;
+
+/* Loads libbson-1.0.so.0 once per process: 0, or -1 with an RX_EUNSUPPORTED error naming the
+ * library and its Debian package (span 0..0). */
+int mf_bson_load(RxError *err);
+
 /* The BSON types a column met, as bits. */
 enum {
     MF_INT = 1, MF_FLOAT = 2, MF_BOOL = 4, MF_DATE = 8, MF_STRING = 16, MF_OID = 32, MF_ARRAY = 64,

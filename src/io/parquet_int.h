@@ -5,6 +5,8 @@
 #ifndef RX_PARQUET_INT_H
 #define RX_PARQUET_INT_H
 
+#include <snappy-c.h>
+
 #include "io/parquet.h"
 
 /* Physical types */
@@ -80,5 +82,19 @@ void tw_end(TWriter *w);
 void tw_list(TWriter *w, int id, int etype, uint32_t n);
 void tw_list_i32(TWriter *w, int32_t v);
 void tw_list_binary(TWriter *w, const void *p, size_t n);
+
+/* libsnappy's C API, loaded on first use (base/dynlib.h; it pulls in the C++ runtime, which a
+ * run without Snappy pages should not map). Usable once pq_snappy_load returned 0. */
+typedef struct {
+    __typeof__(snappy_compress) *snappy_compress;
+    __typeof__(snappy_uncompress) *snappy_uncompress;
+    __typeof__(snappy_max_compressed_length) *snappy_max_compressed_length;
+    __typeof__(snappy_uncompressed_length) *snappy_uncompressed_length;
+} PqSnappy;
+extern PqSnappy pq_snappy;
+
+/* Loads libsnappy.so.1 once per process: 0, or -1 with an RX_EUNSUPPORTED error naming the
+ * library and its Debian package (span 0..0). */
+int pq_snappy_load(RxError *err);
 
 #endif

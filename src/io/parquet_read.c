@@ -17,7 +17,6 @@
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
-#include <snappy-c.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/dynlib.h"
 #include "types/temporal.h"
 
 /* The largest page (compressed or not) accepted: larger ones are taken as corrupt. */
@@ -282,8 +282,24 @@ static int read_chunk(PqFile *f, TReader *r, PqChunk *c, const PqCol *pc, RxErro
             return unsupported(err, f->name, "%s-compressed pages (column '%s'; use snappy, gzip or zstd)", names[c->codec], pc->name);
         return corrupt(err, f->name, "column '%s': unknown compression codec %d", pc->name, c->codec);
     }
+    if (c->codec == PQ_CODEC_SNAPPY) {
+        RxError why = {0};
+        if (pq_snappy_load(&why) < 0)
+            return rx_error(err, RX_EUNSUPPORTED, NULL, rx_span(0, 0), "%s: column '%s' has Snappy-compressed pages: %s",
+                            f->name, pc->name, why.msg);
+    }
     return 0;
 }
+
+PqSnappy pq_snappy;
+
+static const char *const snappy_names[] = {"snappy_compress", "snappy_uncompress", "snappy_max_compressed_length",
+                                           "snappy_uncompressed_length"};
+_Static_assert(sizeof(PqSnappy) == RX_ARRAY_LEN(snappy_names) * sizeof(void *), "PqSnappy: one pointer per name");
+static RxDynLib snappy_dl = {"Parquet's Snappy compression", "libsnappy.so.1", "libsnappy1v5", snappy_names,
+                             RX_ARRAY_LEN(snappy_names), &pq_snappy, 0, ""};
+
+int pq_snappy_load(RxError *err) { return rx_dynlib_load(&snappy_dl, err); }
 
 /* The Relix type and conversion of a leaf, or an error naming what is unsupported. */
 static int map_type(PqFile *f, const SchemaEl *e, PqCol *pc, RxError *err) {
@@ -1114,8 +1130,8 @@ static int decompress(Task *t, int codec, const uint8_t *src, size_t n, size_t u
     bool ok = false;
     if (codec == PQ_CODEC_SNAPPY) {
         size_t ulen;
-        ok = snappy_uncompressed_length((const char *)src, n, &ulen) == SNAPPY_OK && ulen == usize &&
-             snappy_uncompress((const char *)src, n, dst, &ulen) == SNAPPY_OK && ulen == usize;
+        ok = pq_snappy.snappy_uncompressed_length((const char *)src, n, &ulen) == SNAPPY_OK && ulen == usize &&
+             pq_snappy.snappy_uncompress((const char *)src, n, dst, &ulen) == SNAPPY_OK && ulen == usize;
     } else if (codec == PQ_CODEC_ZSTD) {
         size_t r = ZSTD_decompress(dst, usize, src, n);
         ok = !ZSTD_isError(r) && r == usize;

@@ -12,7 +12,6 @@
 #include "io/parquet_int.h"
 
 #include <math.h>
-#include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -78,6 +77,7 @@ PqWriter *pq_writer_open(const RxSink *sink, int n_cols, char *const *names, con
                      "(e.g. to seconds as a FLOAT) before writing", names[j]);
             return NULL;
         }
+    if (opt && opt->codec == PQ_CODEC_SNAPPY && pq_snappy_load(err) < 0) return NULL;
     PqWriter *w = calloc(1, sizeof *w);
     if (!w) {
         oom(err);
@@ -305,11 +305,11 @@ static int compress_page(const PqWriter *w, const char *src, size_t n, StrBuf *o
         sb_append(out, src, n);
         break;
     case PQ_CODEC_SNAPPY: {
-        size_t cap = snappy_max_compressed_length(n);
+        size_t cap = pq_snappy.snappy_max_compressed_length(n);
         sb_reserve(out, cap + 1);
         if (out->oom) return oom(err);
         size_t len = cap;
-        if (snappy_compress(src, n, out->p, &len) != SNAPPY_OK)
+        if (pq_snappy.snappy_compress(src, n, out->p, &len) != SNAPPY_OK)
             return rx_error(err, RX_EIO, NULL, rx_span(0, 0), "Snappy compression failed");
         out->n = len;
         break;
