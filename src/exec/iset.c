@@ -167,6 +167,20 @@ static size_t first_end_above(const IsetIv *v, size_t from, size_t to, int64_t x
     return from;
 }
 
+/* first_end_above(v, from, to, x) found by galloping from `from`: steps of 1, 2, 4, ... and
+ * then a binary search within the last step, so that a sweep whose x ascends costs the
+ * logarithm of the distance moved rather than of the whole range. */
+static size_t gallop_end_above(const IsetIv *v, size_t from, size_t to, int64_t x) {
+    size_t lo = from, step = 1;
+    while (lo < to && v[lo].e <= x) {
+        size_t next = to - lo > step ? lo + step : to;
+        if (next == to || v[next].e > x) return first_end_above(v, lo + 1, next, x);
+        lo = next;
+        step *= 2;
+    }
+    return lo;
+}
+
 /* Where each partition's entries start in v (sorted by part): starts[p]..starts[p+1]. NULL on
  * OOM. */
 static size_t *part_starts(const IsetIv *v, size_t n, uint32_t n_parts) {
@@ -189,12 +203,23 @@ int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size
         return -1;
     }
     int rc = 0;
+    /* the last row's partition, start and first right pack ending above it: a left side in
+     * (partition, start) order, as files of intervals usually are, is one merge sweep */
+    uint32_t last_p = ROW_NONE;
+    int64_t last_s = 0;
+    size_t last_j = 0;
     for (size_t i = 0; i < nl && rc == 0; i++) {
         int64_t s = ls[i], e = le[i];
         if (s >= e) continue;
         uint32_t p = lpart[i];
-        size_t j = p == ROW_NONE ? 0 : first_end_above(u.v, st[p], st[p + 1], s);
-        size_t end = p == ROW_NONE ? 0 : st[p + 1];
+        size_t j = 0, end = 0;
+        if (p != ROW_NONE) {
+            end = st[p + 1];
+            j = p == last_p && s >= last_s ? gallop_end_above(u.v, last_j, end, s) : first_end_above(u.v, st[p], end, s);
+            last_p = p;
+            last_s = s;
+            last_j = j;
+        }
         int64_t cur = s;   /* IMINUS: the start of what is not covered yet */
         for (; j < end && u.v[j].s < e; j++) {
             const IsetIv *c = &u.v[j];

@@ -279,13 +279,16 @@ int main(void) {
             free(order);
             free(pack_of);
 
-            /* IMINUS and IINTERSECT */
-            for (int in = 0; in < 2; in++) {
-                Side l = b;   /* left rows may lack a partition */
+            /* IMINUS and IINTERSECT, with the left rows as generated (a search per row) and
+             * sorted by (part, s, e) (one merge sweep) */
+            Side bs;
+            sorted_side(&b, &bs, false);
+            for (int in = 0; in < 4; in++) {
+                Side l = in < 2 ? b : bs;   /* left rows may lack a partition */
                 IsetList got = {0};
-                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in, &got) == 0);
-                oracle_minus(&l, A, n_parts, in, &want);
-                diffs[2 + in] += differ(&got, &want, true);
+                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in & 1, &got) == 0);
+                oracle_minus(&l, A, n_parts, in & 1, &want);
+                diffs[2 + (in & 1)] += differ(&got, &want, true);
                 check_broken(&want, true, &caught, &tried);
                 iset_list_free(&got);
                 free(want.v);
@@ -312,6 +315,79 @@ int main(void) {
            cases, diffs[0], diffs[1], diffs[2], diffs[3], diffs[4], diffs[5], caught, tried);
     for (int k = 0; k < 6; k++) CHECK(diffs[k] == 0);
     CHECK(tried > 1000);
+    CHECK(caught == tried);
+
+    /* IMINUS and IINTERSECT at scale: a left side of many rows, sorted as files usually are,
+     * with runs out of order and rows of other partitions between them, swept against many
+     * right packs, must give for every row the pieces that a call for that row alone gives
+     * (a search of its own), so that the sweep's cursor over the right side is checked over
+     * long distances too */
+    int scale_diffs = 0;
+    for (int round = 0; round < 30; round++) {
+        size_t nl = 1000 + rnd(2000), nr = 500 + rnd(2000);
+        uint32_t np = 1 + rnd(5);
+        int64_t span = 1000 + rnd(100000);
+        uint32_t *lp = malloc(nl * sizeof *lp), *rp = malloc(nr * sizeof *rp);
+        int64_t *ls = malloc(nl * sizeof *ls), *le = malloc(nl * sizeof *le);
+        int64_t *rs = malloc(nr * sizeof *rs), *re = malloc(nr * sizeof *re);
+        for (size_t i = 0; i < nr; i++) {
+            rp[i] = rnd(8) == 0 ? ROW_NONE : rnd(np);
+            rs[i] = rnd((uint32_t)span);
+            re[i] = rs[i] + rnd(1 + (uint32_t)(span / 200));   /* zero-length too */
+        }
+        /* left: ascending starts per partition, partitions in order, with disorder mixed in */
+        uint32_t p = 0;
+        int64_t at = 0;
+        for (size_t i = 0; i < nl; i++) {
+            if (rnd(500) == 0 && p + 1 < np) p++, at = 0;
+            at += rnd(1 + (uint32_t)(span / 1000));
+            lp[i] = p, ls[i] = at, le[i] = at + rnd(1 + (uint32_t)(span / 100));
+            switch (rnd(50)) {
+            case 0: ls[i] = rnd((uint32_t)span); le[i] = ls[i] + rnd(50); break;   /* back in time */
+            case 1: lp[i] = rnd(np); break;                                         /* another key */
+            case 2: lp[i] = ROW_NONE; break;                                        /* no key */
+            case 3: le[i] = ls[i]; break;                                           /* empty */
+            case 4: if (i > 0) ls[i] = ls[i - 1], le[i] = le[i - 1]; break;         /* duplicate */
+            }
+        }
+        /* the per-row calls read the right side sorted (the same union, swept in place) */
+        int64_t *rs2 = malloc(nr * sizeof *rs2), *re2 = malloc(nr * sizeof *re2);
+        uint32_t *rp2 = malloc(nr * sizeof *rp2);
+        size_t n2 = 0;
+        for (uint32_t q = 0; q < np; q++)
+            for (size_t i = 0; i < nr; i++)
+                if (rp[i] == q) rp2[n2] = q, rs2[n2] = rs[i], re2[n2++] = re[i];
+        for (size_t i = 1; i < n2; i++)   /* insertion sort by (s, e) within each partition */
+            for (size_t j = i; j > 0 && rp2[j - 1] == rp2[j] &&
+                               (rs2[j - 1] > rs2[j] || (rs2[j - 1] == rs2[j] && re2[j - 1] > re2[j])); j--) {
+                int64_t t1 = rs2[j], t2 = re2[j];
+                rs2[j] = rs2[j - 1], re2[j] = re2[j - 1], rs2[j - 1] = t1, re2[j - 1] = t2;
+            }
+        for (int in = 0; in < 2; in++) {
+            IsetList got = {0}, want = {0};
+            CHECK(iset_minus(lp, ls, le, nl, rp, rs, re, nr, np, in, &got) == 0);
+            for (size_t i = 0; i < nl; i++) {
+                IsetList one = {0};
+                CHECK(iset_minus(&lp[i], &ls[i], &le[i], 1, rp2, rs2, re2, n2, np, in, &one) == 0);
+                for (size_t k = 0; k < one.n; k++) {
+                    if (want.n == want.cap) {
+                        want.cap = want.cap ? want.cap * 2 : 64;
+                        want.v = realloc(want.v, want.cap * sizeof *want.v);
+                    }
+                    want.v[want.n] = one.v[k];
+                    want.v[want.n++].row = (uint32_t)i;
+                }
+                iset_list_free(&one);
+            }
+            scale_diffs += differ(&got, &want, true);
+            if (round == 0) check_broken(&want, true, &caught, &tried);
+            iset_list_free(&got);
+            free(want.v);
+        }
+        free(lp), free(rp), free(ls), free(le), free(rs), free(re), free(rp2), free(rs2), free(re2);
+    }
+    printf("iset: 30 sorted sweeps at scale; differences %d\n", scale_diffs);
+    CHECK(scale_diffs == 0);
     CHECK(caught == tried);
 
     /* a broken PACK that merges overlapping intervals only, not touching ones ([1,3) and
