@@ -17,6 +17,37 @@ void iset_list_free(IsetList *l) {
     l->n = l->cap = 0;
 }
 
+void iset_cols_free(IsetCols *c) {
+    rx_free(c->row);
+    rx_free(c->s);
+    rx_free(c->e);
+    *c = (IsetCols){0};
+}
+
+/* Room in c for at least extra more pieces (doubling); -1 on OOM. */
+static int cols_reserve(IsetCols *c, size_t extra) {
+    if (c->cap - c->n >= extra) return 0;
+    size_t cap = c->cap * 2 > c->n + extra ? c->cap * 2 : c->n + extra;
+    if (cap < 64) cap = 64;
+    uint32_t *row = rx_realloc(c->row, cap * sizeof *row);
+    if (row) c->row = row;
+    int64_t *s = row ? rx_realloc(c->s, cap * sizeof *s) : NULL;
+    if (s) c->s = s;
+    int64_t *e = s ? rx_realloc(c->e, cap * sizeof *e) : NULL;
+    if (!e) return -1;
+    c->e = e;
+    c->cap = cap;
+    return 0;
+}
+
+static inline int cols_push(IsetCols *c, uint32_t row, int64_t s, int64_t e) {
+    if (c->n == c->cap && cols_reserve(c, 1) < 0) return -1;
+    c->row[c->n] = row;
+    c->s[c->n] = s;
+    c->e[c->n++] = e;
+    return 0;
+}
+
 static int list_push(IsetList *l, uint32_t part, uint32_t row, int64_t s, int64_t e) {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
@@ -193,11 +224,11 @@ static size_t *part_starts(const IsetIv *v, size_t n, uint32_t n_parts) {
 
 int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size_t nl,
                const uint32_t *rpart, const int64_t *rs, const int64_t *re, size_t nr, uint32_t n_parts,
-               bool intersect, IsetList *out) {
+               bool intersect, IsetCols *out) {
     IsetList u = {0};
     size_t *st = NULL;
     /* about a piece per left row is usual: room for that at once rather than growth by copies */
-    if (list_reserve(out, nl) < 0 || iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 ||
+    if (cols_reserve(out, nl) < 0 || iset_pack(rpart, rs, re, nr, &u, NULL, NULL, NULL) < 0 ||
         !(st = part_starts(u.v, u.n, n_parts))) {
         iset_list_free(&u);
         return -1;
@@ -225,14 +256,14 @@ int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size
             const IsetIv *c = &u.v[j];
             if (intersect) {
                 int64_t a = c->s > s ? c->s : s, b = c->e < e ? c->e : e;
-                rc = list_push(out, p, (uint32_t)i, a, b);
+                rc = cols_push(out, (uint32_t)i, a, b);
             } else {
-                if (c->s > cur) rc = list_push(out, p, (uint32_t)i, cur, c->s);
+                if (c->s > cur) rc = cols_push(out, (uint32_t)i, cur, c->s);
                 cur = c->e;
             }
             if (rc < 0) break;
         }
-        if (rc == 0 && !intersect && cur < e) rc = list_push(out, p, (uint32_t)i, cur, e);
+        if (rc == 0 && !intersect && cur < e) rc = cols_push(out, (uint32_t)i, cur, e);
     }
     iset_list_free(&u);
     rx_free(st);
@@ -525,36 +556,69 @@ done:
     return t;
 }
 
+/* A column of type t over the n keys of *keys: an INT, TIMESTAMP or TIME key is the value
+ * itself, so the column takes the array (*keys becomes NULL) instead of copying it; the other
+ * types are decoded into a new column. NULL on OOM (*keys stays the caller's then). */
+static Column *keys_col(RxType t, int64_t **keys, size_t n) {
+    if (t != TY_INT && t != TY_TIMESTAMP && t != TY_TIME) {
+        Column *c = col_new(t, n);
+        if (!c) return NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (t == TY_FLOAT) col_f64(c)[i] = float_of_key((*keys)[i]);
+            else if (t == TY_DATE) col_i32(c)[i] = (int32_t)(*keys)[i];
+            else col_i64(c)[i] = (*keys)[i];
+        }
+        return c;
+    }
+    Column *c = col_new(t, 0);
+    if (!c) return NULL;
+    rx_free(c->data);
+    c->data = *keys;
+    c->n = n;
+    *keys = NULL;
+    return c;
+}
+
 /* The forms that keep the left input's rows: each piece is its left row with the interval
- * replaced. */
-static Table *pieces_table(const PNode *p, const Table *l, const IsetList *pieces, RxError *err) {
+ * replaced. Takes the pieces' interval arrays where it can (keys_col); pc stays the caller's
+ * to free. */
+static Table *pieces_table(const PNode *p, const Table *l, IsetCols *pc, RxError *err) {
     const LPlan *lp = p->lp;
-    if (pieces->n > RX_MAX_ROWS) {
+    size_t n = pc->n;
+    if (n > RX_MAX_ROWS) {
         rx_error(err, RX_ELIMIT, lp->src, lp->span, "the result has %zu rows, more than a table holds (%u)",
-                 pieces->n, (unsigned)RX_MAX_ROWS);
+                 n, (unsigned)RX_MAX_ROWS);
         return NULL;
     }
-    uint32_t *rows = rx_malloc((pieces->n ? pieces->n : 1) * sizeof *rows);
-    Table *t = table_new(lp->schema.n, pieces->n);
-    if (!rows || !t) goto oom;
-    for (size_t i = 0; i < pieces->n; i++) rows[i] = pieces->v[i].row;
+    Table *t = table_new(lp->schema.n, n);
+    if (!t) goto oom;
     for (int c = 0; c < lp->schema.n; c++) {
         Column *col;
-        if (c == lp->ends[0] || c == lp->ends[1]) col = decode_col(lp->schema.cols[c].type, pieces, c == lp->ends[1]);
-        else if (l->cols[c]->pruned) col = col_placeholder(l->cols[c]->type, pieces->n);
-        else col = col_gather(l->cols[c], rows, pieces->n);
+        if (c == lp->ends[0] || c == lp->ends[1]) col = keys_col(lp->schema.cols[c].type, c == lp->ends[1] ? &pc->e : &pc->s, n);
+        else if (l->cols[c]->pruned) col = col_placeholder(l->cols[c]->type, n);
+        else col = col_gather(l->cols[c], pc->row, n);
         if (!col || table_set(t, c, col, lp->schema.cols[c].name) < 0) {
             col_release(col);
             goto oom;
         }
     }
-    rx_free(rows);
     return t;
 oom:
-    rx_free(rows);
     table_free(t);
     ops_oom(err);
     return NULL;
+}
+
+/* NORMALIZE's pieces in IMINUS's form (pieces_table's input). -1 on OOM. */
+static int list_to_cols(const IsetList *l, IsetCols *out) {
+    if (cols_reserve(out, l->n) < 0) return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        out->row[i] = l->v[i].row;
+        out->s[i] = l->v[i].s;
+        out->e[i] = l->v[i].e;
+    }
+    out->n = l->n;
+    return 0;
 }
 
 Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
@@ -566,6 +630,7 @@ Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
     KeyParts kp = {0};
     bool have_kp = false;
     IsetList pieces = {0};
+    IsetCols pc = {0};
     Table *t = NULL;
     if (encode_ends(l->cols[lp->ends[0]], l->cols[lp->ends[1]], nl, &ls, &le, &lown) < 0) goto oom;
     if (r && encode_ends(r->cols[lp->ends[2]], r->cols[lp->ends[3]], nr, &rs, &re, &rown) < 0) goto oom;
@@ -623,13 +688,17 @@ Table *ops_iset(ExecCtx *x, const PNode *p, Table *l, Table *r, RxError *err) {
         }
         int rc = lp->iset_op == ISET_NORMALIZE
                      ? iset_normalize(lpart, ls, le, nl, rpart, rs, re, nr, n_parts, &pieces)
-                     : iset_minus(lpart, ls, le, nl, rpart, rs, re, nr, n_parts, lp->iset_op == ISET_INTERSECT, &pieces);
+                     : iset_minus(lpart, ls, le, nl, rpart, rs, re, nr, n_parts, lp->iset_op == ISET_INTERSECT, &pc);
         rx_free(lz);
         rx_free(rz);
         if (rc < 0) goto oom;
     }
     if (ops_check_interrupt(x, err) < 0) goto fail;
-    t = pieces_table(p, l, &pieces, err);
+    if (lp->iset_op == ISET_NORMALIZE) {
+        if (list_to_cols(&pieces, &pc) < 0) goto oom;
+        iset_list_free(&pieces);
+    }
+    t = pieces_table(p, l, &pc, err);
     goto done;
 oom:
     ops_oom(err);
@@ -641,5 +710,6 @@ done:
     rx_free(gid);
     if (have_kp) keys_parts_free(&kp);
     iset_list_free(&pieces);
+    iset_cols_free(&pc);
     return t;
 }

@@ -27,6 +27,18 @@ typedef struct {
 
 void iset_list_free(IsetList *l);
 
+/* IMINUS's and IINTERSECT's pieces, a column each, so that they become the result's columns
+ * without a copy: piece k is left row row[k] with the interval [s[k], e[k]). The arrays are
+ * rx_malloc'd with room for cap pieces (an owner may take one and set it NULL); freed with
+ * iset_cols_free, also after a failure. */
+typedef struct {
+    uint32_t *row;
+    int64_t *s, *e;
+    size_t n, cap;
+} IsetCols;
+
+void iset_cols_free(IsetCols *c);
+
 /* PACK: the maximal intervals of each partition's union, where intervals that overlap or
  * touch (one's end is the other's start) merge; in order of partition id, then start.
  * part[i] < n_parts for every row. *order gets the rows that hold a point, sorted by
@@ -51,7 +63,7 @@ int iset_gaps(const IsetList *packs, uint32_t n_parts, bool has_range, int64_t l
  * rows with ROW_NONE are ignored. Partition ids are below n_parts. */
 int iset_minus(const uint32_t *lpart, const int64_t *ls, const int64_t *le, size_t nl,
                const uint32_t *rpart, const int64_t *rs, const int64_t *re, size_t nr, uint32_t n_parts,
-               bool intersect, IsetList *out);
+               bool intersect, IsetCols *out);
 
 /* NORMALIZE: for each left row in row order, its interval cut at every start and end of the
  * right intervals of its partition that lies strictly inside it, pieces in start order (a

@@ -203,6 +203,15 @@ static int check_pack_rows(const Side *x, const IsetList *packs, const uint32_t 
     return 0;
 }
 
+/* iset_minus's pieces in column form as a list (each piece's partition is its left row's),
+ * for differ; frees c. */
+static IsetList cols_list(IsetCols *c, const uint32_t *lpart) {
+    IsetList l = {rx_malloc((c->n + 1) * sizeof *l.v), c->n, c->n + 1};
+    for (size_t k = 0; k < c->n; k++) l.v[k] = (IsetIv){c->s[k], c->e[k], lpart[c->row[k]], c->row[k]};
+    iset_cols_free(c);
+    return l;
+}
+
 /* The same comparison must notice each of these faults in a non-empty result. */
 static void check_broken(const IsetList *good, bool want_row, int *caught, int *tried) {
     if (good->n == 0) return;
@@ -285,8 +294,9 @@ int main(void) {
             sorted_side(&b, &bs, false);
             for (int in = 0; in < 4; in++) {
                 Side l = in < 2 ? b : bs;   /* left rows may lack a partition */
-                IsetList got = {0};
-                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in & 1, &got) == 0);
+                IsetCols gc = {0};
+                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in & 1, &gc) == 0);
+                IsetList got = cols_list(&gc, l.part);
                 oracle_minus(&l, A, n_parts, in & 1, &want);
                 diffs[2 + (in & 1)] += differ(&got, &want, true);
                 check_broken(&want, true, &caught, &tried);
@@ -364,11 +374,14 @@ int main(void) {
                 rs2[j] = rs2[j - 1], re2[j] = re2[j - 1], rs2[j - 1] = t1, re2[j - 1] = t2;
             }
         for (int in = 0; in < 2; in++) {
-            IsetList got = {0}, want = {0};
-            CHECK(iset_minus(lp, ls, le, nl, rp, rs, re, nr, np, in, &got) == 0);
+            IsetList want = {0};
+            IsetCols gc = {0};
+            CHECK(iset_minus(lp, ls, le, nl, rp, rs, re, nr, np, in, &gc) == 0);
+            IsetList got = cols_list(&gc, lp);
             for (size_t i = 0; i < nl; i++) {
-                IsetList one = {0};
-                CHECK(iset_minus(&lp[i], &ls[i], &le[i], 1, rp2, rs2, re2, n2, np, in, &one) == 0);
+                IsetCols oc = {0};
+                CHECK(iset_minus(&lp[i], &ls[i], &le[i], 1, rp2, rs2, re2, n2, np, in, &oc) == 0);
+                IsetList one = cols_list(&oc, &lp[i]);
                 for (size_t k = 0; k < one.n; k++) {
                     if (want.n == want.cap) {
                         want.cap = want.cap ? want.cap * 2 : 64;
