@@ -212,6 +212,30 @@ static IsetList cols_list(IsetCols *c, const uint32_t *lpart) {
     return l;
 }
 
+/* Packs or gaps in column form as a list, c kept: a pack's partition is its row's (part), a
+ * gap's is its .row (part NULL; row then ROW_NONE). */
+static IsetList as_list(const IsetCols *c, const uint32_t *part) {
+    IsetList l = {rx_malloc((c->n + 1) * sizeof *l.v), c->n, c->n + 1};
+    for (size_t k = 0; k < c->n; k++)
+        l.v[k] = (IsetIv){c->s[k], c->e[k], part ? part[c->row[k]] : c->row[k], part ? c->row[k] : ROW_NONE};
+    return l;
+}
+
+/* PACK's counts and pack rows: count[k] is the number of rows order lists in pack k, and
+ * pack k's row is the first of them. 0 when right. */
+static int check_pack_counts(const IsetCols *packs, const int64_t *count, const uint32_t *order,
+                             const uint32_t *pack_of, size_t n_order) {
+    int64_t seen[MAXN + 1] = {0};
+    if (packs->n > MAXN) return 1;
+    for (size_t k = 0; k < n_order; k++) {
+        uint32_t i = order ? order[k] : (uint32_t)k;
+        if (seen[pack_of[k]]++ == 0 && packs->row[pack_of[k]] != i) return 1;
+    }
+    for (size_t k = 0; k < packs->n; k++)
+        if (seen[k] != count[k] || count[k] < 1) return 1;
+    return 0;
+}
+
 /* The same comparison must notice each of these faults in a non-empty result. */
 static void check_broken(const IsetList *good, bool want_row, int *caught, int *tried) {
     if (good->n == 0) return;
@@ -260,13 +284,18 @@ int main(void) {
         const Side *forms[3] = {&a, &as, &av};
         for (int f = 0; f < 3; f++) {
             const Side *A = forms[f];
-            IsetList packs = {0}, want = {0};
+            IsetList want = {0};
+            IsetCols pc = {0};
             uint32_t *order = NULL, *pack_of = NULL;
+            int64_t *count = NULL;
             size_t n_order = 0;
-            CHECK(iset_pack(A->part, A->s, A->e, A->n, &packs, &order, &pack_of, &n_order) == 0);
+            CHECK(iset_pack(A->part, A->s, A->e, A->n, &pc, &count, &order, &pack_of, &n_order) == 0);
+            IsetList packs = as_list(&pc, A->part);
             oracle_pack(A, n_parts, &want);
             diffs[0] += differ(&packs, &want, false);
             diffs[0] += check_pack_rows(A, &packs, order, pack_of, n_order);
+            diffs[0] += check_pack_counts(&pc, count, order, pack_of, n_order);
+            rx_free(count);
             if (f == 2) diffs[0] += order != NULL;
             check_broken(&want, false, &caught, &tried);
             free(want.v);
@@ -275,8 +304,10 @@ int main(void) {
             /* GAPS, without and with a range (which may be empty, or reach past the intervals) */
             for (int ranged = 0; ranged < 2; ranged++) {
                 int64_t lo = rnd(D + 1), hi = rnd(D + 1);   /* hi <= lo: an empty range */
-                IsetList got = {0};
-                CHECK(iset_gaps(&packs, n_parts, ranged, lo, hi, &got) == 0);
+                IsetCols gc = {0};
+                CHECK(iset_gaps(&pc, A->part, n_parts, ranged, lo, hi, &gc) == 0);
+                IsetList got = as_list(&gc, NULL);
+                iset_cols_free(&gc);
                 oracle_gaps(A, n_parts, ranged, lo, hi, &want);
                 diffs[1] += differ(&got, &want, false);
                 check_broken(&want, false, &caught, &tried);
@@ -285,6 +316,7 @@ int main(void) {
                 want = (IsetList){0};
             }
             iset_list_free(&packs);
+            iset_cols_free(&pc);
             free(order);
             free(pack_of);
 
@@ -406,8 +438,11 @@ int main(void) {
     /* a broken PACK that merges overlapping intervals only, not touching ones ([1,3) and
      * [3,5) stay apart), must differ from the oracle */
     Side t = {2, {0, 0}, {1, 3}, {3, 5}};
-    IsetList got = {0}, want = {0};
-    CHECK(iset_pack(t.part, t.s, t.e, t.n, &got, NULL, NULL, NULL) == 0);
+    IsetList want = {0};
+    IsetCols tc = {0};
+    CHECK(iset_pack(t.part, t.s, t.e, t.n, &tc, NULL, NULL, NULL, NULL) == 0);
+    IsetList got = as_list(&tc, t.part);
+    iset_cols_free(&tc);
     oracle_pack(&t, 1, &want);
     CHECK(got.n == 1 && got.v[0].s == 1 && got.v[0].e == 5);
     IsetList apart = {(IsetIv[]){{1, 3, 0, 0}, {3, 5, 0, 1}}, 2, 2};
