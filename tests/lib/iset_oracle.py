@@ -3,6 +3,8 @@
   iset_oracle.py gen SCENARIO TYPE DIR   writes DIR/{l,r}.{sorted,shuffled}.csv (k, s, e, name)
   iset_oracle.py want TYPE DIR            writes DIR/want.{IMINUS,IINTERSECT}.{sorted,shuffled}:
                                          the results Relix must give of L OP R, as `-f tsv`
+  iset_oracle.py packs TYPE DIR           writes DIR/want.{PACK,GAPS}: PACK (s, e) BY k WITH
+                                         count(*) and GAPS (s, e) BY k of L, lines sorted
 
 Endpoints are whole points x >= 0 shown in TYPE: INT x, FLOAT x/2, DATE 2000-01-01 + x days,
 TIMESTAMP 2024-01-01T00:00:00Z + x seconds. An interval [s, e) holds the points s <= x < e;
@@ -102,6 +104,37 @@ def read(path, ty):
     return [(r[0] or None, parse(r[1], ty), parse(r[2], ty), r[3]) for r in rows]
 
 
+def union_of(rows):
+    """Each key's (NULL one key) merged intervals: [[s, e, rows merged]], sorted."""
+    ivs = {}
+    for k, s, e, _ in rows:
+        if s is not None and e is not None and s < e:
+            ivs.setdefault(k, []).append((s, e))
+    out = {}
+    for k, v in ivs.items():
+        v.sort()
+        packs = []
+        for s, e in v:
+            if packs and s <= packs[-1][1]:
+                packs[-1][1] = max(packs[-1][1], e)
+                packs[-1][2] += 1
+            else:
+                packs.append([s, e, 1])
+        out[k] = packs
+    return out
+
+
+def packs(ty, d):
+    """PACK's and GAPS's lines (header first, then sorted as `LC_ALL=C sort` would)."""
+    u = union_of(read("%s/l.sorted.csv" % d, ty))
+    key = lambda k: k if k is not None else "\\N"
+    pk = ["\t".join([key(k), show(s, ty), show(e, ty), str(n)]) for k, v in u.items() for s, e, n in v]
+    gp = ["\t".join([key(k), show(a[1], ty), show(b[0], ty)]) for k, v in u.items() for a, b in zip(v, v[1:])]
+    for name, head, lines in (("PACK", "k\ts\te\tn", pk), ("GAPS", "k\ts\te", gp)):
+        with open("%s/want.%s" % (d, name), "w") as f:
+            f.write("\n".join([head] + sorted(lines, key=lambda x: x.encode())) + "\n")
+
+
 def want(op, ty, lpath, rpath):
     """The result of L op R as the lines of Relix's -f tsv."""
     union = {}
@@ -143,6 +176,8 @@ def want(op, ty, lpath, rpath):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif sys.argv[1] == "packs":
+        packs(sys.argv[2], sys.argv[3])
     else:
         ty, d = sys.argv[2], sys.argv[3]
         for op in ("IMINUS", "IINTERSECT"):
