@@ -79,23 +79,6 @@ static int list_reserve(IsetList *l, size_t extra) {
     return 0;
 }
 
-/* Whether the rows that hold a point and have a partition come in (part, s, e) order already,
- * as files of intervals often do (row order then settles ties); *k gets their count. */
-static bool rows_sorted(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t *k_out) {
-    size_t k = 0, prev = 0;
-    bool sorted = true;
-    for (size_t i = 0; i < n; i++) {
-        if (part[i] == ROW_NONE || s[i] >= e[i]) continue;
-        if (k > 0 && sorted &&
-            (part[prev] != part[i] ? part[prev] > part[i] : s[prev] != s[i] ? s[prev] > s[i] : e[prev] > e[i]))
-            sorted = false;
-        prev = i;
-        k++;
-    }
-    *k_out = k;
-    return sorted;
-}
-
 /* The rows of a side that hold a point and have a partition, sorted by (part, s, e, row);
  * malloc'd (k entries, at least one slot). NULL on OOM. */
 static IsetIv *sorted_rows(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, size_t k) {
@@ -137,28 +120,36 @@ static inline uint32_t pack_step(PackSweep *w, uint32_t part, int64_t s, int64_t
 
 int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, IsetCols *packs,
               int64_t **count, uint32_t **order, uint32_t **pack_of, size_t *n_order) {
-    size_t k = 0;
-    bool sorted = rows_sorted(part, s, e, n, &k);
-    /* sorted input is swept in place; the order is then the row order, or those rows without
-     * the ones that hold no point */
-    IsetIv *v = sorted ? NULL : sorted_rows(part, s, e, n, k);
-    bool identity = sorted && k == n;
-    uint32_t *ord = order && !identity ? rx_malloc((k ? k : 1) * sizeof *ord) : NULL;
-    uint32_t *of = pack_of ? rx_malloc((k ? k : 1) * sizeof *of) : NULL;
-    int64_t *cnt = count ? rx_malloc((k ? k : 1) * sizeof *cnt) : NULL;
-    if ((!sorted && !v) || (order && !identity && !ord) || (pack_of && !of) || (count && !cnt) ||
-        cols_reserve(packs, k) < 0)
-        goto oom;
+    /* sized for every row: only the entries written are touched */
+    size_t cap = n ? n : 1;
+    IsetIv *v = NULL;
+    uint32_t *ord = order ? rx_malloc(cap * sizeof *ord) : NULL;
+    uint32_t *of = pack_of ? rx_malloc(cap * sizeof *of) : NULL;
+    int64_t *cnt = count ? rx_malloc(cap * sizeof *cnt) : NULL;
+    if ((order && !ord) || (pack_of && !of) || (count && !cnt) || cols_reserve(packs, n) < 0) goto oom;
     PackSweep w = {packs, cnt, 0, 0};
-    if (sorted) {
-        for (size_t i = 0, j = 0; i < n; i++) {
-            if (part[i] == ROW_NONE || s[i] >= e[i]) continue;
-            uint32_t pk = pack_step(&w, part[i], s[i], e[i], (uint32_t)i);
-            if (ord) ord[j] = (uint32_t)i;
-            if (of) of[j] = pk;
-            j++;
+    /* rows in (part, s, e) order already, as files of intervals often are, are swept in place
+     * (row order settles ties); at the first row out of order the sweep starts over on the
+     * rows sorted */
+    size_t k = 0, prev = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        if (part[i] == ROW_NONE || s[i] >= e[i]) continue;
+        if (k > 0 && (part[prev] != part[i] ? part[prev] > part[i] : s[prev] != s[i] ? s[prev] > s[i] : e[prev] > e[i])) {
+            sorted = false;
+            break;
         }
-    } else {
+        prev = i;
+        uint32_t pk = pack_step(&w, part[i], s[i], e[i], (uint32_t)i);
+        if (ord) ord[k] = (uint32_t)i;
+        if (of) of[k] = pk;
+        k++;
+    }
+    if (!sorted) {
+        packs->n = 0;
+        k = 0;
+        for (size_t i = 0; i < n; i++) k += part[i] != ROW_NONE && s[i] < e[i];
+        if (!(v = sorted_rows(part, s, e, n, k))) goto oom;
         for (size_t i = 0; i < k; i++) {
             const IsetIv *x = &v[i];
             uint32_t pk = pack_step(&w, x->part, x->s, x->e, x->row);
@@ -168,6 +159,11 @@ int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n
     }
     if (packs->n) packs->e[packs->n - 1] = w.end;
     rx_free(v);
+    if (sorted && k == n) {
+        /* the order is the row order: read in place */
+        rx_free(ord);
+        ord = NULL;
+    }
     if (order) *order = ord;
     if (pack_of) *pack_of = of;
     if (count) *count = cnt;

@@ -48,8 +48,8 @@ void iset_cols_free(IsetCols *c);
  * end, row); *pack_of[k] is the pack of row order[k] (both malloc'd, *n_order entries; NULL
  * when not wanted). *order is NULL also when it would be 0, 1, …, n-1 (every row holds a
  * point and the rows come sorted): the rows are then read in place. Rows already in
- * (partition, start, end) order are not sorted again, and the packs' arrays are sized once,
- * to the number of rows that hold a point. */
+ * (partition, start, end) order are not sorted again (the sweep finds out as it goes), and
+ * every array is sized once, for all n rows. */
 int iset_pack(const uint32_t *part, const int64_t *s, const int64_t *e, size_t n, IsetCols *packs,
               int64_t **count, uint32_t **order, uint32_t **pack_of, size_t *n_order);
 
