@@ -203,6 +203,39 @@ static int check_pack_rows(const Side *x, const IsetList *packs, const uint32_t 
     return 0;
 }
 
+/* iset_minus's pieces in column form as a list (each piece's partition is its left row's),
+ * for differ; frees c. */
+static IsetList cols_list(IsetCols *c, const uint32_t *lpart) {
+    IsetList l = {rx_malloc((c->n + 1) * sizeof *l.v), c->n, c->n + 1};
+    for (size_t k = 0; k < c->n; k++) l.v[k] = (IsetIv){c->s[k], c->e[k], lpart[c->row[k]], c->row[k]};
+    iset_cols_free(c);
+    return l;
+}
+
+/* Packs or gaps in column form as a list, c kept: a pack's partition is its row's (part), a
+ * gap's is its .row (part NULL; row then ROW_NONE). */
+static IsetList as_list(const IsetCols *c, const uint32_t *part) {
+    IsetList l = {rx_malloc((c->n + 1) * sizeof *l.v), c->n, c->n + 1};
+    for (size_t k = 0; k < c->n; k++)
+        l.v[k] = (IsetIv){c->s[k], c->e[k], part ? part[c->row[k]] : c->row[k], part ? c->row[k] : ROW_NONE};
+    return l;
+}
+
+/* PACK's counts and pack rows: count[k] is the number of rows order lists in pack k, and
+ * pack k's row is the first of them. 0 when right. */
+static int check_pack_counts(const IsetCols *packs, const int64_t *count, const uint32_t *order,
+                             const uint32_t *pack_of, size_t n_order) {
+    int64_t seen[MAXN + 1] = {0};
+    if (packs->n > MAXN) return 1;
+    for (size_t k = 0; k < n_order; k++) {
+        uint32_t i = order ? order[k] : (uint32_t)k;
+        if (seen[pack_of[k]]++ == 0 && packs->row[pack_of[k]] != i) return 1;
+    }
+    for (size_t k = 0; k < packs->n; k++)
+        if (seen[k] != count[k] || count[k] < 1) return 1;
+    return 0;
+}
+
 /* The same comparison must notice each of these faults in a non-empty result. */
 static void check_broken(const IsetList *good, bool want_row, int *caught, int *tried) {
     if (good->n == 0) return;
@@ -251,13 +284,18 @@ int main(void) {
         const Side *forms[3] = {&a, &as, &av};
         for (int f = 0; f < 3; f++) {
             const Side *A = forms[f];
-            IsetList packs = {0}, want = {0};
+            IsetList want = {0};
+            IsetCols pc = {0};
             uint32_t *order = NULL, *pack_of = NULL;
+            int64_t *count = NULL;
             size_t n_order = 0;
-            CHECK(iset_pack(A->part, A->s, A->e, A->n, &packs, &order, &pack_of, &n_order) == 0);
+            CHECK(iset_pack(A->part, A->s, A->e, A->n, &pc, &count, &order, &pack_of, &n_order) == 0);
+            IsetList packs = as_list(&pc, A->part);
             oracle_pack(A, n_parts, &want);
             diffs[0] += differ(&packs, &want, false);
             diffs[0] += check_pack_rows(A, &packs, order, pack_of, n_order);
+            diffs[0] += check_pack_counts(&pc, count, order, pack_of, n_order);
+            rx_free(count);
             if (f == 2) diffs[0] += order != NULL;
             check_broken(&want, false, &caught, &tried);
             free(want.v);
@@ -266,8 +304,10 @@ int main(void) {
             /* GAPS, without and with a range (which may be empty, or reach past the intervals) */
             for (int ranged = 0; ranged < 2; ranged++) {
                 int64_t lo = rnd(D + 1), hi = rnd(D + 1);   /* hi <= lo: an empty range */
-                IsetList got = {0};
-                CHECK(iset_gaps(&packs, n_parts, ranged, lo, hi, &got) == 0);
+                IsetCols gc = {0};
+                CHECK(iset_gaps(&pc, A->part, n_parts, ranged, lo, hi, &gc) == 0);
+                IsetList got = as_list(&gc, NULL);
+                iset_cols_free(&gc);
                 oracle_gaps(A, n_parts, ranged, lo, hi, &want);
                 diffs[1] += differ(&got, &want, false);
                 check_broken(&want, false, &caught, &tried);
@@ -276,16 +316,21 @@ int main(void) {
                 want = (IsetList){0};
             }
             iset_list_free(&packs);
+            iset_cols_free(&pc);
             free(order);
             free(pack_of);
 
-            /* IMINUS and IINTERSECT */
-            for (int in = 0; in < 2; in++) {
-                Side l = b;   /* left rows may lack a partition */
-                IsetList got = {0};
-                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in, &got) == 0);
-                oracle_minus(&l, A, n_parts, in, &want);
-                diffs[2 + in] += differ(&got, &want, true);
+            /* IMINUS and IINTERSECT, with the left rows as generated (a search per row) and
+             * sorted by (part, s, e) (one merge sweep) */
+            Side bs;
+            sorted_side(&b, &bs, false);
+            for (int in = 0; in < 4; in++) {
+                Side l = in < 2 ? b : bs;   /* left rows may lack a partition */
+                IsetCols gc = {0};
+                CHECK(iset_minus(l.part, l.s, l.e, l.n, A->part, A->s, A->e, A->n, n_parts, in & 1, &gc) == 0);
+                IsetList got = cols_list(&gc, l.part);
+                oracle_minus(&l, A, n_parts, in & 1, &want);
+                diffs[2 + (in & 1)] += differ(&got, &want, true);
                 check_broken(&want, true, &caught, &tried);
                 iset_list_free(&got);
                 free(want.v);
@@ -314,11 +359,90 @@ int main(void) {
     CHECK(tried > 1000);
     CHECK(caught == tried);
 
+    /* IMINUS and IINTERSECT at scale: a left side of many rows, sorted as files usually are,
+     * with runs out of order and rows of other partitions between them, swept against many
+     * right packs, must give for every row the pieces that a call for that row alone gives
+     * (a search of its own), so that the sweep's cursor over the right side is checked over
+     * long distances too */
+    int scale_diffs = 0;
+    for (int round = 0; round < 30; round++) {
+        size_t nl = 1000 + rnd(2000), nr = 500 + rnd(2000);
+        uint32_t np = 1 + rnd(5);
+        int64_t span = 1000 + rnd(100000);
+        uint32_t *lp = malloc(nl * sizeof *lp), *rp = malloc(nr * sizeof *rp);
+        int64_t *ls = malloc(nl * sizeof *ls), *le = malloc(nl * sizeof *le);
+        int64_t *rs = malloc(nr * sizeof *rs), *re = malloc(nr * sizeof *re);
+        for (size_t i = 0; i < nr; i++) {
+            rp[i] = rnd(8) == 0 ? ROW_NONE : rnd(np);
+            rs[i] = rnd((uint32_t)span);
+            re[i] = rs[i] + rnd(1 + (uint32_t)(span / 200));   /* zero-length too */
+        }
+        /* left: ascending starts per partition, partitions in order, with disorder mixed in */
+        uint32_t p = 0;
+        int64_t at = 0;
+        for (size_t i = 0; i < nl; i++) {
+            if (rnd(500) == 0 && p + 1 < np) p++, at = 0;
+            at += rnd(1 + (uint32_t)(span / 1000));
+            lp[i] = p, ls[i] = at, le[i] = at + rnd(1 + (uint32_t)(span / 100));
+            switch (rnd(50)) {
+            case 0: ls[i] = rnd((uint32_t)span); le[i] = ls[i] + rnd(50); break;   /* back in time */
+            case 1: lp[i] = rnd(np); break;                                         /* another key */
+            case 2: lp[i] = ROW_NONE; break;                                        /* no key */
+            case 3: le[i] = ls[i]; break;                                           /* empty */
+            case 4: if (i > 0) ls[i] = ls[i - 1], le[i] = le[i - 1]; break;         /* duplicate */
+            }
+        }
+        /* the per-row calls read the right side sorted (the same union, swept in place) */
+        int64_t *rs2 = malloc(nr * sizeof *rs2), *re2 = malloc(nr * sizeof *re2);
+        uint32_t *rp2 = malloc(nr * sizeof *rp2);
+        size_t n2 = 0;
+        for (uint32_t q = 0; q < np; q++)
+            for (size_t i = 0; i < nr; i++)
+                if (rp[i] == q) rp2[n2] = q, rs2[n2] = rs[i], re2[n2++] = re[i];
+        for (size_t i = 1; i < n2; i++)   /* insertion sort by (s, e) within each partition */
+            for (size_t j = i; j > 0 && rp2[j - 1] == rp2[j] &&
+                               (rs2[j - 1] > rs2[j] || (rs2[j - 1] == rs2[j] && re2[j - 1] > re2[j])); j--) {
+                int64_t t1 = rs2[j], t2 = re2[j];
+                rs2[j] = rs2[j - 1], re2[j] = re2[j - 1], rs2[j - 1] = t1, re2[j - 1] = t2;
+            }
+        for (int in = 0; in < 2; in++) {
+            IsetList want = {0};
+            IsetCols gc = {0};
+            CHECK(iset_minus(lp, ls, le, nl, rp, rs, re, nr, np, in, &gc) == 0);
+            IsetList got = cols_list(&gc, lp);
+            for (size_t i = 0; i < nl; i++) {
+                IsetCols oc = {0};
+                CHECK(iset_minus(&lp[i], &ls[i], &le[i], 1, rp2, rs2, re2, n2, np, in, &oc) == 0);
+                IsetList one = cols_list(&oc, &lp[i]);
+                for (size_t k = 0; k < one.n; k++) {
+                    if (want.n == want.cap) {
+                        want.cap = want.cap ? want.cap * 2 : 64;
+                        want.v = realloc(want.v, want.cap * sizeof *want.v);
+                    }
+                    want.v[want.n] = one.v[k];
+                    want.v[want.n++].row = (uint32_t)i;
+                }
+                iset_list_free(&one);
+            }
+            scale_diffs += differ(&got, &want, true);
+            if (round == 0) check_broken(&want, true, &caught, &tried);
+            iset_list_free(&got);
+            free(want.v);
+        }
+        free(lp), free(rp), free(ls), free(le), free(rs), free(re), free(rp2), free(rs2), free(re2);
+    }
+    printf("iset: 30 sorted sweeps at scale; differences %d\n", scale_diffs);
+    CHECK(scale_diffs == 0);
+    CHECK(caught == tried);
+
     /* a broken PACK that merges overlapping intervals only, not touching ones ([1,3) and
      * [3,5) stay apart), must differ from the oracle */
     Side t = {2, {0, 0}, {1, 3}, {3, 5}};
-    IsetList got = {0}, want = {0};
-    CHECK(iset_pack(t.part, t.s, t.e, t.n, &got, NULL, NULL, NULL) == 0);
+    IsetList want = {0};
+    IsetCols tc = {0};
+    CHECK(iset_pack(t.part, t.s, t.e, t.n, &tc, NULL, NULL, NULL, NULL) == 0);
+    IsetList got = as_list(&tc, t.part);
+    iset_cols_free(&tc);
     oracle_pack(&t, 1, &want);
     CHECK(got.n == 1 && got.v[0].s == 1 && got.v[0].e == 5);
     IsetList apart = {(IsetIv[]){{1, 3, 0, 0}, {3, 5, 0, 1}}, 2, 2};
