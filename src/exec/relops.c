@@ -1062,6 +1062,25 @@ static Column *bucket_of(const Expr *e, const Table *in, const uint32_t *first, 
     return c;
 }
 
+/* A key column of γ's result: c's values at the groups' first rows; a dictionary-coded TEXT
+ * column keeps its coding (the rows' codes and a copy of the dictionary), so that an operator
+ * above that groups or partitions by the key again (FILL, ω, ⨝) groups by code instead of
+ * hashing strings (an optimisation: the same values). NULL on OOM. */
+static Column *gather_key(const Column *c, const uint32_t *first, uint32_t ng) {
+    Column *g = col_gather(c, first, ng);
+    if (!g || c->type != TY_TEXT || !c->codes || !c->dict || c->pruned) return g;
+    g->codes = rx_malloc((ng ? ng : 1) * sizeof *g->codes);
+    g->dict = rx_malloc((c->n_dict ? c->n_dict : 1) * sizeof *g->dict);
+    if (!g->codes || !g->dict) {
+        col_release(g);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < ng; i++) g->codes[i] = col_is_null(c, first[i]) ? 0 : c->codes[first[i]];
+    memcpy(g->dict, c->dict, c->n_dict * sizeof *g->dict);
+    g->n_dict = c->n_dict;
+    return g;
+}
+
 Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     const LPlan *lp = p->lp;
     uint32_t *ids = NULL, ng = 0;
@@ -1084,7 +1103,7 @@ Table *ops_group(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     for (uint32_t g = 0; g < ng; g++) first[g] = ROW_NONE;
     for (size_t i = in->n_rows; i-- > 0;) first[ids[i]] = (uint32_t)i;
     for (int k = 0; k < lp->n_group; k++) {
-        Column *g = k == bucket_key ? bucket_of(lp->group[k], in, first, ng) : col_gather(gcols[k], first, ng);
+        Column *g = k == bucket_key ? bucket_of(lp->group[k], in, first, ng) : gather_key(gcols[k], first, ng);
         if (!g || table_set(t, k, g, lp->schema.cols[k].name) < 0) {
             col_release(g);
             table_free(t);
