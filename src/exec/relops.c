@@ -855,6 +855,46 @@ Column *ops_aggregate(const LPlan *lp, const AggSpec *ag, const Table *in, const
     }
     default: break;
     }
+    if (ag->fn == AGG_SUM && at == TY_INT && ag->type == TY_INT) {
+        /* INT sums in 64 bits with a flag per group instead of counts and 128-bit sums (an
+         * optimisation: a third of the fresh memory); when any partial sum overflows, the
+         * 128-bit path below decides, so only a total that does not fit is an error */
+        out = col_new(TY_INT, ng);
+        uint8_t *any = rx_calloc(ng ? ng : 1, 1);
+        if (!out || !any) {
+            rx_free(any);
+            goto oom;
+        }
+        int64_t *o = col_i64(out);
+        const int64_t *v = col_i64(arg);
+        memset(o, 0, ng * sizeof *o);
+        bool over = false;
+        if (!arg->valid) {
+            for (size_t i = 0; i < n; i++) {
+                uint32_t g = ids[i];
+                any[g] = 1;
+                over |= __builtin_add_overflow(o[g], v[i], &o[g]);
+            }
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                if (col_is_null(arg, i)) continue;
+                uint32_t g = ids[i];
+                any[g] = 1;
+                over |= __builtin_add_overflow(o[g], v[i], &o[g]);
+            }
+        }
+        bool ok = true;
+        for (uint32_t g = 0; !over && ok && g < ng; g++)
+            if (!any[g] && col_set_null(out, g) < 0) ok = false;
+        rx_free(any);
+        if (!ok) goto oom;
+        if (!over) {
+            col_release(arg);
+            return out;
+        }
+        col_release(out);
+        out = NULL;
+    }
     if (ag->fn == AGG_SUM || ag->fn == AGG_AVG) {
         out = col_new(ag->type, ng);
         cnt = rx_calloc(ng ? ng : 1, sizeof *cnt);
