@@ -5,6 +5,7 @@
 
 #include "base/hmap.h"
 #include "types/compare.h"
+#include "types/temporal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -613,6 +614,54 @@ static int group_by_runs(const Column *const *cols, int n_cols, int s, size_t n,
     *ids_out = ids;
     *n_groups = next;
     return 0;
+}
+
+int keys_group_buckets(const Column *const *cols, int n_cols, const Column *ts, int64_t width, int64_t origin,
+                       size_t n, uint32_t **ids_out, uint32_t *n_groups, RxError *err) {
+    if (n < 2 || n_cols > 8 || width <= 0 || ts->type != TY_TIMESTAMP || !nondecreasing(ts, n)) return 0;
+    const int64_t *t = col_i64(ts);
+    int64_t b, end;
+    const char *why;
+    /* every row's bucket is in range exactly when the first's and the last's are (monotone) */
+    if (tm_bucket_ts((RxDuration){0, width}, t[n - 1], origin, &b, &why) < 0 ||
+        tm_bucket_ts((RxDuration){0, width}, t[0], origin, &b, &why) < 0)
+        return 0;
+    uint32_t *ids = NULL, n_sub = 1;
+    if (n_cols == 0) {
+        if (!(ids = rx_malloc(n * sizeof *ids))) return oom(err);
+        memset(ids, 0, n * sizeof *ids);
+    } else if (keys_group(cols, n_cols, n, &ids, &n_sub, err) < 0) {
+        return -1;
+    }
+    uint32_t *seen = rx_malloc(((size_t)n_sub + 1) * sizeof *seen);
+    uint32_t *id_in_run = rx_malloc(((size_t)n_sub + 1) * sizeof *id_in_run);
+    if (!seen || !id_in_run) {
+        rx_free(ids), rx_free(seen), rx_free(id_in_run);
+        return oom(err);
+    }
+    memset(seen, 0xff, ((size_t)n_sub + 1) * sizeof *seen);
+    /* a run is one bucket: the rows from b up to (not including) end, found without dividing
+     * while the times stay below end */
+    if (__builtin_add_overflow(b, width, &end)) end = INT64_MAX;
+    uint32_t run = 0, next = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] >= end) {
+            run++;
+            if (tm_bucket_ts((RxDuration){0, width}, t[i], origin, &b, &why) < 0 ||
+                __builtin_add_overflow(b, width, &end))
+                end = INT64_MAX;   /* not reached: the range was checked above */
+        }
+        uint32_t g = ids[i];
+        if (seen[g] != run) {
+            seen[g] = run;
+            id_in_run[g] = next++;
+        }
+        ids[i] = id_in_run[g];
+    }
+    rx_free(seen), rx_free(id_in_run);
+    *ids_out = ids;
+    *n_groups = next;
+    return 1;
 }
 
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,

@@ -52,6 +52,14 @@ void keys_parts_free(KeyParts *kp);
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids, uint32_t *n_groups,
                RxError *err);
 
+/* keys_group over cols followed by one more key, time_bucket(width, ts) from origin (width in
+ * microseconds), without the buckets as a column: when ts is a TIMESTAMP column without NULLs
+ * whose values never decrease, every bucket is in range and there are at most 8 other columns,
+ * the same ids as keys_group over (cols..., the buckets) and 1; 0 when it does not apply (nothing
+ * allocated); -1 on failure (err set). */
+int keys_group_buckets(const Column *const *cols, int n_cols, const Column *ts, int64_t width, int64_t origin,
+                       size_t n, uint32_t **ids, uint32_t *n_groups, RxError *err);
+
 /* A WITHIN bound in the unit of the keys keys_encode_ordered gives two columns of these types. */
 int64_t keys_distance_bound(RxType l, RxType r, RxDuration bound);
 
