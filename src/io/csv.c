@@ -1198,36 +1198,48 @@ static inline void text_code(ColState *cs, size_t row, const char *bytes, const 
 /* Looks up the oldest waiting cell of cs (copy_text; there is one) in the chunk's dictionary and
  * stores it: its code, and its slice, which is the dictionary's copy of its bytes when it has
  * one, or else a copy made now in esc (room for which copy_text left). */
-static void dict_settle(ColState *cs, StrHeap *esc) {
+static inline void dict_settle(ColState *cs, StrHeap *esc) {
     unsigned i = cs->first_ahead;
     DictEnt *k = &cs->ahead[i];
     size_t row = cs->ahead_row[i], n = k->s.len;
     cs->first_ahead = (i + 1) & (DICT_AHEAD - 1);
     cs->n_ahead--;
     *cs->esc_ahead -= n;
-    if (cs->n_ahead >= DICT_AHEAD / 2 && cs->dict.map.slot) {
+    Dict *d = &cs->dict;
+    if (cs->n_ahead >= DICT_AHEAD / 2 && d->map.slot) {
         /* a later cell's entry, its slot having been fetched since it came */
         const DictEnt *later = &cs->ahead[(i + DICT_AHEAD / 2) & (DICT_AHEAD - 1)];
-        uint32_t sl = cs->dict.map.slot[later->h & cs->dict.map.mask];
-        if (sl) __builtin_prefetch(&cs->dict.ents[sl - 1]);
+        uint32_t sl = d->map.slot[later->h & d->map.mask];
+        if (sl) __builtin_prefetch(&d->ents[sl - 1]);
     }
     RxStr *dst = (RxStr *)cs->data + row;
     char *o = esc->data + esc->len;
-    dict_ent_bytes(k, o);
-    k->s.ptr = o;
     if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
     if (cs->codes) {
-        uint32_t had = cs->dict.n, code = dict_put(&cs->dict, k, o);
+        RxHProbe p;
+        bool probed = !d->over && d->map.slot;
+        if (probed) {
+            p = hmap_probe(&d->map, k->h);
+            uint32_t e;
+            while (hmap_next(&d->map, &p, &e))
+                if (d->ents[e].h == k->h && d->ents[e].s.len == n && d->ents[e].a == k->a &&
+                    d->ents[e].b == k->b) {   /* dict_eq of up to 16 bytes: their words */
+                    cs->codes[row] = e + 1;
+                    *dst = d->ents[e].s;   /* the copy made when it was new */
+                    return;
+                }
+        }
+        dict_ent_bytes(k, o);
+        k->s.ptr = o;
+        uint32_t code = dict_add(d, k, probed ? &p : NULL);
         if (code == UINT32_MAX) {
             atomic_store_explicit(cs->no_dict, true, memory_order_relaxed);
             cs->codes = NULL;
         } else {
             cs->codes[row] = code + 1;
-            if (cs->dict.n == had) {
-                *dst = cs->dict.ents[code].s;   /* the copy made when it was new */
-                return;
-            }
         }
+    } else {
+        dict_ent_bytes(k, o);
     }
     esc->len += n;
     cs->uses_esc = true;
