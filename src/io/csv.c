@@ -1109,6 +1109,9 @@ over:
 
 /* ---- conversion ----------------------------------------------------------------------------- */
 
+/* How many short TEXT cells of a column wait for their dictionary lookup (a power of two). */
+enum { DICT_AHEAD = 8 };
+
 /* One column over one chunk in pass 2. */
 typedef struct {
     Column *col;
@@ -1124,6 +1127,14 @@ typedef struct {
     uint32_t *codes;     /* TEXT with a dictionary: the column's codes (local index + 1) */
     Dict dict;           /* ... and this chunk's distinct values */
     atomic_bool *no_dict;  /* set by any chunk over its limit: the column gets none */
+    /* A file read in windows: TEXT cells of up to 16 bytes whose dictionary lookup waits
+     * (copy_text) until DICT_AHEAD more have come, so that the index's memory they probe is
+     * fetched meanwhile; looked up in file order (dict_settle), so the codes are the same. */
+    DictEnt ahead[DICT_AHEAD];
+    size_t ahead_row[DICT_AHEAD];
+    unsigned n_ahead, first_ahead;
+    size_t *esc_ahead;   /* the chunk's: bytes its waiting cells (every column's) will take in
+                            its heap when new, which a cell's copy must leave room for */
 } ColState;
 
 /* The error for a cell that is not a valid value of its column's type. For temporal types the
@@ -1184,6 +1195,57 @@ static inline void text_code(ColState *cs, size_t row, const char *bytes, const 
     cs->codes[row] = code + 1;
 }
 
+/* Looks up the oldest waiting cell of cs (copy_text; there is one) in the chunk's dictionary and
+ * stores it: its code, and its slice, which is the dictionary's copy of its bytes when it has
+ * one, or else a copy made now in esc (room for which copy_text left). */
+static inline void dict_settle(ColState *cs, StrHeap *esc) {
+    unsigned i = cs->first_ahead;
+    DictEnt *k = &cs->ahead[i];
+    size_t row = cs->ahead_row[i], n = k->s.len;
+    cs->first_ahead = (i + 1) & (DICT_AHEAD - 1);
+    cs->n_ahead--;
+    *cs->esc_ahead -= n;
+    Dict *d = &cs->dict;
+    if (cs->n_ahead >= DICT_AHEAD / 2 && d->map.slot) {
+        /* a later cell's entry, its slot having been fetched since it came */
+        const DictEnt *later = &cs->ahead[(i + DICT_AHEAD / 2) & (DICT_AHEAD - 1)];
+        uint32_t sl = d->map.slot[later->h & d->map.mask];
+        if (sl) __builtin_prefetch(&d->ents[sl - 1]);
+    }
+    RxStr *dst = (RxStr *)cs->data + row;
+    char *o = esc->data + esc->len;
+    if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
+    if (cs->codes) {
+        RxHProbe p;
+        bool probed = !d->over && d->map.slot;
+        if (probed) {
+            p = hmap_probe(&d->map, k->h);
+            uint32_t e;
+            while (hmap_next(&d->map, &p, &e))
+                if (d->ents[e].h == k->h && d->ents[e].s.len == n && d->ents[e].a == k->a &&
+                    d->ents[e].b == k->b) {   /* dict_eq of up to 16 bytes: their words */
+                    cs->codes[row] = e + 1;
+                    *dst = d->ents[e].s;   /* the copy made when it was new */
+                    return;
+                }
+        }
+        dict_ent_bytes(k, o);
+        k->s.ptr = o;
+        uint32_t code = dict_add(d, k, probed ? &p : NULL);
+        if (code == UINT32_MAX) {
+            atomic_store_explicit(cs->no_dict, true, memory_order_relaxed);
+            cs->codes = NULL;
+        } else {
+            cs->codes[row] = code + 1;
+        }
+    } else {
+        dict_ent_bytes(k, o);
+    }
+    esc->len += n;
+    cs->uses_esc = true;
+    *dst = (RxStr){o, n};
+}
+
 /* convert for a non-NULL TEXT cell of a file read in windows (Reader.copy), whose bytes do not
  * stay in memory: they are copied (unescaped) into the chunk's heap esc, which pass 1 sized for
  * every non-NULL cell of the chunk's TEXT columns, so it never grows and never runs out unless
@@ -1193,8 +1255,31 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
     RxStr *dst = (RxStr *)cs->data + row;
     const char *s = f->s;
     size_t n = f->n, k = n;
-    if (!esc || esc->cap - esc->len < n)
+    if (!esc || esc->cap - esc->len - *cs->esc_ahead < n)
         return fail_at(r, RX_EIO, f->start, 1, "'%s' changed while it was read", r->path);
+    if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
+    if (cs->codes && n <= 16) {
+        /* waits for its lookup: its bytes go after those the waiting cells may take */
+        if (cs->n_ahead == DICT_AHEAD) dict_settle(cs, esc);
+        char *o = esc->data + esc->len + *cs->esc_ahead;
+        if (f->quoted == 2) {
+            k = 0;
+            for (size_t j = 0; j < n; j++) {
+                o[k++] = s[j];
+                if (s[j] == '"') j++;
+            }
+        } else {
+            memcpy(o, s, n);
+        }
+        unsigned i = (cs->first_ahead + cs->n_ahead++) & (DICT_AHEAD - 1);
+        DictEnt *e = &cs->ahead[i];
+        dict_key(e, o, k);
+        cs->ahead_row[i] = row;
+        *cs->esc_ahead += k;
+        if (cs->dict.map.slot) __builtin_prefetch(&cs->dict.map.slot[e->h & cs->dict.map.mask]);
+        return 0;
+    }
+    while (cs->n_ahead) dict_settle(cs, esc);
     char *o = esc->data + esc->len;
     if (f->quoted == 2) {
         k = 0;
@@ -1206,7 +1291,6 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
         memcpy(o, s, n);
     }
     RxStr v = {o, k};
-    if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
     if (cs->codes) {
         DictEnt key;
         dict_key(&key, o, k);
@@ -1238,6 +1322,7 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
     if (cs->type == TY_TEXT) {
         RxStr *dst = (RxStr *)cs->data + row;
         if (n == 0 && f->quoted) {
+            while (cs->n_ahead) dict_settle(cs, esc);   /* the lookups in file order */
             dst->ptr = r->copy ? "" : in_map(r, s);
             dst->len = 0;
         } else if (is_null(r, f)) {
@@ -2280,6 +2365,9 @@ static void pass2_job(Jobs *j, int k, Worker *w) {
         P->failed[k] = 1;
         P->errs[k] = pending_dup(&w->pend);
         jobs_failed(j, k);
+    } else {
+        for (int s = 0; s < P->n_load; s++)
+            while (cs[s].n_ahead) dict_settle(&cs[s], P->esc[k]);
     }
     /* The chunk's lookups are done: its dictionaries' indexes go now, so that the next
      * chunk's reuse their memory; finish_dicts reads the entries only. */
@@ -2861,8 +2949,10 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     uint8_t *failed = calloc((size_t)n_ch, 1);
     StrHeap **esc = calloc((size_t)n_ch, sizeof *esc);
     bool *own = calloc((size_t)n_load, sizeof *own);
+    size_t *esc_ahead = calloc((size_t)n_ch + 1, sizeof *esc_ahead);
     bool any_text = false;
-    if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc || !own) {
+    if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc || !own ||
+        !esc_ahead) {
         oom(L);
         goto out;
     }
@@ -2922,6 +3012,7 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
             x->codes = codes[s];
             x->dict.max = max_dict;
             x->no_dict = &no_dict[s];
+            x->esc_ahead = &esc_ahead[k];
         }
     }
     Pass2 P = {L, slot, n_load, cs, errs, failed, esc};
@@ -2991,6 +3082,7 @@ out:
     free(failed);
     free(esc);
     free(own);
+    free(esc_ahead);
     return rc;
 }
 

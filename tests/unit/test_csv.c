@@ -1355,6 +1355,67 @@ static void test_windows_vs_whole(void) {
     sb_free(&b);
 }
 
+/* A random key of a dictionary-coded TEXT column, one of `distinct` values, a new one only from
+ * row `fresh_from` on (so that a dictionary can go over its limit late in the file): short
+ * (up to 16 bytes: their lookups wait in the windows' reading), longer, quoted with "" inside,
+ * empty quoted, NULL. */
+static void random_key(StrBuf *b, unsigned distinct, int row, int fresh_from) {
+    unsigned k = rnd_below(distinct);
+    if (row < fresh_from) k %= 1 + distinct / 4;
+    switch (rnd_below(16)) {
+    case 0: return;                                            /* NULL */
+    case 1: sb_puts(b, "\"\""); return;                        /* the empty string */
+    case 2: sb_printf(b, "\"q\"\"%u\"", k); return;           /* escaped, short */
+    case 3: sb_printf(b, "long-key-of-more-than-16-bytes-%u", k); return;
+    case 4: sb_printf(b, "%.*s", (int)(k % 4), "abc"); return; /* 0 to 3 bytes */
+    case 5: sb_printf(b, "sixteen-bytes%03u", k % 1000); return;
+    default: sb_printf(b, "S%u", k); return;
+    }
+}
+
+/* Dictionary-coded TEXT columns read from disk in windows, where the lookups of short cells
+ * wait for a few more cells (copy_text, dict_settle), against the file held whole, where they
+ * do not: the same codes in the same order, the same dictionaries and slices, for columns of
+ * few and of many distinct values (over the dictionary's limit, early or late), every kind of
+ * cell mixed in, at every chunking (chunks of one byte end the lookups' wait at every record). */
+static void test_dict_lookahead(void) {
+    rng_state = 77;
+    static const struct {
+        unsigned distinct_a, distinct_b;
+        int fresh_from;
+    } cases[] = {
+        {7, 300, 0}, {300, 40, 0}, {2000, 3, 0}, {700, 700, 4000}, {1, 5000, 5500},
+    };
+    for (size_t i = 0; i < RX_ARRAY_LEN(cases); i++) {
+        StrBuf b;
+        sb_init(&b);
+        sb_puts(&b, "id,a,b\n");
+        int rows = 4500 + (int)rnd_below(2000);
+        for (int r = 1; r <= rows; r++) {
+            sb_printf(&b, "%d,", r);
+            random_key(&b, cases[i].distinct_a, r, cases[i].fresh_from);
+            sb_putc(&b, ',');
+            random_key(&b, cases[i].distinct_b, r, cases[i].fresh_from);
+            sb_puts(&b, rnd_below(4) ? "\n" : "\r\n");
+        }
+        const char *path = put_file(b.p, b.n);
+        if (!expect_windows_as_whole(path, NULL, __LINE__)) fprintf(stderr, "case %zu\n", i);
+        sb_free(&b);
+    }
+    /* the cases cover a dictionary kept and one given up */
+    StrBuf b, got;
+    sb_init(&b);
+    sb_init(&got);
+    sb_puts(&b, "a,b\n");
+    for (int r = 0; r < 5000; r++) sb_printf(&b, "k%d,\"u\"\"%d\"\n", r % 9, r);
+    read_dump(put_file(b.p, b.n), NULL, 997, 2, false, &got);
+    CHECK(strstr(got.p, "\na TEXT dict 9\n") != NULL);
+    CHECK(strstr(got.p, "\nb TEXT dict 0\n") != NULL);
+    CHECK(strstr(got.p, "\nk7#7|u\"7\n") != NULL);   /* in order of first appearance */
+    sb_free(&got);
+    sb_free(&b);
+}
+
 /* A file changed after csv_open checked it is an error at csv_load, never values of the
  * other bytes: it is read again from disk there. */
 static void test_changed_before_load(void) {
@@ -1467,6 +1528,7 @@ int main(void) {
     test_timestamp_edges();
     test_in_place_and_windows();
     test_windows_vs_whole();
+    test_dict_lookahead();
     test_changed_before_load();
     for (int i = 1; i <= n_files; i++) {
         char path[128];
