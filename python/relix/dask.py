@@ -1413,9 +1413,12 @@ def _partitioned(sp, n, cols, meta):
 
 def _parts_of(ddf):
     """Per partition of ddf, the list of frames (delayed) it is made of, and the split tasks
-    behind them for the report [(task, n)]: a partitioned frame's pieces as they are, else
-    each partition whole (its index a column, if named)."""
+    behind them for the report [(task, n)]: the pieces of a frame from _partitioned that is
+    not persisted, so that its exchange happens once, straight into the consuming tasks; else
+    each partition whole (its index a column, if named), with no split tasks."""
     sp = _PIECES.get(getattr(ddf, "_name", None))
+    if sp is not None and sp[0].key not in ddf.__dask_graph__():
+        sp = None                # persisted: its partitions are held, its pieces are not
     if sp is not None:
         n = len(ddf.divisions) - 1
         return [[s[p] for s in sp] for p in range(n)], [(s, n) for s in sp]
