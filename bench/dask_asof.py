@@ -79,12 +79,27 @@ def _cpu():
     return t.user + t.system
 
 
+class Cpu(float):
+    """CPU seconds summed over the cluster's processes, with the parts: .scheduler, .workers,
+    .client."""
+
+
 def cluster_cpu(client):
     """CPU seconds used so far by the cluster's processes: the scheduler, every worker and this
     client, summed (under load, wall time says little; CPU time is what a quiet machine would
     spend)."""
-    workers = client.run(_cpu)
-    return client.run_on_scheduler(_cpu) + sum(workers.values()) + _cpu()
+    workers = sum(client.run(_cpu).values())
+    sched, me = client.run_on_scheduler(_cpu), _cpu()
+    out = Cpu(sched + workers + me)
+    out.scheduler, out.workers, out.client = sched, workers, me
+    return out
+
+
+def cpu_delta(a, b):
+    """b - a, keeping the parts."""
+    out = Cpu(b - a)
+    out.scheduler, out.workers, out.client = b.scheduler - a.scheduler, b.workers - a.workers, b.client - a.client
+    return out
 
 
 def counts(frame, client):
@@ -148,10 +163,12 @@ def measure(label, inputs, client, n, rounds):
             else:
                 res = fn(t, q, client, n)
             times[name].append(time.perf_counter() - t0)
-            cpus[name].append(cluster_cpu(client) - c0)
+            cpus[name].append(cpu_delta(c0, cluster_cpu(client)))
             results.setdefault(name, res)
-            print(f"  round {r + 1} {name:15s} {times[name][-1]:7.2f} s wall {cpus[name][-1]:7.2f} s CPU  "
-                  f"rows {res[0]} matched {res[1]}", flush=True)
+            c = cpus[name][-1]
+            print(f"  round {r + 1} {name:15s} {times[name][-1]:7.2f} s wall {c:7.2f} s CPU (workers "
+                  f"{c.workers:.2f}, scheduler {c.scheduler:.2f}, client {c.client:.2f})  rows {res[0]} "
+                  f"matched {res[1]}", flush=True)
     med = {k: statistics.median(v) for k, v in times.items()}
     cmed = {k: statistics.median(v) for k, v in cpus.items()}
     print("  medians, wall: " + ", ".join(f"{k} {v:.2f} s" for k, v in med.items()))
