@@ -7,6 +7,7 @@
 #   bench/dask.sh [ROWS] [ROUNDS]      (default 10000000 rows a side, 3 rounds)
 set -eu
 cd "$(dirname "$0")/.."
+root=$PWD
 rows=${1:-10000000}
 rounds=${2:-3}
 py=/usr/bin/python3

@@ -2,17 +2,21 @@
 CSV on a Dask cluster, three ways, alternating, each from the CSV files to the joined rows held on
 the cluster (then counted there):
 
-  relix.dask     relix.dask.read_csv (each block parsed by Relix's CSV reader in the workers,
-                 symbols as dictionary codes, times as int64), then relix.dask.asof: both sides
-                 hash-partitioned on sym in one exchange, Relix's kernel per partition
+  relix.dask     relix.dask.read_csv(by="sym") (each block parsed by Relix's CSV reader in the
+                 workers, symbols as dictionary codes, and split by the hash of sym in the same
+                 task), then relix.dask.asof: the two files' partitions are aligned, so each
+                 kernel takes its pieces of both files straight from the reading tasks (the
+                 only exchange), Relix's kernel per partition
   dask           dask.dataframe.merge_asof over both sides set_index('ts') (its sorted-index
                  requirement)
   shuffle+pandas both sides shuffled by sym, then pandas.merge_asof per partition (each side
                  sorted by ts there, as merge_asof requires)
 
-Prints each round, the medians, the ratios, relix.dask's split between the exchange and the
-kernels (its report=), and the bytes it exchanged; checks that the three agree on the row
-count and the matched count.
+Each way runs once untimed on 10,000 rows first (imports and first calls on the workers). Prints
+each round's wall time and CPU time summed over the scheduler, the workers and this client (the
+measure that load distorts least), the medians, the ratios, relix.dask's split between reading,
+the exchange and the kernels (its report=), and the bytes it exchanged; checks that the three
+agree on the row count and the matched count.
 
     bench/dask.sh [ROWS] [ROUNDS]          (starts the cluster; ROWS defaults to 10M)
     /usr/bin/python3 bench/dask_asof.py SCHEDULER CSV_DIR ROWS ROUNDS"""
@@ -61,9 +65,41 @@ def read(tp, qp):
     return t.assign(ts=t.ts.dt.tz_localize(None)), q.assign(ts=q.ts.dt.tz_localize(None))
 
 
-def read_relix(tp, qp):
-    """Both CSVs as dask frames read by Relix in the workers (ts in UTC, sym a Categorical)."""
-    return rxd.read_csv(tp, blocksize=64_000_000), rxd.read_csv(qp, blocksize=64_000_000)
+def read_relix(tp, qp, n):
+    """Both CSVs as dask frames read by Relix in the workers (ts in UTC, sym a Categorical),
+    hash-partitioned on sym into n partitions by the reading tasks themselves, as a user who
+    joins on sym reads them: the join then needs no exchange of its own."""
+    return (rxd.read_csv(tp, blocksize=64_000_000, by="sym", npartitions=n),
+            rxd.read_csv(qp, blocksize=64_000_000, by="sym", npartitions=n))
+
+
+def _cpu():
+    """This process's CPU seconds (user + system)."""
+    t = os.times()
+    return t.user + t.system
+
+
+class Cpu(float):
+    """CPU seconds summed over the cluster's processes, with the parts: .scheduler, .workers,
+    .client."""
+
+
+def cluster_cpu(client):
+    """CPU seconds used so far by the cluster's processes: the scheduler, every worker and this
+    client, summed (under load, wall time says little; CPU time is what a quiet machine would
+    spend)."""
+    workers = sum(client.run(_cpu).values())
+    sched, me = client.run_on_scheduler(_cpu), _cpu()
+    out = Cpu(sched + workers + me)
+    out.scheduler, out.workers, out.client = sched, workers, me
+    return out
+
+
+def cpu_delta(a, b):
+    """b - a, keeping the parts."""
+    out = Cpu(b - a)
+    out.scheduler, out.workers, out.client = b.scheduler - a.scheduler, b.workers - a.workers, b.client - a.client
+    return out
 
 
 def counts(frame, client):
@@ -112,10 +148,12 @@ def measure(label, inputs, client, n, rounds):
     report; returns whether the counts agree."""
     print(label)
     times = {k: [] for k in RUNS}
+    cpus = {k: [] for k in RUNS}
     reports, results = [], {}
     for r in range(rounds):
         for name, fn in RUNS.items():
             client.run(lambda: __import__("gc").collect())
+            c0 = cluster_cpu(client)
             t0 = time.perf_counter()
             t, q = inputs(name)
             if name == "relix.dask":
@@ -125,19 +163,28 @@ def measure(label, inputs, client, n, rounds):
             else:
                 res = fn(t, q, client, n)
             times[name].append(time.perf_counter() - t0)
+            cpus[name].append(cpu_delta(c0, cluster_cpu(client)))
             results.setdefault(name, res)
-            print(f"  round {r + 1} {name:15s} {times[name][-1]:7.2f} s  rows {res[0]} matched {res[1]}",
-                  flush=True)
+            c = cpus[name][-1]
+            print(f"  round {r + 1} {name:15s} {times[name][-1]:7.2f} s wall {c:7.2f} s CPU (workers "
+                  f"{c.workers:.2f}, scheduler {c.scheduler:.2f}, client {c.client:.2f})  rows {res[0]} "
+                  f"matched {res[1]}", flush=True)
     med = {k: statistics.median(v) for k, v in times.items()}
-    print("  medians: " + ", ".join(f"{k} {v:.2f} s" for k, v in med.items()))
-    print(f"  ratios: dask.merge_asof / relix.dask {med['dask'] / med['relix.dask']:.2f}x, "
+    cmed = {k: statistics.median(v) for k, v in cpus.items()}
+    print("  medians, wall: " + ", ".join(f"{k} {v:.2f} s" for k, v in med.items()))
+    print("  medians, CPU summed over the scheduler, the workers and the client: " +
+          ", ".join(f"{k} {v:.2f} s" for k, v in cmed.items()))
+    print(f"  ratios (wall): dask.merge_asof / relix.dask {med['dask'] / med['relix.dask']:.2f}x, "
           f"shuffle+pandas / relix.dask {med['shuffle+pandas'] / med['relix.dask']:.2f}x")
+    print(f"  ratios (CPU): dask.merge_asof / relix.dask {cmed['dask'] / cmed['relix.dask']:.2f}x, "
+          f"shuffle+pandas / relix.dask {cmed['shuffle+pandas'] / cmed['relix.dask']:.2f}x")
 
     def mr(key):
         return statistics.median([rp[key] for rp in reports])
 
     print(f"  relix.dask (medians): read+split {mr('read_split_s'):.2f} s wall, exchange+kernels "
-          f"{mr('exchange_kernel_s'):.2f} s wall; summed over tasks: split {mr('split_s'):.2f} s, concat "
+          f"{mr('exchange_kernel_s'):.2f} s wall; summed over tasks: reading {mr('read_s'):.2f} s, split "
+          f"{mr('split_s'):.2f} s, concat "
           f"{mr('concat_s'):.2f} s, Relix kernels {mr('kernel_s'):.2f} s (busiest worker "
           f"{mr('kernel_wall_s'):.2f} s); shuffle {mr('shuffle_s'):.2f} s of {mr('total_s'):.2f} s "
           f"({mr('shuffle_s') / mr('total_s'):.0%})")
@@ -155,6 +202,10 @@ def main():
     client = Client(sched, timeout=60)
     client.wait_for_workers(2, timeout=60)
     workers = len(client.scheduler_info()["workers"])
+    wt, wq = generate(folder, 10000)
+    for name, fn in RUNS.items():       # warm-up, untimed
+        t, q = read_relix(wt, wq, 2 * workers) if name == "relix.dask" else read(wt, wq)
+        fn(t, q, client, 2 * workers, {}) if name == "relix.dask" else fn(t, q, client, 2 * workers)
     tp, qp = generate(folder, rows)
     size = os.path.getsize(tp) + os.path.getsize(qp)
     n = max(2 * workers, int(np.ceil(size / 64e6)))
@@ -162,7 +213,7 @@ def main():
           f"{n} partitions, {rounds} rounds alternating")
     ok = measure("from the CSV files to the joined rows (relix.dask reading with relix.dask.read_csv, the others "
                  "with dask.dataframe.read_csv):",
-                 lambda name: read_relix(tp, qp) if name == "relix.dask" else read(tp, qp), client, n, rounds)
+                 lambda name: read_relix(tp, qp, n) if name == "relix.dask" else read(tp, qp), client, n, rounds)
     held = [f.persist() for f in read(tp, qp)]
     wait(held)
     ok = measure("over the same inputs already read into the workers' memory by dask.dataframe.read_csv "

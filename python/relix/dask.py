@@ -47,6 +47,7 @@ from . import query as _rx_query, RelixError
 __all__ = ["asof", "ijoin", "query", "partition", "read_csv", "RelixError"]
 
 _REGISTRY = {}           # dask collection name -> (key columns, partition count): relix.dask.partition's output
+_PIECES = {}             # dask collection name -> its split tasks (n pieces and stats each), likewise
 _LOCAL = {"INTERSECTS", "MEETS", "MET_BY", "OVERLAPS", "OVERLAPPED_BY", "STARTS", "STARTED_BY", "DURING",
           "CONTAINS", "FINISHES", "FINISHED_BY", "EQUALS", "COVERS", "COVERED_BY", "AT"}
 _BAND = {"PRECEDES", "PRECEDED_BY"}
@@ -218,6 +219,18 @@ def _delayed_split(ddf, how, n, args, nout=None):
 # ---------------------------------------------------------------------------------------------
 # the kernel task and the result
 
+def _as_dtype(s, dt):
+    """The Series s as dtype dt; int64 to Int64 and bool to boolean wrap the values with an
+    all-valid mask (pandas' astype checks every value for a missing one first)."""
+    if s.dtype == np.int64 and dt == "Int64":
+        return pd.Series(pd.arrays.IntegerArray(s.to_numpy(), np.zeros(len(s), bool)), name=s.name,
+                         index=s.index, copy=False)
+    if s.dtype == bool and dt == "boolean":
+        return pd.Series(pd.arrays.BooleanArray(s.to_numpy(), np.zeros(len(s), bool)), name=s.name,
+                         index=s.index, copy=False)
+    return s.astype(dt)
+
+
 def _normalize(out, meta):
     """out with meta's columns and dtypes (a partition's INT column without NULLs comes back as
     int64; the result's is Int64 throughout)."""
@@ -225,7 +238,7 @@ def _normalize(out, meta):
     for c, dt in meta.dtypes.items():
         s = out[c]
         if s.dtype != dt:
-            s = s.astype(dt)
+            s = _as_dtype(s, dt)
         cols[c] = s
     return pd.DataFrame(cols, copy=False)
 
@@ -315,6 +328,7 @@ def _finish(results, stats, meta, report, info, t_start):
     report.update({
         "read_split_s": t1 - t0,
         "exchange_kernel_s": t2 - t1,
+        "read_s": sum(s.get("read_s", 0.0) for s in s_stats),
         "split_s": sum(s.get("split_s", 0.0) for s in s_stats),
         "concat_s": sum(s["concat_s"] for s in k_stats),
         "kernel_s": sum(s["kernel_s"] for s in k_stats),
@@ -571,10 +585,10 @@ def asof(left, right, on, by=None, *, direction="backward", strict=False, within
     results, stats = [], []
     if strategy == "hash" and _aligned(left, right, lk, rk, npartitions):
         info["strategy"] = "aligned"
-        lp, rp = left.to_delayed(), right.to_delayed()
-        split_stats = []
+        (lp, ls), (rp, rs) = _parts_of(left), _parts_of(right)
+        split_stats = ls + rs
         for a, b in zip(lp, rp):
-            t = delayed(_kernel, nout=2, pure=True)(script, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
+            t = delayed(_kernel, nout=2, pure=True)(script, meta, None, a, b)
             results.append(t[0])
             stats.append(t[1])
     elif strategy == "hash":
@@ -902,12 +916,13 @@ def ijoin(left, right, relation, left_on, right_on=None, by=None, *, kind="inner
         info["npartitions"] = left.npartitions
     elif strategy == "hash" and aligned:
         info["strategy"] = "aligned"
-        for a, b in zip(left.to_delayed(), right.to_delayed()):
+        (lp, ls), (rp, rs) = _parts_of(left), _parts_of(right)
+        split_stats = ls + rs
+        for a, b in zip(lp, rp):
             if kind != "inner":
-                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, [delayed(_reset)(a)],
-                                                             [delayed(_reset)(b)], rempty)
+                t = delayed(_kind_kernel, nout=2, pure=True)(plain, kind, pad, meta, a, b, rempty)
             else:
-                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, [delayed(_reset)(a)], [delayed(_reset)(b)])
+                t = delayed(_kernel, nout=2, pure=True)(plain, meta, None, a, b)
             results.append(t[0])
             stats.append(t[1])
     elif strategy == "hash":
@@ -983,37 +998,61 @@ def _csv_script(path, options):
     return f"T := csv({_text_literal(path)}{opts}); query {{ T }};"
 
 
-def _scratch_dir():
-    """Where a block's bytes are written for Relix to read: memory (/dev/shm) when there is
-    one, else the temporary folder."""
-    import tempfile
-    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
+class _Piped:
+    """A buffer (typically a memory map's view of the file itself) as a path Relix's csv()
+    reads: a pipe fed by a thread while Relix reads it, so there is no scratch file and no
+    copy of the block in memory. `with _Piped(data) as src:`; on leaving, both ends are closed
+    and the thread is joined, whatever happened (a reader that stopped early ends the thread
+    with a broken pipe)."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def _feed(self):
+        try:
+            view = memoryview(self.data).cast("B")
+            off = 0
+            try:
+                while off < len(view):
+                    off += os.write(self.wfd, view[off:off + (1 << 20)])
+            finally:
+                view.release()
+        except OSError:          # the reader stopped (on an error, which it reports)
+            pass
+        finally:
+            os.close(self.wfd)
+
+    def __enter__(self):
+        import threading
+        self.rfd, self.wfd = os.pipe()
+        self.src = f"/proc/self/fd/{self.rfd}" if os.path.isdir("/proc/self/fd") else f"/dev/fd/{self.rfd}"
+        self.thread = threading.Thread(target=self._feed, daemon=True)
+        self.thread.start()
+        return self.src
+
+    def __exit__(self, *exc):
+        os.close(self.rfd)
+        self.thread.join()
 
 
 def _relix_csv(data, options, path, line0, names):
-    """Relix's csv reader over data (bytes of whole records) through a scratch file (removed
-    before returning); TEXT columns as Categoricals. An error names path and the line in the
-    whole file (line0: the file's line of data's first byte, 1-based) instead of the scratch
-    file, and the header's column names (names) instead of the schema's c1, c2, ..."""
-    import tempfile
-    fd, tmp = tempfile.mkstemp(prefix="relix-block-", suffix=".csv", dir=_scratch_dir())
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+    """Relix's csv reader over data (a buffer of whole records) through a pipe (_Piped); TEXT
+    columns as Categoricals. An error names path and the line in the whole file (line0: the
+    file's line of data's first byte, 1-based) instead of the pipe, and the header's column
+    names (names) instead of the schema's c1, c2, ..."""
+    with _Piped(data) as src:
         try:
-            return _rx_query(_csv_script(tmp, options), categories=True)
+            return _rx_query(_csv_script(src, options), categories=True)
         except RelixError as e:
             msg = str(e)
-            m = re.match(re.escape(tmp) + r":(\d+):", msg)
+            m = re.match(re.escape(src) + r":(\d+):", msg)
             if m:
                 msg = f"{path}:{int(m.group(1)) + line0() - 1}:" + msg[m.end():]
-            msg = msg.replace(tmp, str(path))
+            msg = msg.replace(src, str(path))
             msg = re.sub(r"column 'c(\d+)'", lambda g: "column '" + (names[int(g.group(1)) - 1] if
                                                                      0 < int(g.group(1)) <= len(names) else
                                                                      g.group(0)) + "'", msg)
             raise RelixError(msg) from None
-    finally:
-        os.unlink(tmp)
 
 
 def _record_end(f, pos, parity, size):
@@ -1056,7 +1095,14 @@ def _count_byte(path, byte, a, b):
 
 
 def _quote_parity(path, a, b):
-    """The parity of the quote characters in bytes [a, b) of the file."""
+    """The parity of the quote characters in bytes [a, b) of the file (a block without any,
+    the usual case, is known so by one memchr-speed search)."""
+    import mmap
+    if b <= a:
+        return 0
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        if mm.find(b'"', a, b) < 0:
+            return 0
     return _count_byte(path, 34, a, b) & 1
 
 
@@ -1089,11 +1135,21 @@ def _read_block(path, i, offsets, parities, size, options, names, meta):
         s = out[c]
         if isinstance(dt, pd.CategoricalDtype) or s.dtype == dt:
             cols[c] = s          # a Categorical keeps its block's own categories (meta's are unknown)
-        elif s.dtype == np.int64 and dt == "Int64":
-            cols[c] = pd.Series(pd.arrays.IntegerArray(s.to_numpy(), np.zeros(len(s), bool)), name=c, copy=False)
         else:
-            cols[c] = s.astype(dt)
+            cols[c] = _as_dtype(s, dt)
     return pd.DataFrame(cols, copy=False)
+
+
+def _read_split(path, i, offsets, parities, size, options, names, meta, keys, n):
+    """Block i of the file read as _read_block reads it and hash-partitioned on the key columns
+    in the same task (the function every placement by key uses; NULL keys placed by the rest):
+    (piece 0, ..., piece n-1, stats), the pieces in the file's order."""
+    t0 = _time.perf_counter()
+    frame = _read_block(path, i, offsets, parities, size, options, names, meta)
+    t1 = _time.perf_counter()
+    pieces, stats = _hash_split(frame, n, keys, False, names)
+    stats["read_s"] = t1 - t0
+    return tuple(pieces) + (stats,)
 
 
 def _line_of(path, a):
@@ -1133,9 +1189,7 @@ def _csv_meta(sample):
 def _types_of(path, data, options):
     """(column names, Relix type names) of a CSV sample (header and whole records) as Relix's
     reader detects them with the options."""
-    import tempfile
     from . import _lib, _RESULT_FN
-    fd, tmp = tempfile.mkstemp(prefix="relix-head-", suffix=".csv", dir=_scratch_dir())
     got = []
 
     def on_result(_ud, res):
@@ -1143,26 +1197,23 @@ def _types_of(path, data, options):
                     for j in range(_lib.rx_result_cols(res))])
         return 0
 
+    session = _lib.rx_open()
+    if not session:
+        raise MemoryError("relix: out of memory")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        session = _lib.rx_open()
-        if not session:
-            raise MemoryError("relix: out of memory")
-        try:
-            text = _csv_script(tmp, options).encode()
+        with _Piped(data) as src:
+            text = _csv_script(src, options).encode()
             cb = _RESULT_FN(on_result)
             if _lib.rx_exec(session, text, len(text), b"<python>", cb, None) != 0:
-                raise RelixError(_lib.rx_errmsg(session).decode().replace(tmp, str(path)))
-        finally:
-            _lib.rx_close(session)
+                raise RelixError(_lib.rx_errmsg(session).decode().replace(src, str(path)))
     finally:
-        os.unlink(tmp)
+        _lib.rx_close(session)
     cols = got[-1]
     return [c for c, _ in cols], [_TYPE_NAMES.get(t, "TEXT") for _, t in cols]
 
 
-def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null=None, types=None):
+def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null=None, types=None, by=None,
+             npartitions=None):
     """A CSV file (RFC 4180, with a header row) as a dask DataFrame whose partitions are parsed
     by Relix's own CSV reader inside the workers, one per block of about blocksize bytes: each
     block holds the records that start in it, cut at record boundaries that respect quoted
@@ -1172,7 +1223,14 @@ def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null
     and then required of every block: a value of another type later in the file is a
     RelixError naming the file and its line. TEXT columns come as Categoricals (codes and one
     dictionary per block: compact to exchange), INT and BOOL as pandas' nullable types,
-    timestamps in UTC. The file must not change while it is read."""
+    timestamps in UTC. The file must not change while it is read.
+
+    by (a column name or a list) reads the file hash-partitioned on those columns into
+    npartitions partitions (default: one per block), as relix.dask.partition would place it
+    but in the reading tasks themselves: each block is parsed and split by key in one task,
+    and each partition is the concatenation of its pieces, in the file's order. asof, ijoin
+    and query then join two files read with the same keys and count as they are, with no
+    further exchange (each partition's pieces go straight to its kernel)."""
     path = os.path.abspath(os.fspath(path))
     size = os.path.getsize(path)
     options = {}
@@ -1203,9 +1261,21 @@ def read_csv(path, *, blocksize=64_000_000, sample=1 << 20, delimiter=None, null
     offsets = list(range(header_end, size, max(int(blocksize), 1))) or [header_end]
     ends = offsets[1:] + [size]
     parities = [parity_head] + [delayed(_quote_parity, pure=True)(path, a, b) for a, b in zip(offsets, ends)]
-    parts = [delayed(_read_block, pure=True)(path, i, offsets, parities[:i + 2], size, block_opts, names, meta)
-             for i in range(len(offsets))]
-    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+    if by is None:
+        parts = [delayed(_read_block, pure=True)(path, i, offsets, parities[:i + 2], size, block_opts, names, meta)
+                 for i in range(len(offsets))]
+        return dd.from_delayed(parts, meta=meta, verify_meta=False)
+    keys = [by] if isinstance(by, str) else list(by)
+    for c in keys:
+        if c not in names:
+            raise RelixError(f"read_csv: {path} has no column '{c}' (by=)")
+    n = int(npartitions or len(offsets))
+    if n < 1:
+        raise RelixError(f"read_csv: npartitions {n} is not a positive count")
+    sp = [delayed(_read_split, nout=n + 1, pure=True)(path, i, offsets, parities[:i + 2], size, block_opts, names,
+                                                      meta, keys, n)
+          for i in range(len(offsets))]
+    return _partitioned(sp, n, keys, meta)
 
 
 _EMPTY = {"INT": "int64", "FLOAT": "float64", "BOOL": "bool", "TEXT": "object", "TIMESTAMP": "datetime64[ns, UTC]",
@@ -1287,8 +1357,10 @@ def query(script, by, *, npartitions=None, report=None, **frames):
             whole = delayed(_concat, pure=True)([delayed(_reset)(p) for p in f.to_delayed()])
             per_name[nm] = None, whole
         elif aligned:
-            per_name[nm] = [delayed(_reset)(p) for p in f.to_delayed()], None
-            n = len(per_name[nm][0])
+            parts, sst = _parts_of(f)
+            split_stats += sst
+            per_name[nm] = parts, None
+            n = len(parts)
         else:
             sp = _delayed_split(f, _hash_split, n, (keyed[nm], False, cols))
             split_stats += [(s, n) for s in sp]
@@ -1301,7 +1373,7 @@ def query(script, by, *, npartitions=None, report=None, **frames):
             if whole is not None:
                 pieces.append([whole])
             elif aligned:
-                pieces.append([parts[p]])
+                pieces.append(parts[p])
             else:
                 pieces.append(parts[p])
         t = delayed(_script_kernel, nout=2, pure=True)(script, meta, names, pieces)
@@ -1323,7 +1395,31 @@ def partition(df, by, npartitions=None):
             raise RelixError(f"partition: no column '{c}'")
     n = npartitions or df.npartitions
     sp = _delayed_split(df, _hash_split, n, (cols, False, list(m.columns)))
+    return _partitioned(sp, n, cols, m)
+
+
+def _partitioned(sp, n, cols, meta):
+    """The dask DataFrame of n partitions made of split tasks sp (each: n pieces, then its
+    stats), registered as partitioned on cols, with the pieces kept for the joins (which take
+    a partition's pieces straight into their kernel instead of concatenating them first)."""
     parts = [delayed(_concat, pure=True)([s[p] for s in sp]) for p in range(n)]
-    out = dd.from_delayed(parts, meta=m, verify_meta=False)
+    out = dd.from_delayed(parts, meta=meta, verify_meta=False)
+    if len(_PIECES) > 256:
+        _PIECES.clear()
     _REGISTRY[out._name] = (tuple(cols), n)
+    _PIECES[out._name] = sp
     return out
+
+
+def _parts_of(ddf):
+    """Per partition of ddf, the list of frames (delayed) it is made of, and the split tasks
+    behind them for the report [(task, n)]: the pieces of a frame from _partitioned that is
+    not persisted, so that its exchange happens once, straight into the consuming tasks; else
+    each partition whole (its index a column, if named), with no split tasks."""
+    sp = _PIECES.get(getattr(ddf, "_name", None))
+    if sp is not None and sp[0].key not in ddf.__dask_graph__():
+        sp = None                # persisted: its partitions are held, its pieces are not
+    if sp is not None:
+        n = len(ddf.divisions) - 1
+        return [[s[p] for s in sp] for p in range(n)], [(s, n) for s in sp]
+    return [[delayed(_reset)(p)] for p in ddf.to_delayed()], []

@@ -1,7 +1,8 @@
-# The body of the cases that run a Python test on a real Dask cluster (820, 821), sourced by
-# them with DASK_TEST set to the test's file under tests/python: starts a dask-scheduler on a
+# The body of the cases that run a Python test on a real Dask cluster (820, 821, 880), sourced
+# by them with DASK_TEST set to the test's file under tests/python: starts a dask-scheduler on a
 # free port and two dask-worker processes on 127.0.0.1 (one that does not start fails the case),
-# runs the test against them and prints its exit status and output (and, when it fails, its
+# runs the test against them (its arguments: the scheduler's address and a scratch folder that
+# goes with the cluster) and prints its exit status and output (and, when it fails, its
 # standard error and the workers' logs), and stops the cluster in the trap. Under the sanitizer
 # build the workers load the instrumented library with the sanitizer runtimes preloaded.
 set -u
@@ -49,7 +50,7 @@ for w in 1 2; do
 done
 limit=300
 [ -n "$pre" ] && limit=900   # the instrumented library is several times slower
-LD_PRELOAD=$pre timeout "$limit" "$py" "$root/tests/python/$DASK_TEST" "tcp://127.0.0.1:$port" > "$tmp/out" 2> "$tmp/err"
+LD_PRELOAD=$pre timeout "$limit" "$py" "$root/tests/python/$DASK_TEST" "tcp://127.0.0.1:$port" "$tmp" > "$tmp/out" 2> "$tmp/err"
 rc=$?
 echo "exit $rc"
 cat "$tmp/out"

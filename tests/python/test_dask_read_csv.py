@@ -87,13 +87,20 @@ def main():
     bad = os.path.join(folder, "bad.csv")
     with open(bad, "w") as f:
         f.write("a,b\n" + "".join(f"{i},{i}\n" for i in range(2000)) + "7,x\n1,2\n")
+    fds = len(os.listdir("/proc/self/fd")) if client is None else None
     try:
-        rxd.read_csv(bad, blocksize=1000, sample=200).compute()
+        # synchronous: no other block is still being read when the error comes back
+        rxd.read_csv(bad, blocksize=1000, sample=200).compute(scheduler="synchronous" if client is None else None)
         check(False, "a value of another type is refused")
     except relix.RelixError as e:
         msg = str(e).replace(folder + "/", "")
         check(msg.startswith("bad.csv:2002:"), "the error names the file's line")
         print("error:", msg.splitlines()[0])
+    if fds is not None:
+        # every block went through a pipe, the failing one too: none is left open
+        left = len(os.listdir("/proc/self/fd")) - fds
+        check(left == 0, f"{left} descriptors left open after the reads")
+        print("descriptors left open after reading blocks and an error:", left)
     out = rxd.read_csv(bad, blocksize=1000, sample=200, types="b TEXT").compute()
     print("with types => 'b TEXT':", len(out), "rows, b", out["b"].dtype)
     check(len(out) == 2002, "types= overrides the detection")
