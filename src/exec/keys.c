@@ -184,7 +184,7 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
         switch (c->type) {
         case TY_INT:
             if (any_float) for (size_t r = 0; r < m; r++) k[r] = float_key((double)col_i64(c)[r]);
-            else memcpy(k, c->data, m * sizeof *k);
+            else if (m) memcpy(k, c->data, m * sizeof *k);   /* an empty column may have no buffer */
             break;
         case TY_FLOAT:
             for (size_t r = 0; r < m; r++) k[r] = float_key(col_f64(c)[r]);

@@ -435,8 +435,33 @@ static void test_factorize_u64(void) {
     CHECK(rx_factorize_u64(&one, (size_t)INT32_MAX + 1, &c1, &f1) == -1);
 }
 
+/* A relation of no rows whose columns have no buffers at all (a host's empty arrays: data NULL),
+ * grouped, joined and deduplicated by its INT key: each operator takes the empty columns
+ * without touching their data (a copy from NULL, even of 0 bytes, is undefined behaviour). */
+static void test_empty_host_columns(void) {
+    RxSession *s = rx_open();
+    RxColumnIn e[2] = {{.name = "k", .type = RX_TYPE_INT}, {.name = "v", .type = RX_TYPE_FLOAT}};
+    CHECK(rx_register_columns(s, "E", 2, e, 0) == 0);
+    Got g;
+    CHECK(run(s, "query { γ k; count(*) → n (E) };", &g) == 0 && g.rows == 0);
+    CHECK(run(s, "query { π k (E) };", &g) == 0 && g.rows == 0);
+    int64_t one[1] = {1}, two[1] = {2};
+    RxColumnIn f[3] = {{.name = "k", .type = RX_TYPE_INT, .data = one}, {.name = "s", .type = RX_TYPE_INT, .data = one},
+                       {.name = "e", .type = RX_TYPE_INT, .data = two}};
+    RxColumnIn h[3] = {{.name = "k", .type = RX_TYPE_INT}, {.name = "s", .type = RX_TYPE_INT}, {.name = "v", .type = RX_TYPE_FLOAT}};
+    CHECK(rx_register_columns(s, "F", 3, f, 1) == 0);
+    CHECK(rx_register_columns(s, "H", 3, h, 0) == 0);
+    CHECK(run(s, "query { γ k, s; count(*) → n (H) };", &g) == 0 && g.rows == 0);
+    CHECK(run(s, "query { F ⨝ F.k = H.k H };", &g) == 0 && g.rows == 0);
+    CHECK(run(s, "query { F ASOF F.k = H.k ∧ F.s >= H.s H };", &g) == 0 && g.rows == 1);
+    CHECK(run(s, "query { H ASOF H.k = F.k ∧ H.s >= F.s F };", &g) == 0 && g.rows == 0);
+    CHECK(run(s, "query { σ F.k = H.k (F IJOIN INTERSECTS (F.s, F.e, H.s, H.s) H) };", &g) == 0 && g.rows == 0);
+    rx_close(s);
+}
+
 int main(void) {
     test_factorize_u64();
+    test_empty_host_columns();
     test_version();
     test_layouts();
     test_asof_same();
