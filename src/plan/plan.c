@@ -639,7 +639,7 @@ void plan_label(const PNode *p, StrBuf *out) {
         }
         if (lp->n_aggs) sb_printf(out, " with %d aggregate%s", lp->n_aggs, lp->n_aggs == 1 ? "" : "s");
         if (lp->has_range) sb_puts(out, " within a range");
-        sb_puts(out, lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS ? " (sort and sweep)" : " (sort, then a search per row)");
+        sb_puts(out, lp->iset_op == ISET_PACK || lp->iset_op == ISET_GAPS ? " (sort and sweep)" : " (sort, then a sweep of left rows in order, a search for each other)");
         break;
     }
     case PN_ASOF: {
