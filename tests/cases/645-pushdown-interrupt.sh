@@ -99,6 +99,6 @@ int main(int argc, char **argv) {
 C
 pgi=$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 cc -std=c11 -Wall -Wextra $san -Iinclude -I"$pgi" -o "$tmp/intr" "$tmp/intr.c" "$build/librelix.a" \
-  $(make -s --no-print-directory print-libs) || exit 1
+  $(make -s --no-print-directory print-libs) -lpq || exit 1 # -lpq: the program's own calls
 "$tmp/intr" "$uri" | sed "s/127.0.0.1:[0-9]*/127.0.0.1:PORT/g"
 echo "exit ${PIPESTATUS[0]}"
