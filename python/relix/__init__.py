@@ -397,11 +397,9 @@ def _column_out(res, j, as_numpy, categories=False):
             # the engine's dictionary as it is: no object per row
             return pd.Categorical.from_codes(_array(d.codes, np.int32, n), categories=pd.Index(dec[:-1], dtype=object))
         # each row a reference to its value's one str (no str made per row); the codes are
-        # read in place, and indexing copies the references out before the result goes away
-        codes = _view(d.codes, np.int32, n)
-        if n and codes.min() < 0:
-            codes = np.where(codes < 0, d.n_dict, codes)
-        return dec[codes]   # fancy indexing: numpy's take is ten times slower on objects
+        # read in place, and indexing copies the references out before the result goes away.
+        # A NULL row's code, -1, indexes dec from its end: the None there.
+        return dec[_view(d.codes, np.int32, n)]   # fancy indexing: numpy's take is ten times slower on objects
     c = _ColOut()
     if _lib.rx_result_column(res, j, ctypes.byref(c)) != 0:
         raise RelixError("out of memory reading a result column")

@@ -172,10 +172,10 @@ uint64_t rx_hash_bytes(const void *p, size_t n);
 
 /* malloc, calloc and realloc for the engine's data (columns, keys, join results, hash tables),
  * freed with rx_free (never free(): the memory accountant below credits the buffer back there).
- * From RX_HUGE_MIN bytes on, the memory is advised into transparent huge pages before its first
- * touch, an optimisation: the first touch of fresh memory costs far less in 2 MiB pages than in
- * 4 KiB pages (bench/RESULTS.md). NULL when out of memory or past the
- * memory limit. rx_free accepts NULL. */
+ * From RX_HUGE_MIN bytes on, the memory is a mapping of its own in transparent huge pages
+ * (below: "Large buffers"), an optimisation: the first touch of fresh memory costs far less in
+ * 2 MiB pages than in 4 KiB pages, and a freed mapping is kept for reuse (bench/RESULTS.md).
+ * NULL when out of memory or past the memory limit. rx_free accepts NULL. */
 #define RX_HUGE_MIN ((size_t)2 << 20)
 void *rx_malloc(size_t bytes);
 void *rx_calloc(size_t n, size_t size);
@@ -208,20 +208,24 @@ size_t rx_memory_peak_since(size_t mark);
  * nested one lowered it (the streamed operators, whose calls nest). */
 void rx_memory_peak_raise(size_t bytes);
 
-/* Large buffers that are their own mappings (util.c), for the join kernels' working arrays and
- * results: rx_map_alloc and rx_map_calloc map requests of RX_HUGE_MIN bytes and more as whole
- * 2 MiB huge pages at a huge-page boundary, and rx_map_free unmaps them (an optimisation over
- * rx_malloc's buffers for the interval join kernels, most likely because malloc's mmap
- * threshold rises after the first frees and later buffers come from heaps whose pages are not
- * all huge; bench/RESULTS.md has the measurement). Smaller requests are malloc's, and rx_map_free frees anything malloc returned (a
- * pointer it did not map goes to free()), so a buffer that may come from either is always
- * freed with it. rx_map_realloc moves a mapping that grows. Thread-safe; NULL when out of
- * memory. rx_map_live: the bytes mapped now. */
+/* Large buffers (util.c): every request of RX_HUGE_MIN bytes and more, from rx_malloc,
+ * rx_calloc and rx_map_alloc alike, is a mapping of its own, whole 2 MiB huge pages at a
+ * huge-page boundary; smaller ones are malloc's. rx_free (= rx_map_free) returns a mapping to a
+ * reserve of freed mappings (at most 512 MiB, or a quarter of the memory limit) that later large
+ * requests take back before mapping anew: memory the process holds is far cheaper to touch
+ * than memory it has not touched yet (bench/memtouch.c). The reserve is not charged to the
+ * accountant, and is unmapped whenever an allocation is refused. rx_map_realloc (=
+ * rx_realloc) moves a mapping that grows without copying (mremap). Thread-safe; NULL when out of
+ * memory. rx_map_live: the bytes of live mappings; rx_map_kept: the bytes in the reserve;
+ * rx_map_drop_kept unmaps the reserve. Under AddressSanitizer every buffer is malloc's (exact
+ * bounds, use after free caught), and there is no reserve. */
 void *rx_map_alloc(size_t bytes);
 void *rx_map_calloc(size_t n, size_t size);
 void *rx_map_realloc(void *p, size_t bytes);
 void rx_map_free(void *p);
 size_t rx_map_live(void);
+size_t rx_map_kept(void);
+void rx_map_drop_kept(void);
 
 /* Bytes in decimal units with one decimal, as EXPLAIN ANALYZE prints them: "512 B", "3.4 kB",
  * "12.3 MB", "1.5 GB"; into buf (cap bytes, 16 are enough). */

@@ -146,28 +146,9 @@ static void *charged(void *p) {
     return p;
 }
 
-void rx_free(void *p) {
-    if (!p) return;
-    credit(malloc_usable_size(p));
-    free(p);
-}
-
 /* ---- large buffers -------------------------------------------------------------------------- */
 
 #define HUGE_PAGE ((size_t)2 << 20)
-
-/* Advises [p, p + bytes) into transparent huge pages when it is large, whole pages only (the
- * first page may hold malloc's header: advising it is harmless). */
-static void *advise_huge(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    if (p && bytes >= RX_HUGE_MIN) {
-        uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
-        uintptr_t e = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;
-        madvise((void *)a, e - a, MADV_HUGEPAGE);
-    }
-#endif
-    return p;
-}
 
 void rx_format_bytes(char *buf, size_t cap, uint64_t n) {
     static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
@@ -208,26 +189,309 @@ static bool over_limit(size_t bytes) {
     return false;
 }
 
+/* ---- large buffers are their own mappings, and freed ones are kept for reuse ----------------
+ *
+ * A buffer of RX_HUGE_MIN bytes or more (rx_malloc's, rx_calloc's and rx_map_alloc's alike) is a
+ * mapping of its own: a whole number of huge pages at a huge-page boundary, advised into huge
+ * pages, listed with its length among the live mappings, so that rx_free and rx_realloc know it
+ * by its address (a huge-page-aligned pointer is looked up; the list is short: the live large
+ * arrays of a run). When one is freed it is kept, unmapped only past RETAIN_CAP bytes kept in
+ * all, and the next large request of at most its length takes it back (the excess tail
+ * unmapped): its pages are in memory already, where a new mapping's are touched for the first
+ * time, which on the virtual machines measured costs some thirty times more than touching
+ * memory the process holds (bench/memtouch.c, bench/RESULTS.md). Repeated runs in one process
+ * (an embedding program, Python) and a run's later stages (a join's output after its scratch
+ * is freed) reuse them. A kept mapping is not charged to the accountant; every kept mapping is
+ * unmapped before an allocation fails (the limit or the system), and the cap is a quarter of
+ * the memory limit when one is set. Under AddressSanitizer large buffers are malloc's, so that
+ * every buffer keeps its exact bounds and a use after free is still caught. */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MAP_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MAP_OFF 1
+#endif
+#endif
+
+#ifdef MAP_OFF
+/* Advises [p, p + bytes) into transparent huge pages when it is large, whole pages only (the
+ * first page may hold malloc's header: advising it is harmless). */
+static void *advise_huge(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+    if (p && bytes >= RX_HUGE_MIN) {
+        uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
+        uintptr_t e = ((uintptr_t)p + bytes + 4095) & ~(uintptr_t)4095;
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+/* malloc's aligned buffers: mapped by malloc itself past its threshold */
+static void *big_alloc(size_t len, bool zero) {
+    if (over_limit(len)) return NULL;
+    void *p = aligned_alloc(HUGE_PAGE, len);
+    if (p && zero) memset(p, 0, len);
+    return charged(advise_huge(p, len));
+}
+static size_t big_len(void *p) { (void)p; return 0; }
+static void big_free(void *p, size_t len) { (void)p, (void)len; }
+static void *big_realloc(void *p, size_t len, size_t bytes) { (void)p, (void)len, (void)bytes; return NULL; }
+size_t rx_map_live(void) { return 0; }
+size_t rx_map_kept(void) { return 0; }
+void rx_map_drop_kept(void) {}
+#else
+#include <pthread.h>
+
+#define RETAIN_CAP ((size_t)512 << 20)
+#define RETAIN_MAX 32
+
+typedef struct {
+    void *p;
+    size_t len;
+} Mapping;
+
+static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
+static Mapping *maps;                   /* the live mappings */
+static size_t n_maps, cap_maps, map_bytes;
+static Mapping kept[RETAIN_MAX];        /* freed mappings kept for reuse */
+static size_t n_kept, kept_bytes;
+
+/* The bytes of freed mappings to keep: RETAIN_CAP, or a quarter of the memory limit. */
+static size_t retain_cap(void) {
+    size_t limit = rx_memory_limit();
+    return limit && limit / 4 < RETAIN_CAP ? limit / 4 : RETAIN_CAP;
+}
+
+/* Unmaps every kept mapping (before an allocation is refused, and rx_map_drop_kept). */
+static void drop_kept(void) {
+    pthread_mutex_lock(&map_lock);
+    size_t n = n_kept;
+    Mapping v[RETAIN_MAX];
+    memcpy(v, kept, n * sizeof *v);
+    n_kept = 0;
+    kept_bytes = 0;
+    pthread_mutex_unlock(&map_lock);
+    for (size_t i = 0; i < n; i++) munmap(v[i].p, v[i].len);
+}
+
+/* A kept mapping of at least len bytes (the smallest that fits), cut to len, or NULL. The cut
+ * tail, whole huge pages at a huge-page boundary too, stays kept. */
+static void *take_kept(size_t len) {
+    pthread_mutex_lock(&map_lock);
+    size_t best = n_kept;
+    for (size_t i = 0; i < n_kept; i++)
+        if (kept[i].len >= len && (best == n_kept || kept[i].len < kept[best].len)) best = i;
+    void *p = NULL;
+    if (best < n_kept) {
+        p = kept[best].p;
+        if (kept[best].len > len) {
+            kept[best].p = (char *)p + len;
+            kept[best].len -= len;
+        } else {
+            kept[best] = kept[--n_kept];
+        }
+        kept_bytes -= len;
+    }
+    pthread_mutex_unlock(&map_lock);
+    return p;
+}
+
+/* Lists [p, p + len) as live; false (nothing listed) when the list cannot grow. */
+static bool list_live(void *p, size_t len) {
+    pthread_mutex_lock(&map_lock);
+    bool listed = true;
+    if (n_maps == cap_maps) {
+        size_t cap = cap_maps ? 2 * cap_maps : 64;
+        Mapping *v = realloc(maps, cap * sizeof *v);
+        if (v) maps = v, cap_maps = cap;
+        else listed = false;
+    }
+    if (listed) {
+        maps[n_maps++] = (Mapping){p, len};
+        map_bytes += len;
+    }
+    pthread_mutex_unlock(&map_lock);
+    return listed;
+}
+
+/* A new mapping of len bytes (whole huge pages) at a huge-page boundary, advised into huge
+ * pages; NULL when the system refuses. Zero. */
+static void *map_new(size_t len) {
+    size_t span = len + HUGE_PAGE;
+    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (a > m) munmap(m, (size_t)(a - m));
+    if (m + span > a + len) munmap(a + len, (size_t)(m + span - (a + len)));
+#ifdef MADV_HUGEPAGE
+    madvise(a, len, MADV_HUGEPAGE);
+#endif
+    return a;
+}
+
+/* len bytes (whole huge pages), charged and listed as live: a kept mapping when one fits, else a
+ * new one; zeroed when zero (a new mapping is zero already). NULL when out of memory. */
+static void *big_alloc(size_t len, bool zero) {
+    if (!charge(len)) {
+        drop_kept();   /* past the limit: memory is scarce, hold none in reserve */
+        return NULL;
+    }
+    void *a = take_kept(len);
+    bool fresh = !a;
+    if (fresh && !(a = map_new(len))) {
+        drop_kept();
+        a = map_new(len);
+    }
+    if (!a) {
+        credit(len);
+        return NULL;
+    }
+    if (!list_live(a, len)) {
+        munmap(a, len);
+        credit(len);
+        return NULL;
+    }
+    if (zero && !fresh) memset(a, 0, len);
+    return a;
+}
+
+/* The length of live mapping p, or 0 when p is not one. */
+static size_t big_len(void *p) {
+    if ((uintptr_t)p & (HUGE_PAGE - 1)) return 0;
+    size_t len = 0;
+    pthread_mutex_lock(&map_lock);
+    for (size_t i = n_maps; i-- > 0;)   /* from the end: recent buffers are freed first */
+        if (maps[i].p == p) {
+            len = maps[i].len;
+            break;
+        }
+    pthread_mutex_unlock(&map_lock);
+    return len;
+}
+
+/* Frees live mapping p of len bytes: unlisted, credited, and kept or unmapped. */
+static void big_free(void *p, size_t len) {
+    size_t cap = retain_cap();
+    bool keep = false;
+    pthread_mutex_lock(&map_lock);
+    for (size_t i = n_maps; i-- > 0;)
+        if (maps[i].p == p) {
+            maps[i] = maps[--n_maps];
+            map_bytes -= len;
+            break;
+        }
+    if (len <= cap) {
+        /* room is made by unmapping the oldest kept ones */
+        while (n_kept && (n_kept == RETAIN_MAX || kept_bytes + len > cap)) {
+            Mapping old = kept[0];
+            memmove(kept, kept + 1, --n_kept * sizeof *kept);
+            kept_bytes -= old.len;
+            pthread_mutex_unlock(&map_lock);
+            munmap(old.p, old.len);
+            pthread_mutex_lock(&map_lock);
+        }
+        if (n_kept < RETAIN_MAX && kept_bytes + len <= cap) {
+            kept[n_kept++] = (Mapping){p, len};
+            kept_bytes += len;
+            keep = true;
+        }
+    }
+    pthread_mutex_unlock(&map_lock);
+    credit(len);
+    if (!keep) munmap(p, len);
+}
+
+/* Live mapping p of len bytes grown to hold bytes (more than len): moved by the kernel (no
+ * copy; fresh memory for the new tail only), or NULL (p unchanged) when that fails. */
+static void *big_realloc(void *p, size_t len, size_t bytes) {
+#ifdef MREMAP_MAYMOVE
+    if (bytes > SIZE_MAX / 2) return NULL;
+    size_t grown = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (!charge(grown - len)) return NULL;
+    void *m = mremap(p, len, grown, MREMAP_MAYMOVE);
+    if (m == MAP_FAILED) {
+        credit(grown - len);
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(m, grown, MADV_HUGEPAGE);
+#endif
+    pthread_mutex_lock(&map_lock);
+    for (size_t i = n_maps; i-- > 0;) {
+        if (maps[i].p != p) continue;
+        maps[i] = (Mapping){m, grown};
+        map_bytes += grown - len;
+        break;
+    }
+    pthread_mutex_unlock(&map_lock);
+    return m;
+#else
+    (void)p, (void)len, (void)bytes;
+    return NULL;
+#endif
+}
+
+size_t rx_map_live(void) {
+    pthread_mutex_lock(&map_lock);
+    size_t b = map_bytes;
+    pthread_mutex_unlock(&map_lock);
+    return b;
+}
+
+void rx_map_drop_kept(void) { drop_kept(); }
+
+size_t rx_map_kept(void) {
+    pthread_mutex_lock(&map_lock);
+    size_t b = kept_bytes;
+    pthread_mutex_unlock(&map_lock);
+    return b;
+}
+#endif
+
 void *rx_malloc(size_t bytes) {
-    if (over_limit(bytes)) return NULL;
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return charged(malloc(bytes ? bytes : 1));
-    /* Aligned to a huge page and a whole number of them, so that every page can be huge. */
-    bytes = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    return charged(advise_huge(aligned_alloc(HUGE_PAGE, bytes), bytes));
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) {
+        if (over_limit(bytes)) return NULL;
+        return charged(malloc(bytes ? bytes : 1));
+    }
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), false);
 }
 
 void *rx_calloc(size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
-    /* calloc, not rx_malloc + memset: fresh memory from the system is zero already, and
-     * calloc does not touch it, so the advice still comes before the first touch. */
-    if (over_limit(n * size)) return NULL;
-    return charged(advise_huge(calloc(n ? n : 1, size ? size : 1), n * size));
+    size_t bytes = n * size;
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) {
+        if (over_limit(bytes)) return NULL;
+        return charged(calloc(n ? n : 1, size ? size : 1));
+    }
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), true);
 }
 
-/* A large buffer that grows moves into a fresh advised one: realloc would copy it into memory
- * that the copy itself touches first, in small pages, before any advice could apply. */
+void rx_free(void *p) {
+    if (!p) return;
+    size_t len = big_len(p);
+    if (len) {
+        big_free(p, len);
+        return;
+    }
+    credit(malloc_usable_size(p));
+    free(p);
+}
+
 void *rx_realloc(void *p, size_t bytes) {
     if (!p) return rx_malloc(bytes);
+    size_t len = big_len(p);
+    if (len) {
+        if (bytes <= len) return p;
+        void *m = big_realloc(p, len, bytes);
+        if (m) return m;
+        void *q = rx_malloc(bytes);
+        if (!q) return NULL;
+        memcpy(q, p, len);
+        rx_free(p);
+        return q;
+    }
     size_t have = malloc_usable_size(p);
     if (bytes < RX_HUGE_MIN || have >= bytes) {
         /* in place or by realloc's copy: charged by the change of usable size */
@@ -239,6 +503,7 @@ void *rx_realloc(void *p, size_t bytes) {
         else credit(have - now);
         return q;
     }
+    /* a small buffer grown large moves into a mapping */
     void *q = rx_malloc(bytes);
     if (!q) return NULL;
     memcpy(q, p, have);
@@ -246,163 +511,7 @@ void *rx_realloc(void *p, size_t bytes) {
     return q;
 }
 
-/* ---- mapped large buffers -------------------------------------------------------------------
- *
- * Every buffer rx_map_alloc maps is a whole number of huge pages at a huge-page boundary, listed
- * with its length among the live mappings until rx_map_free unmaps it. The list is short (a join
- * holds a few dozen large arrays at once), so it is searched under one lock, from its end (the
- * most recent buffers are freed first). Under AddressSanitizer the mappings are malloc's, so
- * that every buffer keeps its exact bounds and a use after free is still caught. */
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MAP_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MAP_OFF 1
-#endif
-#endif
-
-#ifdef MAP_OFF
 void *rx_map_alloc(size_t bytes) { return rx_malloc(bytes); }
 void *rx_map_calloc(size_t n, size_t size) { return rx_calloc(n, size); }
 void *rx_map_realloc(void *p, size_t bytes) { return rx_realloc(p, bytes); }
 void rx_map_free(void *p) { rx_free(p); }
-size_t rx_map_live(void) { return 0; }
-#else
-#include <pthread.h>
-
-typedef struct {
-    void *p;
-    size_t len;
-} Mapping;
-
-static pthread_mutex_t map_lock = PTHREAD_MUTEX_INITIALIZER;
-static Mapping *maps;
-static size_t n_maps, cap_maps, map_bytes;
-
-/* len bytes (whole huge pages) at a huge-page boundary, advised into huge pages, listed as
- * live; NULL when out of memory. */
-static void *map_huge(size_t len) {
-    if (!charge(len)) return NULL;
-    size_t span = len + HUGE_PAGE;
-    char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-        credit(len);
-        return NULL;
-    }
-    char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (a > m) munmap(m, (size_t)(a - m));
-    if (m + span > a + len) munmap(a + len, (size_t)(m + span - (a + len)));
-#ifdef MADV_HUGEPAGE
-    madvise(a, len, MADV_HUGEPAGE);
-#endif
-    pthread_mutex_lock(&map_lock);
-    bool listed = true;
-    if (n_maps == cap_maps) {
-        size_t cap = cap_maps ? 2 * cap_maps : 64;
-        Mapping *v = realloc(maps, cap * sizeof *v);
-        if (v) maps = v, cap_maps = cap;
-        else listed = false;
-    }
-    if (listed) {
-        maps[n_maps++] = (Mapping){a, len};
-        map_bytes += len;
-    }
-    pthread_mutex_unlock(&map_lock);
-    if (!listed) {
-        munmap(a, len);
-        credit(len);
-        return NULL;
-    }
-    return a;
-}
-
-/* Unlists mapping p and returns its length, or 0 when p is not one. */
-static size_t unlist(void *p, bool remove) {
-    size_t len = 0;
-    pthread_mutex_lock(&map_lock);
-    for (size_t i = n_maps; i-- > 0;) {
-        if (maps[i].p != p) continue;
-        len = maps[i].len;
-        if (remove) {
-            maps[i] = maps[--n_maps];
-            map_bytes -= len;
-        }
-        break;
-    }
-    pthread_mutex_unlock(&map_lock);
-    return len;
-}
-
-void *rx_map_alloc(size_t bytes) {
-    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX / 2) return over_limit(bytes) ? NULL : charged(malloc(bytes ? bytes : 1));
-    return map_huge((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
-}
-
-void *rx_map_calloc(size_t n, size_t size) {
-    if (size && n > SIZE_MAX / size) return NULL;
-    size_t bytes = n * size;
-    if (bytes < RX_HUGE_MIN) return over_limit(bytes) ? NULL : charged(calloc(n ? n : 1, size ? size : 1));
-    return rx_map_alloc(bytes);   /* a new mapping is zero */
-}
-
-void *rx_map_realloc(void *p, size_t bytes) {
-    if (!p) return rx_map_alloc(bytes);
-    size_t len = unlist(p, false);
-    if (!len) {
-        if (bytes < RX_HUGE_MIN) return rx_realloc(p, bytes);
-        size_t have = malloc_usable_size(p);
-        void *q = rx_map_alloc(bytes);
-        if (!q) return NULL;
-        memcpy(q, p, have < bytes ? have : bytes);
-        rx_free(p);
-        return q;
-    }
-    if (bytes <= len) return p;
-    if (bytes > SIZE_MAX / 2) return NULL;
-#ifdef MREMAP_MAYMOVE
-    /* The kernel moves the pages (no copy, and no fresh memory but the new tail). */
-    size_t grown = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (!charge(grown - len)) return NULL;
-    void *m = mremap(p, len, grown, MREMAP_MAYMOVE);
-    if (m == MAP_FAILED) credit(grown - len);
-    if (m != MAP_FAILED) {
-#ifdef MADV_HUGEPAGE
-        madvise(m, grown, MADV_HUGEPAGE);
-#endif
-        pthread_mutex_lock(&map_lock);
-        for (size_t i = n_maps; i-- > 0;) {
-            if (maps[i].p != p) continue;
-            maps[i] = (Mapping){m, grown};
-            map_bytes += grown - len;
-            break;
-        }
-        pthread_mutex_unlock(&map_lock);
-        return m;
-    }
-#endif
-    void *q = rx_map_alloc(bytes);
-    if (!q) return NULL;
-    memcpy(q, p, len);
-    rx_map_free(p);
-    return q;
-}
-
-void rx_map_free(void *p) {
-    if (!p) return;
-    size_t len = unlist(p, true);
-    if (len) {
-        munmap(p, len);
-        credit(len);
-    } else {
-        rx_free(p);
-    }
-}
-
-size_t rx_map_live(void) {
-    pthread_mutex_lock(&map_lock);
-    size_t b = map_bytes;
-    pthread_mutex_unlock(&map_lock);
-    return b;
-}
-#endif

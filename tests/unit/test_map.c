@@ -2,7 +2,8 @@
  * test_map.c - the mapped large buffers (util.c): small requests are malloc's, a large one is
  * whole huge pages at a huge-page boundary, counted until it is freed; calloc's are zero;
  * realloc keeps the contents of both kinds of pointer; rx_map_free frees malloc's pointers too;
- * two threads map and free side by side.
+ * two threads map and free side by side; a freed mapping is kept and reused (zeroed for calloc,
+ * cut to fit), bounded under a memory limit and dropped when an allocation is refused.
  */
 #include "base/base.h"
 
@@ -63,6 +64,52 @@ int main(void) {
     CHECK(rx_map_live() == base);
     CHECK(rx_map_calloc(SIZE_MAX / 2, 4) == NULL);   /* overflow */
 
+    /* The reserve: a freed mapping is kept and taken back by the next large request that fits,
+     * rx_malloc's and rx_calloc's too; calloc's comes back zero; a larger one is cut and its
+     * tail stays kept; kept bytes are not charged. */
+    rx_map_drop_kept();
+    CHECK(rx_map_kept() == 0);
+    size_t used = rx_memory_used();
+    unsigned char *k = rx_malloc(8 * MB);
+    CHECK(k && ((uintptr_t)k & (2 * MB - 1)) == 0 && rx_memory_used() == used + 8 * MB);
+    memset(k, 0xab, 8 * MB);
+    size_t kept0 = rx_map_kept();
+    CHECK(kept0 == 0);
+    rx_free(k);
+    CHECK(rx_map_kept() == kept0 + 8 * MB && rx_memory_used() == used);
+    unsigned char *k2 = rx_calloc(8 * MB, 1);
+    CHECK(k2 == k && rx_map_kept() == kept0);
+    bool zero = true;
+    for (size_t i = 0; i < 8 * MB; i += 4093) zero &= k2[i] == 0;
+    CHECK(zero && k2[8 * MB - 1] == 0);
+    memset(k2, 0xcd, 8 * MB);
+    rx_free(k2);
+    unsigned char *k3 = rx_malloc(3 * MB);   /* 4 MB of the 8 kept */
+    CHECK(k3 == k && rx_map_kept() == kept0 + 4 * MB);
+    unsigned char *k4 = rx_map_alloc(4 * MB);  /* the kept tail */
+    CHECK(k4 == k + 4 * MB && rx_map_kept() == kept0);
+    k3 = rx_realloc(k3, 4 * MB);   /* fits its pages: stays */
+    CHECK(k3 == k && k3[0] == 0xcd);
+    rx_free(k3);
+    rx_free(k4);
+    CHECK(rx_map_kept() == kept0 + 8 * MB && rx_memory_used() == used);
+
+    /* Under a memory limit the reserve holds at most a quarter of it, and an allocation
+     * refused at the limit empties it. */
+    rx_set_memory_limit(used + 64 * MB);
+    unsigned char *big = rx_malloc(20 * MB);
+    CHECK(big != NULL);
+    rx_free(big);
+    CHECK(rx_map_kept() <= 16 * MB);
+    unsigned char *small = rx_malloc(6 * MB);
+    CHECK(small != NULL);
+    rx_free(small);
+    CHECK(rx_map_kept() > 0);
+    CHECK(rx_malloc(100 * MB) == NULL && rx_memory_limit_hit(true));
+    CHECK(rx_map_kept() == 0);
+    rx_set_memory_limit(0);
+    CHECK(rx_memory_used() == used && rx_map_live() == base);
+
     /* realloc: a mapping that grows moves with its contents, one that shrinks stays; a malloc'd
      * pointer that grows past the threshold becomes a mapping with its contents. */
     unsigned char *c = rx_map_alloc(3 * MB);
@@ -94,6 +141,7 @@ int main(void) {
     }
     CHECK(r1 == NULL && r2 == NULL);
     CHECK(rx_map_live() == base);
+
     return check_report("test_map");
 #endif
 }
