@@ -1197,8 +1197,43 @@ static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, s
     return col;
 }
 
+/* rx_factorize_u64 where the values lie close together: when every value is min + a multiple of
+ * 2^shift and (max - min) >> shift is below max(n, 2^16) (the references of a binding's string
+ * objects, allocated near each other, usually are), a value's number is found by indexing a
+ * table by (v - min) >> shift: one load a row, no hashing. -2 when the values are too spread
+ * (the caller hashes), -1 when out of memory, else the number of distinct values. */
+static int64_t factorize_dense(const uint64_t *v, size_t n, int32_t *codes, int64_t *first) {
+    uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+        bits |= v[i];
+    }
+    if (!n) return 0;
+    int shift = 0;
+    while (shift < 16 && !((bits >> shift) & 1) && !(((mn >> shift) & 1))) shift++;
+    /* every value shares mn's zero low bits: (v - mn) >> shift is exact */
+    uint64_t span = (mx - mn) >> shift;
+    if (span >= (n > 65536 ? n : 65536)) return -2;
+    uint32_t *slot = rx_calloc((size_t)span + 1, sizeof *slot);   /* number + 1, 0: not seen */
+    if (!slot) return -1;
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *s = &slot[(v[i] - mn) >> shift];
+        if (!*s) {
+            first[k] = (int64_t)i;
+            *s = ++k;
+        }
+        codes[i] = (int32_t)(*s - 1);
+    }
+    rx_free(slot);
+    return k;
+}
+
 int64_t rx_factorize_u64(const uint64_t *v, size_t n, int32_t *codes, int64_t *first) {
     if (n > INT32_MAX || (n && (!v || !codes || !first))) return -1;
+    int64_t dense = factorize_dense(v, n, codes, first);
+    if (dense != -2) return dense;
     /* the one hash index over the distinct values' hashes; a small first size, grown as values
      * come, so that a column of few values probes a table that stays in the cache */
     RxHMap m = {0};
