@@ -1109,12 +1109,25 @@ over:
 
 /* ---- conversion ----------------------------------------------------------------------------- */
 
+/* n bytes of zeroed memory at a cache-line boundary (free() frees it), or NULL. */
+static void *calloc_lines(size_t n) {
+    n = (n + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, n ? n : 64);
+    if (p) memset(p, 0, n ? n : 64);
+    return p;
+}
+
+/* The chunks' counters of waiting bytes, one per cache line. */
+enum { ESC_STRIDE = 64 / sizeof(size_t) };
+
 /* How many short TEXT cells of a column wait for their dictionary lookup (a power of two). */
 enum { DICT_AHEAD = 8 };
 
-/* One column over one chunk in pass 2. */
+/* One column over one chunk in pass 2. Aligned to a cache line, as every array of them is: two
+ * threads convert neighbouring chunks at once, and states sharing a line would pass it back and
+ * forth on every cell. */
 typedef struct {
-    Column *col;
+    _Alignas(64) Column *col;
     RxType type;         /* col's, and its data: read for every cell */
     void *data;
     const char *name;
@@ -2944,12 +2957,13 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
     Column **cols = calloc((size_t)n_load, sizeof *cols);
     uint32_t **codes = calloc((size_t)n_load, sizeof *codes);
     atomic_bool *no_dict = malloc((size_t)n_load * sizeof *no_dict);
-    ColState *cs = calloc((size_t)n_ch * (size_t)n_load, sizeof *cs);
+    ColState *cs = calloc_lines((size_t)n_ch * (size_t)n_load * sizeof *cs);
     Pending **errs = calloc((size_t)n_ch, sizeof *errs);
     uint8_t *failed = calloc((size_t)n_ch, 1);
     StrHeap **esc = calloc((size_t)n_ch, sizeof *esc);
     bool *own = calloc((size_t)n_load, sizeof *own);
-    size_t *esc_ahead = calloc((size_t)n_ch + 1, sizeof *esc_ahead);
+    /* a cache line per chunk (see ColState) */
+    size_t *esc_ahead = calloc_lines(((size_t)n_ch + 1) * ESC_STRIDE * sizeof *esc_ahead);
     bool any_text = false;
     if (!slot || !col_of || !cols || !codes || !no_dict || !cs || !errs || !failed || !esc || !own ||
         !esc_ahead) {
@@ -3012,7 +3026,7 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
             x->codes = codes[s];
             x->dict.max = max_dict;
             x->no_dict = &no_dict[s];
-            x->esc_ahead = &esc_ahead[k];
+            x->esc_ahead = &esc_ahead[(size_t)k * ESC_STRIDE];
         }
     }
     Pass2 P = {L, slot, n_load, cs, errs, failed, esc};
