@@ -1482,6 +1482,7 @@ typedef struct Load {
     struct stat st;      /* the file's when opened: a later load checks it is unchanged */
     const char *res_end; /* with res: the end of the file's bytes in it */
     const char *res_pre; /* with res: the end of the filled prefix that holds the first record */
+    size_t ck_stride;    /* entries from one chunk's to the next's in ck_kinds, ck_nulls, ck_text */
     size_t *ck_text;     /* with res: n_chunks x n_cols, bytes of each column's non-NULL cells in
                             each chunk (pass 1), which size the chunk's copies of TEXT cells */
 } Load;
@@ -1979,11 +1980,14 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     L->n_chunks = m;
     if (t > m) t = m;
     L->threads = (int)t;
-    size_t cells = (size_t)m * (size_t)L->n_cols + 1;
-    L->ck_kinds = malloc(cells * sizeof *L->ck_kinds);
-    L->ck_nulls = malloc(cells);
+    /* each chunk's entries on cache lines of their own: two threads scan neighbouring chunks
+     * and write their entries on every cell */
+    L->ck_stride = ((size_t)L->n_cols + 63) & ~(size_t)63;
+    size_t cells = (size_t)m * L->ck_stride + 1;
+    L->ck_kinds = calloc_lines(cells * sizeof *L->ck_kinds);
+    L->ck_nulls = calloc_lines(cells);
     if (!L->ck_kinds || !L->ck_nulls) return oom(L);
-    if (L->res && !(L->ck_text = malloc(cells * sizeof *L->ck_text))) return oom(L);
+    if (L->res && !(L->ck_text = calloc_lines(cells * sizeof *L->ck_text))) return oom(L);
     return 0;
 }
 
@@ -2102,13 +2106,13 @@ static int res_view(Load *L, const Reader *m, const char *pos, size_t *span, Rea
 static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     Chunk *c = &L->chunks[k];
     const int n_cols = L->n_cols;
-    Scan1 S = {L, NULL, L->ck_nulls + (size_t)k * (size_t)n_cols, NULL, NULL, 0, 0, max_rows,
+    Scan1 S = {L, NULL, L->ck_nulls + (size_t)k * L->ck_stride, NULL, NULL, 0, 0, max_rows,
                false};
     memset(S.nulls, 0, (size_t)n_cols);
     if (L->ck_text) {
         /* cells of a record cut by a window's end count again when it is read whole: the
          * count can only be above the bytes, which is what it sizes */
-        S.text = L->ck_text + (size_t)k * (size_t)n_cols;
+        S.text = L->ck_text + (size_t)k * L->ck_stride;
         memset(S.text, 0, (size_t)n_cols * sizeof *S.text);
     }
     free(c->err);
@@ -2120,7 +2124,7 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     m.pend = &w->pend;
     int rc = 0;
     if (detect) {
-        S.kinds = L->ck_kinds + (size_t)k * (size_t)n_cols;
+        S.kinds = L->ck_kinds + (size_t)k * L->ck_stride;
         for (int j = 0; j < n_cols; j++) S.kinds[j] = TY_NULL;
         if (!(S.dc = calloc((size_t)n_cols + 1, sizeof *S.dc)))
             return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
@@ -2254,8 +2258,8 @@ static int verify_chunks(Load *L, bool detect, size_t *out_rows) {
         c->row0 = rows;
         rows += c->rows;
         at = c->stop;
-        const RxType *kinds = L->ck_kinds + (size_t)k * (size_t)n_cols;
-        const uint8_t *nulls = L->ck_nulls + (size_t)k * (size_t)n_cols;
+        const RxType *kinds = L->ck_kinds + (size_t)k * L->ck_stride;
+        const uint8_t *nulls = L->ck_nulls + (size_t)k * L->ck_stride;
         for (int j = 0; j < n_cols; j++) {
             if (detect) L->types[j] = combine(L->types[j], kinds[j]);
             L->may_null[j] |= nulls[j];
@@ -3010,7 +3014,7 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
             need = 0;
             for (s = 0; s < n_load; s++)
                 if (cols[s]->type == TY_TEXT)
-                    need += L->ck_text[(size_t)k * (size_t)n_cols + (size_t)col_of[s]];
+                    need += L->ck_text[(size_t)k * L->ck_stride + (size_t)col_of[s]];
         }
         if (any_text && need && !(esc[k] = heap_new(need))) {
             oom(L);
