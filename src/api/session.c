@@ -1212,8 +1212,10 @@ static Column *host_column(RxSession *s, const char *rel, const RxColumnIn *c, s
  * 2^shift and (max - min) >> shift is below max(n, 2^16) (the references of a binding's string
  * objects, allocated near each other, usually are), a value's number is found by indexing a
  * table by (v - min) >> shift: one load a row, no hashing. -2 when the values are too spread
- * (the caller hashes), -1 when out of memory, else the number of distinct values. */
-static int64_t factorize_dense(const uint64_t *v, size_t n, int32_t *codes, int64_t *first) {
+ * (the caller hashes; *shift_out is then the values' common zero low bits), -1 when out of
+ * memory, else the number of distinct values. */
+static int64_t factorize_dense(const uint64_t *v, size_t n, int32_t *codes, int64_t *first,
+                               int *shift_out) {
     uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
     for (size_t i = 0; i < n; i++) {
         mn = v[i] < mn ? v[i] : mn;
@@ -1225,6 +1227,7 @@ static int64_t factorize_dense(const uint64_t *v, size_t n, int32_t *codes, int6
     while (shift < 16 && !((bits >> shift) & 1) && !(((mn >> shift) & 1))) shift++;
     /* every value shares mn's zero low bits: (v - mn) >> shift is exact */
     uint64_t span = (mx - mn) >> shift;
+    *shift_out = shift;
     if (span >= (n > 65536 ? n : 65536)) return -2;
     uint32_t *slot = rx_calloc((size_t)span + 1, sizeof *slot);   /* number + 1, 0: not seen */
     if (!slot) return -1;
@@ -1243,19 +1246,32 @@ static int64_t factorize_dense(const uint64_t *v, size_t n, int32_t *codes, int6
 
 int64_t rx_factorize_u64(const uint64_t *v, size_t n, int32_t *codes, int64_t *first) {
     if (n > INT32_MAX || (n && (!v || !codes || !first))) return -1;
-    int64_t dense = factorize_dense(v, n, codes, first);
+    int shift = 0;
+    int64_t dense = factorize_dense(v, n, codes, first, &shift);
     if (dense != -2) return dense;
     /* the one hash index over the distinct values' hashes; a small first size, grown as values
-     * come, so that a column of few values probes a table that stays in the cache */
+     * come, so that a column of few values probes a table that stays in the cache. In front of
+     * it a direct-mapped cache of 2^16 (value, number) slots indexed by the value's bits above
+     * its common zero ones: one load and one compare for a value seen before, unless another
+     * value took its slot since */
+    enum { CACHE_BITS = 16 };
+    struct { uint64_t v; uint64_t code1; } *cache = rx_calloc((size_t)1 << CACHE_BITS, sizeof *cache);
     RxHMap m = {0};
     size_t cap = 1024;
     uint64_t *hash = rx_malloc(cap * sizeof *hash);   /* each distinct value's hash */
     uint64_t *val = rx_malloc(cap * sizeof *val);     /* each distinct value */
     int64_t nd = -1;
-    if (!hash || !val || hmap_init(&m, cap) < 0) goto done;
+    if (!cache || !hash || !val || hmap_init(&m, cap) < 0) goto done;
+    const size_t cmask = ((size_t)1 << CACHE_BITS) - 1;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = v[i], h = rx_hash64(x);
+        uint64_t x = v[i];
+        size_t ci = (size_t)(x >> shift) & cmask;
+        if (cache[ci].code1 && cache[ci].v == x) {
+            codes[i] = (int32_t)(cache[ci].code1 - 1);
+            continue;
+        }
+        uint64_t h = rx_hash64(x);
         RxHProbe p = hmap_probe(&m, h);
         uint32_t d;
         bool found = false;
@@ -1279,10 +1295,13 @@ int64_t rx_factorize_u64(const uint64_t *v, size_t n, int32_t *codes, int64_t *f
             first[k++] = (int64_t)i;
             if (hmap_insert(&m, &p, d, hmap_hash_array, hash) < 0) goto done;
         }
+        cache[ci].v = x;
+        cache[ci].code1 = (uint64_t)d + 1;
         codes[i] = (int32_t)d;
     }
     nd = (int64_t)k;
 done:
+    rx_free(cache);
     hmap_free(&m);
     rx_free(hash);
     rx_free(val);

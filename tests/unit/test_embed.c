@@ -405,15 +405,18 @@ static void test_factorize_u64(void) {
         uint64_t *v = malloc((n ? n : 1) * sizeof *v), *vals = malloc(pool * sizeof *vals);
         int32_t *codes = malloc((n ? n : 1) * sizeof *codes);
         int64_t *first = malloc((n ? n : 1) * sizeof *first);
-        /* spread values (0 and UINT64_MAX among them: hashed), or values close together as a
+        /* spread values (0 and UINT64_MAX among them: hashed, through a cache that values
+         * can share a slot of), or values close together as a
          * binding's object references are (numbered through a table indexed by the value), with
          * strides of any alignment, near the top of the range, and at the table's size limit
          * (2^16 slots for so few rows) and one past it */
-        int kind = round % 4;
+        int kind = round % 5;
         uint64_t base = kind == 2 ? UINT64_MAX - (uint64_t)70000 * 64 : rx_hash64((uint64_t)round) >> 8;
         uint64_t stride = (uint64_t[]){1, 8, 16, 24, 56, 64, 3}[round % 7];
         for (size_t k = 0; k < pool; k++) {
             if (kind == 0) vals[k] = k == 0 ? 0 : k == 1 ? UINT64_MAX : rx_hash64(k * 7919 + (uint64_t)round);
+            else if (kind == 4)   /* spread, and pairs that share a slot of the hash path's cache */
+                vals[k] = base + (k % 2) * ((uint64_t)1 << 40) + (k / 2) * stride * 65536;
             else vals[k] = base + (rx_hash64(k + (uint64_t)round * 131) % (pool * 4)) * stride;
         }
         if (kind == 3 && pool > 1) vals[pool - 1] = base + (uint64_t)(round % 8 < 4 ? 65535 : 65536) * stride;
