@@ -196,15 +196,20 @@ static bool over_limit(size_t bytes) {
  * pages, listed with its length among the live mappings, so that rx_free and rx_realloc know it
  * by its address (a huge-page-aligned pointer is looked up; the list is short: the live large
  * arrays of a run). When one is freed it is kept, unmapped only past RETAIN_CAP bytes kept in
- * all, and the next large request of at most its length takes it back (the excess tail
- * unmapped): its pages are in memory already, where a new mapping's are touched for the first
- * time, which on the virtual machines measured costs some thirty times more than touching
- * memory the process holds (bench/memtouch.c, bench/RESULTS.md). Repeated runs in one process
- * (an embedding program, Python) and a run's later stages (a join's output after its scratch
- * is freed) reuse them. A kept mapping is not charged to the accountant; every kept mapping is
- * unmapped before an allocation fails (the limit or the system), and the cap is a quarter of
- * the memory limit when one is set. Under AddressSanitizer large buffers are malloc's, so that
- * every buffer keeps its exact bounds and a use after free is still caught. */
+ * all (a quarter of the memory limit when one is set), and the next large request of at most
+ * its length takes it back (the excess tail kept as a smaller one): its pages are in memory
+ * already, where a new mapping's are touched for the first time, which on the virtual machines
+ * measured costs some thirty times more than touching memory the process holds
+ * (bench/memtouch.c, bench/RESULTS.md). Repeated runs in one process (an embedding program,
+ * Python) and a run's later stages (a join's output after its scratch is freed) reuse them.
+ *
+ * A request that no kept mapping fits first unmaps kept ones of as many bytes, so that live and
+ * kept mappings together never hold more than the live ones have held at the most: the peak a
+ * run has without the reserve (though a reused mapping is resident in full, where a new one is
+ * only where it is touched). Kept mappings are not charged to the accountant, and all are
+ * unmapped before an allocation fails (at the limit or by the system). Under AddressSanitizer
+ * large buffers are malloc's, so that every buffer keeps its exact bounds and a use after free
+ * is still caught. */
 
 #if defined(__SANITIZE_ADDRESS__)
 #define MAP_OFF 1
@@ -229,14 +234,15 @@ static void *advise_huge(void *p, size_t bytes) {
 }
 
 /* malloc's aligned buffers: mapped by malloc itself past its threshold */
-static void *big_alloc(size_t len, bool zero) {
+static void *big_alloc(size_t len, bool zero, bool reuse) {
+    (void)reuse;
     if (over_limit(len)) return NULL;
     void *p = aligned_alloc(HUGE_PAGE, len);
     if (p && zero) memset(p, 0, len);
     return charged(advise_huge(p, len));
 }
 static size_t big_len(void *p) { (void)p; return 0; }
-static void big_free(void *p, size_t len) { (void)p, (void)len; }
+static void big_free(void *p, size_t len, bool keep_it) { (void)p, (void)len, (void)keep_it; }
 static void *big_realloc(void *p, size_t len, size_t bytes) { (void)p, (void)len, (void)bytes; return NULL; }
 size_t rx_map_live(void) { return 0; }
 size_t rx_map_kept(void) { return 0; }
@@ -298,6 +304,26 @@ static void *take_kept(size_t len) {
     return p;
 }
 
+/* Before a new mapping of len bytes: unmaps kept ones of at least as many bytes (the oldest
+ * first), or all of them, so that live and kept mappings together never hold more than the
+ * most the live ones have held at once. */
+static void make_room(size_t len) {
+    size_t freed = 0;
+    while (freed < len) {
+        pthread_mutex_lock(&map_lock);
+        if (!n_kept) {
+            pthread_mutex_unlock(&map_lock);
+            return;
+        }
+        Mapping old = kept[0];
+        memmove(kept, kept + 1, --n_kept * sizeof *kept);
+        kept_bytes -= old.len;
+        pthread_mutex_unlock(&map_lock);
+        munmap(old.p, old.len);
+        freed += old.len;
+    }
+}
+
 /* Lists [p, p + len) as live; false (nothing listed) when the list cannot grow. */
 static bool list_live(void *p, size_t len) {
     pthread_mutex_lock(&map_lock);
@@ -331,15 +357,17 @@ static void *map_new(size_t len) {
     return a;
 }
 
-/* len bytes (whole huge pages), charged and listed as live: a kept mapping when one fits, else a
- * new one; zeroed when zero (a new mapping is zero already). NULL when out of memory. */
-static void *big_alloc(size_t len, bool zero) {
+/* len bytes (whole huge pages), charged and listed as live: with reuse a kept mapping when one
+ * fits, else a new one; zeroed when zero (a new mapping is zero already). NULL when out of
+ * memory. */
+static void *big_alloc(size_t len, bool zero, bool reuse) {
     if (!charge(len)) {
         drop_kept();   /* past the limit: memory is scarce, hold none in reserve */
         return NULL;
     }
-    void *a = take_kept(len);
+    void *a = reuse ? take_kept(len) : NULL;
     bool fresh = !a;
+    if (fresh) make_room(len);
     if (fresh && !(a = map_new(len))) {
         drop_kept();
         a = map_new(len);
@@ -371,9 +399,9 @@ static size_t big_len(void *p) {
     return len;
 }
 
-/* Frees live mapping p of len bytes: unlisted, credited, and kept or unmapped. */
-static void big_free(void *p, size_t len) {
-    size_t cap = retain_cap();
+/* Frees live mapping p of len bytes: unlisted, credited, and kept (when keep) or unmapped. */
+static void big_free(void *p, size_t len, bool keep_it) {
+    size_t cap = keep_it ? retain_cap() : 0;
     bool keep = false;
     pthread_mutex_lock(&map_lock);
     for (size_t i = n_maps; i-- > 0;)
@@ -455,7 +483,7 @@ void *rx_malloc(size_t bytes) {
         if (over_limit(bytes)) return NULL;
         return charged(malloc(bytes ? bytes : 1));
     }
-    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), false);
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), false, true);
 }
 
 void *rx_calloc(size_t n, size_t size) {
@@ -465,14 +493,14 @@ void *rx_calloc(size_t n, size_t size) {
         if (over_limit(bytes)) return NULL;
         return charged(calloc(n ? n : 1, size ? size : 1));
     }
-    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), true);
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), true, true);
 }
 
 void rx_free(void *p) {
     if (!p) return;
     size_t len = big_len(p);
     if (len) {
-        big_free(p, len);
+        big_free(p, len, true);
         return;
     }
     credit(malloc_usable_size(p));
@@ -511,7 +539,26 @@ void *rx_realloc(void *p, size_t bytes) {
     return q;
 }
 
-void *rx_map_alloc(size_t bytes) { return rx_malloc(bytes); }
-void *rx_map_calloc(size_t n, size_t size) { return rx_calloc(n, size); }
+/* The kernels' buffers: never a kept mapping (a result sized for the most it can hold is touched
+ * only where it is filled; a kept one is resident whole, which would raise a join's peak), and
+ * unmapped when freed. */
+void *rx_map_alloc(size_t bytes) {
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return rx_malloc(bytes);
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), false, false);
+}
+
+void *rx_map_calloc(size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes < RX_HUGE_MIN || bytes > SIZE_MAX - HUGE_PAGE) return rx_calloc(n, size);
+    return big_alloc((bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), true, false);
+}
+
 void *rx_map_realloc(void *p, size_t bytes) { return rx_realloc(p, bytes); }
-void rx_map_free(void *p) { rx_free(p); }
+
+void rx_map_free(void *p) {
+    if (!p) return;
+    size_t len = big_len(p);
+    if (len) big_free(p, len, false);
+    else rx_free(p);
+}

@@ -253,11 +253,11 @@ typedef struct {
 static bool alloc_scatter(SideState *S) {
     const AsofSide *s = S->s;
     size_t nv = S->n_valid;
-    S->key = xmalloc(nv, sizeof *S->key);
+    S->key = xmalloc_whole(nv, sizeof *S->key);
     if (S->rowkey) S->res = S->match;
-    else if (!S->is_left) S->row = xmalloc(nv, sizeof *S->row);
+    else if (!S->is_left) S->row = xmalloc_whole(nv, sizeof *S->row);
     else if (!s->part && !S->any_invalid) S->res = S->match; /* scatter order is row order */
-    else S->res = xmalloc(nv, sizeof *S->res);
+    else S->res = xmalloc_whole(nv, sizeof *S->res);
     if (!S->key || (!S->is_left && !S->rowkey && !S->row) || (S->is_left && !S->res)) {
         S->failed = true;
         return false;
@@ -853,9 +853,9 @@ static void nested_loop(const AsofSide *l, const AsofSide *r, uint32_t n_parts, 
 
 static void free_side(SideState *S) {
     rx_free(S->pi);
-    xfree(S->key);
-    xfree(S->row);
-    if (S->res != S->match) xfree(S->res);
+    xfree_whole(S->key);
+    xfree_whole(S->row);
+    if (S->res != S->match) xfree_whole(S->res);
 }
 
 static int asof_one(const AsofSide *l, const AsofSide *r, const AsofOptions *opt, uint32_t *match,

@@ -34,6 +34,17 @@ static inline void *xrealloc(void *p, size_t bytes) { return rx_map_realloc(p, b
 /* Frees what xmalloc, xcalloc or xrealloc returned; NULL is a no-op. */
 static inline void xfree(void *p) { rx_map_free(p); }
 
+/* As xmalloc, for a buffer the kernel writes whole before it reads it (a scatter's keys): it
+ * may be a buffer freed earlier and kept (rx_malloc's reserve, base.h), whose pages are
+ * resident already; a kept one would only inflate the resident set of a buffer that is touched
+ * in part. Freed with xfree_whole, which keeps it in turn. */
+static inline void *xmalloc_whole(size_t n, size_t size) {
+    if (n == 0) n = 1;
+    if (n > SIZE_MAX / size) return NULL;
+    return rx_malloc(n * size);
+}
+static inline void xfree_whole(void *p) { rx_free(p); }
+
 /* One task of a phase: fn(arg), its result in rc (0 or -1). */
 typedef struct {
     int (*fn)(void *);

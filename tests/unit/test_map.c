@@ -86,13 +86,32 @@ int main(void) {
     rx_free(k2);
     unsigned char *k3 = rx_malloc(3 * MB);   /* 4 MB of the 8 kept */
     CHECK(k3 == k && rx_map_kept() == kept0 + 4 * MB);
-    unsigned char *k4 = rx_map_alloc(4 * MB);  /* the kept tail */
+    unsigned char *k4 = rx_malloc(4 * MB);      /* the kept tail */
     CHECK(k4 == k + 4 * MB && rx_map_kept() == kept0);
+    rx_free(k4);
+    /* a kernel's buffer is never a kept one (a new mapping, which first unmaps as many kept
+     * bytes), and is unmapped, not kept, when freed */
+    unsigned char *km = rx_map_alloc(4 * MB);
+    CHECK(km && km != k + 4 * MB && rx_map_kept() == kept0);
+    rx_map_free(km);
+    CHECK(rx_map_kept() == kept0);
+    k4 = rx_malloc(4 * MB);
     k3 = rx_realloc(k3, 4 * MB);   /* fits its pages: stays */
     CHECK(k3 == k && k3[0] == 0xcd);
     rx_free(k3);
     rx_free(k4);
     CHECK(rx_map_kept() == kept0 + 8 * MB && rx_memory_used() == used);
+    /* a request no kept mapping fits unmaps kept ones of as many bytes first (here all) */
+    unsigned char *k5 = rx_malloc(10 * MB);
+    CHECK(k5 && rx_map_kept() == 0);
+    unsigned char *k6 = rx_malloc(4 * MB);
+    rx_free(k5);
+    rx_free(k6);
+    CHECK(rx_map_kept() == 14 * MB);
+    unsigned char *k7 = rx_malloc(16 * MB);   /* the oldest (10 MB) and then 4 MB go */
+    CHECK(k7 && rx_map_kept() == 0);
+    rx_free(k7);
+    CHECK(rx_map_kept() == 16 * MB);
 
     /* Under a memory limit the reserve holds at most a quarter of it, and an allocation
      * refused at the limit empties it. */
