@@ -223,6 +223,7 @@ static const char *const QUERIES[] = {
     "query { T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q };",
     "query { π sym, ts, qty, ts_r → qts, note_r → qn (T ASOF T.sym = Q.sym ∧ T.ts >= Q.ts Q) };",
     "query { π T.id, Q.note → qn (T ASOF INNER T.note = Q.note ∧ T.ts <= Q.ts Q) };",
+    "query { π T.id, Q.id → qid (T ASOF T.sym = Q.sym ∧ T.note = Q.note ∧ T.ts >= Q.ts Q) };",
     "query { π sym (T) ∪ π sym (Q) };",
     "query { π note (T) − π note (Q) };",
     "query { π sym, note (T) ∩ π sym, note (Q) };",
