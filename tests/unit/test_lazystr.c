@@ -203,6 +203,24 @@ static int collect(void *ud, const RxResult *r) {
             else sb_append(b, (const char *)c.data + c.offsets[i], (size_t)(c.offsets[i + 1] - c.offsets[i])), sb_putc(b, '|');
         }
         sb_putc(b, '\n');
+        /* ... and its Arrow export */
+        struct ArrowSchema sc;
+        struct ArrowArray ar;
+        if (rx_result_arrow(r, j, &sc, &ar) != 0) {
+            sb_puts(b, "(arrow failed)\n");
+            continue;
+        }
+        const uint8_t *valid = ar.buffers[0];
+        const int32_t *off = ar.buffers[1];
+        const char *data = ar.buffers[2];
+        sb_printf(b, "== arrow %d %s %lld\n", j, sc.format, (long long)ar.null_count);
+        for (int64_t i = 0; sc.format[0] == 'u' && i < ar.length; i++) {
+            if (valid && !(valid[i / 8] >> (i % 8) & 1)) sb_puts(b, "<NULL>|");
+            else sb_append(b, data + off[i], (size_t)(off[i + 1] - off[i])), sb_putc(b, '|');
+        }
+        sb_putc(b, '\n');
+        ar.release(&ar);
+        sc.release(&sc);
     }
     return 0;
 }
