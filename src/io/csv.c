@@ -1134,6 +1134,7 @@ typedef struct {
     size_t lazy_to;      /* rows of the chunk before this one got a code and no slice (a
                             coded column has none, column.h; fill_slices makes them if the
                             column ends up without a dictionary) */
+    bool oom;            /* text_slots failed: the chunk fails with out of memory */
     atomic_bool *no_dict;  /* set by any chunk over its limit: the column gets none */
     /* A file read in windows: TEXT cells of up to 16 bytes whose dictionary lookup waits
      * (copy_text) until DICT_AHEAD more have come, so that the index's memory they probe is
@@ -1184,6 +1185,36 @@ static inline void track_f(ColState *cs, double v) {
     cs->last_f = v;
 }
 
+/* The slice array of cs's TEXT column, which a column with a dictionary gets only when a
+ * chunk first needs it (a cell that gets no code): made once, whichever chunk asks first, by an
+ * atomic compare-and-swap on the column's data. NULL (and cs->oom set) when out of memory. */
+static RxStr *text_slots(ColState *cs) {
+    if (cs->data) return cs->data;
+    void *d = __atomic_load_n(&cs->col->data, __ATOMIC_ACQUIRE);
+    if (!d) {
+        void *mine = rx_malloc((cs->col->n ? cs->col->n : 1) * sizeof(RxStr));
+        if (!mine) {
+            cs->oom = true;
+            return NULL;
+        }
+        void *want = NULL;
+        if (__atomic_compare_exchange_n(&cs->col->data, &want, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            d = mine;
+        } else {
+            rx_free(mine);
+            d = want;
+        }
+    }
+    cs->data = d;
+    return d;
+}
+
+/* Stores slice v at row of cs's TEXT column (text_slots). */
+static inline void put_slice(ColState *cs, size_t row, RxStr v) {
+    RxStr *d = text_slots(cs);
+    if (d) d[row] = v;
+}
+
 /* Gives the TEXT value v at row its dictionary code; its bytes are read at `bytes` (the view:
  * v points into the mapping). */
 static inline void text_code(ColState *cs, size_t row, const char *bytes, const RxStr *v) {
@@ -1220,7 +1251,6 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
         uint32_t sl = d->map.slot[later->h & d->map.mask];
         if (sl) __builtin_prefetch(&d->ents[sl - 1]);
     }
-    RxStr *dst = (RxStr *)cs->data + row;
     char *o = esc->data + esc->len;
     if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
     if (cs->codes) {
@@ -1252,7 +1282,7 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
     }
     esc->len += n;
     cs->uses_esc = true;
-    if (!cs->codes) *dst = (RxStr){o, n};
+    if (!cs->codes) put_slice(cs, row, (RxStr){o, n});
 }
 
 /* convert for a non-NULL TEXT cell of a file read in windows (Reader.copy), whose bytes do not
@@ -1261,7 +1291,6 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
  * the file changed since. A value already in the chunk's dictionary takes that value's copy
  * instead, so a column of few distinct values keeps one copy of each per chunk. */
 static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHeap *esc) {
-    RxStr *dst = (RxStr *)cs->data + row;
     const char *s = f->s;
     size_t n = f->n, k = n;
     if (!esc || esc->cap - esc->len - *cs->esc_ahead < n)
@@ -1316,7 +1345,7 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
     }
     esc->len += k;
     cs->uses_esc = true;
-    if (!cs->codes) *dst = v;
+    if (!cs->codes) put_slice(cs, row, v);
     return 0;
 }
 
@@ -1354,7 +1383,7 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
         }
         if (cs->codes) text_code(cs, row, f->quoted == 2 ? v.ptr : s, &v);
         if (cs->codes) cs->lazy_to = row + 1;   /* no slice: the code says it */
-        else ((RxStr *)cs->data)[row] = v;
+        else put_slice(cs, row, v);
         return 0;
     }
     if (is_null(r, f)) goto null;
@@ -1425,6 +1454,8 @@ null:
     if (cs->codes) {
         cs->codes[row] = 0;
         cs->lazy_to = row + 1;
+    } else if (cs->type == TY_TEXT) {
+        put_slice(cs, row, (RxStr){0});
     } else {
         memset((char *)cs->data + row * type_width(cs->type), 0, type_width(cs->type));
     }
@@ -2382,6 +2413,12 @@ static void pass2_job(Jobs *j, int k, Worker *w) {
     } else {
         for (int s = 0; s < P->n_load; s++)
             while (cs[s].n_ahead) dict_settle(&cs[s], P->esc[k]);
+        bool oom = false;
+        for (int s = 0; s < P->n_load; s++) oom |= cs[s].oom;
+        if (oom) {
+            P->failed[k] = 1;   /* no message: out of memory */
+            jobs_failed(j, k);
+        }
     }
     /* The chunk's lookups are done: its dictionaries' indexes go now, so that the next
      * chunk's reuse their memory; finish_dicts reads the entries only. */
@@ -2412,14 +2449,16 @@ static void remap_job(Jobs *j, int k, Worker *w) {
 /* Gives the rows of column s that got a chunk-local code and no slice (ColState.lazy_to) their
  * slices, from each chunk's dictionary (NULL rows: an empty slice): for a column that ends up
  * without a dictionary, whose rows then need slices. */
-static void fill_slices(const Load *L, int n_load, int s, Column *col, const uint32_t *codes,
-                        const ColState *cs) {
+static int fill_slices(const Load *L, int n_load, int s, Column *col, const uint32_t *codes,
+                       const ColState *cs) {
+    if (!col->data && !(col->data = rx_malloc((col->n ? col->n : 1) * sizeof(RxStr)))) return -1;
     for (int k = 0; k < L->n_chunks; k++) {
         const ColState *x = &cs[(size_t)k * (size_t)n_load + (size_t)s];
         RxStr *v = col->data;
         for (size_t i = L->chunks[k].row0; i < x->lazy_to; i++)
             v[i] = codes[i] ? x->dict.ents[codes[i] - 1].s : (RxStr){0};
     }
+    return 0;
 }
 
 /* Gives column c's dictionary (the g.n strings of dict, slices into the mapping) bytes of its
@@ -2463,7 +2502,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
     for (int s = 0; s < n_load; s++) {
         if (!codes[s]) continue;
         if (atomic_load(&no_dict[s])) {
-            fill_slices(L, n_load, s, cols[s], codes[s], cs);
+            if (fill_slices(L, n_load, s, cols[s], codes[s], cs) < 0) goto out;
             rx_free(codes[s]);
             codes[s] = NULL;
             continue;
@@ -2490,7 +2529,10 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
                 free(maps[(size_t)k * (size_t)n_load + (size_t)s]);
                 maps[(size_t)k * (size_t)n_load + (size_t)s] = NULL;
             }
-            fill_slices(L, n_load, s, cols[s], codes[s], cs);
+            if (fill_slices(L, n_load, s, cols[s], codes[s], cs) < 0) {
+                dict_free(&g);
+                goto out;
+            }
             rx_free(codes[s]);
             codes[s] = NULL;
             dict_free(&g);
@@ -2513,8 +2555,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
         cols[s]->codes = codes[s];
         cols[s]->dict = dicts[s];
         cols[s]->n_dict = n_dict[s];
-        rx_free(cols[s]->data);   /* never written: the column is lazy (column.h) */
-        cols[s]->data = NULL;
+        /* no slices: the column is lazy (column.h) */
         codes[s] = NULL;
         dicts[s] = NULL;
     }
@@ -2984,20 +3025,23 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         slot[j] = s;
         col_of[s] = j;
         atomic_init(&no_dict[s], false);
-        Column *c = cols[s] = col_new(L->types[j], n_rows);
+        /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
+         * which joins and grouping use instead of hashing every row's bytes again; such a
+         * column gets its slice array only if a chunk needs one (text_slots). */
+        bool coded = L->types[j] == TY_TEXT && n_rows >= 4096;
+        Column *c = cols[s] = coded ? rx_calloc(1, sizeof *c) : col_new(L->types[j], n_rows);
         if (!c) {
             oom(L);
             goto out;
         }
+        if (coded) c->refcnt = 1, c->type = TY_TEXT, c->n = n_rows;
         any_text |= c->type == TY_TEXT;
-        advise_huge(c->data, type_width(c->type) * n_rows);
+        if (c->data) advise_huge(c->data, type_width(c->type) * n_rows);
         if (L->may_null[j] && !col_valid(c)) {
             oom(L);
             goto out;
         }
-        /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
-         * which joins and grouping use instead of hashing every row's bytes again. */
-        if (c->type == TY_TEXT && n_rows >= 4096) {
+        if (coded) {
             codes[s] = rx_malloc(n_rows * sizeof *codes[s]);
             if (!codes[s]) {
                 oom(L);
