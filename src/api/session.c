@@ -964,7 +964,9 @@ static Column *host_text_coded(RxSession *s, const char *rel, const RxColumnIn *
     RxStr *dict = rx_malloc((nd ? nd : 1) * sizeof *dict);       /* the distinct values */
     uint32_t *codes = rx_malloc((n ? n : 1) * sizeof *codes);
     StrHeap *h = heap_borrow(c->data ? c->data : "", bytes);
-    Column *col = col_new(TY_TEXT, n);
+    /* coded and lazy (column.h): no per-row slices unless every row is NULL (below) */
+    Column *col = rx_calloc(1, sizeof *col);
+    if (col) col->refcnt = 1, col->type = TY_TEXT, col->n = n;
     RxHMap m = {0};
     const char *why = NULL;
     size_t bad_at = 0;
@@ -1013,7 +1015,6 @@ static Column *host_text_coded(RxSession *s, const char *rel, const RxColumnIn *
         }
         remap[k] = v;
     }
-    RxStr *sl = col_str(col);
     const int32_t *in = c->codes;
     uint64_t *valid = NULL;
     for (size_t i = 0; i < n; i++) {
@@ -1028,18 +1029,24 @@ static Column *host_text_coded(RxSession *s, const char *rel, const RxColumnIn *
             if (!valid && !(valid = col_valid(col))) goto oom;
             bitmap_set(valid, i, false);
             codes[i] = 0;   /* column.h: a NULL row's code is 0 */
-            sl[i] = (RxStr){"", 0};
             continue;
         }
         codes[i] = remap[k];
-        sl[i] = dict[codes[i]];
     }
     hmap_free(&m);
     rx_free(vals), rx_free(remap), rx_free(hash);
     heap_release(h);   /* the column holds it now */
     if (nu == 0) {
-        /* every row NULL: plain slices, no dictionary for code 0 to name */
+        /* every row NULL: plain (empty) slices, no dictionary for code 0 to name */
         rx_free(dict), rx_free(codes);
+        RxStr *sl = rx_malloc((n ? n : 1) * sizeof *sl);
+        if (!sl) {
+            col_release(col);
+            rx_error(&s->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory registering '%s'", rel);
+            return NULL;
+        }
+        for (size_t i = 0; i < n; i++) sl[i] = (RxStr){"", 0};
+        col->data = sl;
         return col;
     }
     col->codes = codes;
@@ -1369,9 +1376,8 @@ int rx_result_column(const RxResult *r, int col, RxColumnOut *out) {
     }
     /* text: offsets and the bytes gathered once, in the result's arena */
     size_t bytes = 0;
-    const RxStr *sl = col_str(c);
     for (size_t i = 0; i < n; i++)
-        if (!col_is_null(c, i)) bytes += sl[i].len;
+        if (!col_is_null(c, i)) bytes += col_text(c, i).len;
     int64_t *off = arena_alloc(r->a, (n + 1) * sizeof *off);
     char *d = arena_alloc(r->a, bytes ? bytes : 1);
     if (!off || !d) {
@@ -1382,8 +1388,9 @@ int rx_result_column(const RxResult *r, int col, RxColumnOut *out) {
     for (size_t i = 0; i < n; i++) {
         off[i] = (int64_t)at;
         if (col_is_null(c, i)) continue;
-        memcpy(d + at, sl[i].ptr, sl[i].len);
-        at += sl[i].len;
+        RxStr v = col_text(c, i);
+        memcpy(d + at, v.ptr, v.len);
+        at += v.len;
     }
     off[n] = (int64_t)at;
     out->data = d;
@@ -1442,7 +1449,7 @@ int rx_result_text_dict(const RxResult *r, int col, RxTextDict *out) {
     const Column *c = r->t->cols[col];
     size_t n = r->t->n_rows;
     if (c->codes && c->dict) return text_dict_coded(r, c, out);
-    const RxStr *sl = col_str(c);
+    const RxStr *sl = col_str(c);   /* not coded, so not lazy */
     int32_t *codes = arena_alloc(r->a, (n ? n : 1) * sizeof *codes);
     uint32_t *first = rx_malloc((n ? n : 1) * sizeof *first);   /* the row of each value */
     uint64_t *hash = rx_malloc((n ? n : 1) * sizeof *hash);     /* each value's hash */

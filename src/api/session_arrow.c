@@ -489,7 +489,7 @@ static int export_column(const Column *c, const char *name, size_t n, struct Arr
     size_t bytes = 0;
     if (c->type == TY_TEXT) {
         for (size_t i = 0; i < n; i++)
-            if (!col_is_null(c, i)) bytes += col_str(c)[i].len;
+            if (!col_is_null(c, i)) bytes += col_text(c, i).len;
         if (bytes > (size_t)INT32_MAX) fmt = "U";
     }
     if (c->type == TY_DURATION)
@@ -541,13 +541,13 @@ static int export_column(const Column *c, const char *name, size_t n, struct Arr
         char *data = offs ? own(a, 2, NULL, bytes) : NULL;
         if (!data) goto fail;
         size_t at = 0;
-        const RxStr *sl = col_str(c);
         for (size_t i = 0; i < n; i++) {
             if (wide) ((int64_t *)offs)[i] = (int64_t)at;
             else ((int32_t *)offs)[i] = (int32_t)at;
             if (col_is_null(c, i)) continue;
-            if (sl[i].len) memcpy(data + at, sl[i].ptr, sl[i].len);
-            at += sl[i].len;
+            RxStr v = col_text(c, i);
+            if (v.len) memcpy(data + at, v.ptr, v.len);
+            at += v.len;
         }
         if (wide) ((int64_t *)offs)[n] = (int64_t)at;
         else ((int32_t *)offs)[n] = (int32_t)at;

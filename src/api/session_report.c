@@ -117,7 +117,7 @@ static bool endpoint(const Column *c, size_t i, Point *p) {
     case TY_INT: case TY_TIMESTAMP: case TY_TIME: p->v = (double)col_i64(c)[i]; return true;
     case TY_FLOAT: p->v = col_f64(c)[i]; return true;
     case TY_DATE: p->v = (double)col_i32(c)[i]; return true;
-    case TY_TEXT: p->text = true, p->s = col_str(c)[i]; return true;
+    case TY_TEXT: p->text = true, p->s = col_text(c, i); return true;
     default: return false;
     }
 }

@@ -373,6 +373,12 @@ static Table *run_project(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
             return NULL;
         }
     }
+    /* duplicate removal reads every column's slices (coded columns included) */
+    if (table_need_str(t) < 0) {
+        table_free(t);
+        ops_oom(err);
+        return NULL;
+    }
     return ops_dedup(t, err);
 }
 
@@ -406,8 +412,8 @@ static int gather_columns(Column **out, const Column **src, const uint32_t **idx
     for (int c = 0; c < n_cols; c++) out[c] = NULL;
     for (int c = 0; c < n_cols; c++) {
         if (!idx[c]) continue;
-        out[c] = col_new(src[c]->type, n);
-        if (!out[c] || (src[c]->type == TY_TEXT && col_share_heaps(out[c], src[c]) < 0)) goto oom;
+        out[c] = col_new_gather(src[c], n);
+        if (!out[c]) goto oom;
         if (!src[c]->valid) {
             /* a ROW_NONE needs a bitmap too: look once per index array */
             bool none = false;
@@ -1008,6 +1014,22 @@ static size_t new_bytes(const Table *t, const Table *in0, const Table *in1) {
     return b;
 }
 
+/* Whether operator p reads lazy coded columns (column.h) as they are; every other operator
+ * gets inputs whose slices exist (run makes them first). A scan and ρ pass columns on; π of
+ * plain columns shares them (its duplicate removal makes the slices it needs); the AS-OF join
+ * keys coded columns by code (keys.c) and gathers codes. */
+static bool reads_lazy(const ExecCtx *x, const PNode *p) {
+    switch (p->kind) {
+    case PN_SCAN: case PN_RENAME: return true;
+    case PN_PROJECT:
+        for (int i = 0; i < p->lp->n_items; i++)
+            if (p->lp->items[i]->kind != EX_COL) return false;
+        return true;
+    case PN_ASOF: return !x->on_join && !p->lp->asof_k;
+    default: return false;
+    }
+}
+
 static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
@@ -1021,6 +1043,10 @@ static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     /* The inputs are built: from here on, time and memory are this operator's own. */
     double t_self = now_s();
     size_t mem0 = rx_memory_peak_mark();
+    if (!reads_lazy(x, p) && (table_need_str(in0) < 0 || table_need_str(in1) < 0)) {
+        ops_oom(err);
+        goto done;
+    }
     switch (p->kind) {
     case PN_SCAN:
         out = ops_shared_table(lp->table, &lp->schema);
@@ -1075,6 +1101,7 @@ static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
         break;
     }
     }
+done:;
     size_t held = rx_memory_peak_since(mem0);
     if (mem0 + held > x->peak_bytes) x->peak_bytes = mem0 + held;
     if (!out) ops_budget_error(p, held, NULL, err);

@@ -141,6 +141,11 @@ int keys_encode_ordered(const Column *const *cols, int n, KeySet *out, RxError *
     if (text) {
         size_t total = 0;
         for (int i = 0; i < n; i++) total += cols[i]->n;
+        for (int i = 0; i < n; i++)
+            if (col_need_str(cols[i]) < 0) {
+                keys_free(out);
+                return oom(err);
+            }
         Dict d;
         if (dict_init(&d, total < 1024 ? total : 1024) < 0) {
             keys_free(out);
@@ -255,7 +260,7 @@ int keys_validity(const Column *const *cols, int n_cols, size_t n, uint64_t **ou
 static int equality_codes(const Column *l, const Column *r, int64_t *lc, int64_t *rc, RxError *err) {
     if (l->type == TY_TEXT || r->type == TY_TEXT) {
         Dict d;
-        if (dict_init(&d, 1024) < 0) return oom(err);
+        if (col_need_str(l) < 0 || col_need_str(r) < 0 || dict_init(&d, 1024) < 0) return oom(err);
         bool failed = false;
         for (size_t i = 0; i < r->n; i++)
             rc[i] = col_is_null(r, i) ? -1 : (int64_t)dict_id(&d, col_str(r)[i], true, &failed);
@@ -324,7 +329,8 @@ static int partition_text(const Column *l, size_t nl, const Column *r, size_t nr
     kp->l = kp->l_own = rx_malloc((nl ? nl : 1) * sizeof *kp->l_own);
     kp->r = kp->r_own = rx_malloc((nr ? nr : 1) * sizeof *kp->r_own);
     Dict d;
-    if (!kp->l_own || !kp->r_own || dict_init(&d, 1024) < 0) return oom(err);
+    if (!kp->l_own || !kp->r_own || col_need_str(l) < 0 || col_need_str(r) < 0 || dict_init(&d, 1024) < 0)
+        return oom(err);
     uint32_t *lp = kp->l_own, *rp = kp->r_own;
     bool failed = false;
     for (size_t i = 0; i < nr && !failed; i++)

@@ -18,6 +18,7 @@ typedef struct {
  * bit by bit; a dictionary is not carried (it is an optimisation, not part of the value). */
 static Column *slice(const Column *c, size_t from, size_t n) {
     if (c->pruned) return col_placeholder(c->type, n);
+    if (col_need_str(c) < 0) return NULL;   /* a lazy coded column's slices, copied below */
     Column *out = col_new(c->type, n);
     if (!out) return NULL;
     if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) goto oom;

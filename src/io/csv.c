@@ -68,7 +68,10 @@
  * with few distinct values get a dictionary (column.h: codes in order of first appearance):
  * each chunk collects its own distinct values in order, and they merge in chunk order, which
  * is the order of first appearance in the file; the dictionary's strings are copied into a heap
- * of the column's own (own_dict_bytes). NULL cells clear their bit in a validity
+ * of the column's own (own_dict_bytes). A cell that gets a code gets no slice (a coded column
+ * is lazy, column.h: its slice array is never written and goes at the end); a column that ends
+ * up without a dictionary has those rows' slices made from its chunks' dictionaries
+ * (fill_slices). NULL cells clear their bit in a validity
  * bitmap allocated before pass 2 for the columns pass 1 saw NULLs in (atomically: two chunks
  * may share a word of it), and dropped again when no cell was NULL after all ("" in TEXT).
  *
@@ -1070,7 +1073,8 @@ static uint64_t dict_hash_of(const void *ctx, uint32_t e) { return ((const Dict 
 static uint32_t dict_add(Dict *d, const DictEnt *k, const RxHProbe *at);
 
 /* The index of k's string (its bytes at kb) in d, adding k after the others when new;
- * UINT32_MAX once d has more than d->max strings (d->over, and d keeps no more). */
+ * UINT32_MAX once d has more than d->max strings (d->over, and d keeps no more; its entries
+ * stay until dict_free). */
 static inline uint32_t dict_put(Dict *d, const DictEnt *k, const char *kb) {
     if (d->over || !d->map.slot) return dict_add(d, k, NULL);
     RxHProbe p = hmap_probe(&d->map, k->h);
@@ -1102,8 +1106,9 @@ static __attribute__((noinline)) uint32_t dict_add(Dict *d, const DictEnt *k, co
     if (hmap_insert(&d->map, &p, d->n++, dict_hash_of, d) < 0) goto over;
     return d->n - 1;
 over:
+    /* the entries stay: rows coded so far get their slices from them (fill_slices) */
     d->over = true;
-    dict_free(d);
+    hmap_free(&d->map);
     return UINT32_MAX;
 }
 
@@ -1139,6 +1144,10 @@ typedef struct {
     double first_f, last_f;
     uint32_t *codes;     /* TEXT with a dictionary: the column's codes (local index + 1) */
     Dict dict;           /* ... and this chunk's distinct values */
+    size_t lazy_to;      /* rows of the chunk before this one got a code and no slice (a
+                            coded column has none, column.h; fill_slices makes them if the
+                            column ends up without a dictionary) */
+    bool oom;            /* text_slots failed: the chunk fails with out of memory */
     atomic_bool *no_dict;  /* set by any chunk over its limit: the column gets none */
     /* A file read in windows: TEXT cells of up to 16 bytes whose dictionary lookup waits
      * (copy_text) until DICT_AHEAD more have come, so that the index's memory they probe is
@@ -1189,6 +1198,36 @@ static inline void track_f(ColState *cs, double v) {
     cs->last_f = v;
 }
 
+/* The slice array of cs's TEXT column, which a column with a dictionary gets only when a
+ * chunk first needs it (a cell that gets no code): made once, whichever chunk asks first, by an
+ * atomic compare-and-swap on the column's data. NULL (and cs->oom set) when out of memory. */
+static RxStr *text_slots(ColState *cs) {
+    if (cs->data) return cs->data;
+    void *d = __atomic_load_n(&cs->col->data, __ATOMIC_ACQUIRE);
+    if (!d) {
+        void *mine = rx_malloc((cs->col->n ? cs->col->n : 1) * sizeof(RxStr));
+        if (!mine) {
+            cs->oom = true;
+            return NULL;
+        }
+        void *want = NULL;
+        if (__atomic_compare_exchange_n(&cs->col->data, &want, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            d = mine;
+        } else {
+            rx_free(mine);
+            d = want;
+        }
+    }
+    cs->data = d;
+    return d;
+}
+
+/* Stores slice v at row of cs's TEXT column (text_slots). */
+static inline void put_slice(ColState *cs, size_t row, RxStr v) {
+    RxStr *d = text_slots(cs);
+    if (d) d[row] = v;
+}
+
 /* Gives the TEXT value v at row its dictionary code; its bytes are read at `bytes` (the view:
  * v points into the mapping). */
 static inline void text_code(ColState *cs, size_t row, const char *bytes, const RxStr *v) {
@@ -1225,7 +1264,6 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
         uint32_t sl = d->map.slot[later->h & d->map.mask];
         if (sl) __builtin_prefetch(&d->ents[sl - 1]);
     }
-    RxStr *dst = (RxStr *)cs->data + row;
     char *o = esc->data + esc->len;
     if (cs->codes && atomic_load_explicit(cs->no_dict, memory_order_relaxed)) cs->codes = NULL;
     if (cs->codes) {
@@ -1238,7 +1276,7 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
                 if (d->ents[e].h == k->h && d->ents[e].s.len == n && d->ents[e].a == k->a &&
                     d->ents[e].b == k->b) {   /* dict_eq of up to 16 bytes: their words */
                     cs->codes[row] = e + 1;
-                    *dst = d->ents[e].s;   /* the copy made when it was new */
+                    cs->lazy_to = row + 1;   /* no slice: the code says it */
                     return;
                 }
         }
@@ -1250,13 +1288,14 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
             cs->codes = NULL;
         } else {
             cs->codes[row] = code + 1;
+            cs->lazy_to = row + 1;
         }
     } else {
         dict_ent_bytes(k, o);
     }
     esc->len += n;
     cs->uses_esc = true;
-    *dst = (RxStr){o, n};
+    if (!cs->codes) put_slice(cs, row, (RxStr){o, n});
 }
 
 /* convert for a non-NULL TEXT cell of a file read in windows (Reader.copy), whose bytes do not
@@ -1265,7 +1304,6 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
  * the file changed since. A value already in the chunk's dictionary takes that value's copy
  * instead, so a column of few distinct values keeps one copy of each per chunk. */
 static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHeap *esc) {
-    RxStr *dst = (RxStr *)cs->data + row;
     const char *s = f->s;
     size_t n = f->n, k = n;
     if (!esc || esc->cap - esc->len - *cs->esc_ahead < n)
@@ -1314,15 +1352,13 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
             cs->codes = NULL;
         } else {
             cs->codes[row] = code + 1;
-            if (cs->dict.n == had) {
-                *dst = cs->dict.ents[code].s;   /* the copy made when it was new */
-                return 0;
-            }
+            cs->lazy_to = row + 1;   /* no slice: the code says it */
+            if (cs->dict.n == had) return 0;   /* the copy made when it was new serves */
         }
     }
     esc->len += k;
     cs->uses_esc = true;
-    *dst = v;
+    if (!cs->codes) put_slice(cs, row, v);
     return 0;
 }
 
@@ -1333,11 +1369,11 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
     size_t n = f->n;
     const char *why = NULL;
     if (cs->type == TY_TEXT) {
-        RxStr *dst = (RxStr *)cs->data + row;
+        RxStr v;
         if (n == 0 && f->quoted) {
             while (cs->n_ahead) dict_settle(cs, esc);   /* the lookups in file order */
-            dst->ptr = r->copy ? "" : in_map(r, s);
-            dst->len = 0;
+            v.ptr = r->copy ? "" : in_map(r, s);
+            v.len = 0;
         } else if (is_null(r, f)) {
             goto null;
         } else if (r->copy) {
@@ -1351,14 +1387,16 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
                 if (s[j] == '"') j++;
             }
             esc->len += k;
-            dst->ptr = o;
-            dst->len = k;
+            v.ptr = o;
+            v.len = k;
             cs->uses_esc = true;
         } else {
-            dst->ptr = in_map(r, s);
-            dst->len = n;
+            v.ptr = in_map(r, s);
+            v.len = n;
         }
-        if (cs->codes) text_code(cs, row, f->quoted == 2 ? dst->ptr : s, dst);
+        if (cs->codes) text_code(cs, row, f->quoted == 2 ? v.ptr : s, &v);
+        if (cs->codes) cs->lazy_to = row + 1;   /* no slice: the code says it */
+        else put_slice(cs, row, v);
         return 0;
     }
     if (is_null(r, f)) goto null;
@@ -1424,9 +1462,16 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
     }
     return fail_value(r, cs, f, "unsupported column type");
 null:
-    memset((char *)cs->data + row * type_width(cs->type), 0, type_width(cs->type));
     cs->sorted = false;
-    if (cs->codes) cs->codes[row] = 0;
+    while (cs->n_ahead) dict_settle(cs, esc);   /* the rows before settle first, in file order */
+    if (cs->codes) {
+        cs->codes[row] = 0;
+        cs->lazy_to = row + 1;
+    } else if (cs->type == TY_TEXT) {
+        put_slice(cs, row, (RxStr){0});
+    } else {
+        memset((char *)cs->data + row * type_width(cs->type), 0, type_width(cs->type));
+    }
     /* Pass 1 saw this NULL, so the bitmap exists; two chunks may share its word. */
     if (!cs->col->valid)
         return fail_nopos(r, RX_EIO, "'%s' changed while it was read", r->path);
@@ -2385,22 +2430,25 @@ static void pass2_job(Jobs *j, int k, Worker *w) {
     } else {
         for (int s = 0; s < P->n_load; s++)
             while (cs[s].n_ahead) dict_settle(&cs[s], P->esc[k]);
+        bool oom = false;
+        for (int s = 0; s < P->n_load; s++) oom |= cs[s].oom;
+        if (oom) {
+            P->failed[k] = 1;   /* no message: out of memory */
+            jobs_failed(j, k);
+        }
     }
     /* The chunk's lookups are done: its dictionaries' indexes go now, so that the next
      * chunk's reuse their memory; finish_dicts reads the entries only. */
     for (int s = 0; s < P->n_load; s++) hmap_free(&cs[s].dict.map);
 }
 
-/* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones,
- * and the rows of a column whose dictionary has bytes of its own as slices of those bytes, so
- * that the column no longer points into the file's bytes. */
+/* Rewrites each chunk's local dictionary codes (index + 1, 0 for NULL) as the merged ones.
+ * (A coded column has no per-row slices to rewrite: column.h.) */
 typedef struct {
     Load *L;
     int n_load;
     uint32_t **codes;    /* n_load: the column's codes, or NULL */
     uint32_t **maps;     /* n_chunks x n_load: local code -> merged index */
-    RxStr **dicts;       /* n_load: the merged dictionary, when its bytes are the column's own */
-    Column **cols;       /* n_load */
 } Remap;
 
 static void remap_job(Jobs *j, int k, Worker *w) {
@@ -2412,11 +2460,22 @@ static void remap_job(Jobs *j, int k, Worker *w) {
         if (!map) continue;
         uint32_t *c = R->codes[s] + ch->row0;
         for (size_t i = 0; i < ch->rows; i++) c[i] = map[c[i]];
-        const RxStr *dict = R->dicts[s];
-        if (!dict) continue;
-        RxStr *v = (RxStr *)R->cols[s]->data + ch->row0;
-        for (size_t i = 0; i < ch->rows; i++) v[i] = dict[c[i]];  /* NULL rows: any slice */
     }
+}
+
+/* Gives the rows of column s that got a chunk-local code and no slice (ColState.lazy_to) their
+ * slices, from each chunk's dictionary (NULL rows: an empty slice): for a column that ends up
+ * without a dictionary, whose rows then need slices. */
+static int fill_slices(const Load *L, int n_load, int s, Column *col, const uint32_t *codes,
+                       const ColState *cs) {
+    if (!col->data && !(col->data = rx_malloc((col->n ? col->n : 1) * sizeof(RxStr)))) return -1;
+    for (int k = 0; k < L->n_chunks; k++) {
+        const ColState *x = &cs[(size_t)k * (size_t)n_load + (size_t)s];
+        RxStr *v = col->data;
+        for (size_t i = L->chunks[k].row0; i < x->lazy_to; i++)
+            v[i] = codes[i] ? x->dict.ents[codes[i] - 1].s : (RxStr){0};
+    }
+    return 0;
 }
 
 /* Gives column c's dictionary (the g.n strings of dict, slices into the mapping) bytes of its
@@ -2460,6 +2519,7 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
     for (int s = 0; s < n_load; s++) {
         if (!codes[s]) continue;
         if (atomic_load(&no_dict[s])) {
+            if (fill_slices(L, n_load, s, cols[s], codes[s], cs) < 0) goto out;
             rx_free(codes[s]);
             codes[s] = NULL;
             continue;
@@ -2486,6 +2546,10 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
                 free(maps[(size_t)k * (size_t)n_load + (size_t)s]);
                 maps[(size_t)k * (size_t)n_load + (size_t)s] = NULL;
             }
+            if (fill_slices(L, n_load, s, cols[s], codes[s], cs) < 0) {
+                dict_free(&g);
+                goto out;
+            }
             rx_free(codes[s]);
             codes[s] = NULL;
             dict_free(&g);
@@ -2499,19 +2563,16 @@ static int finish_dicts(Load *L, int n_load, Column **cols, uint32_t **codes, Co
         any = true;
     }
     if (any) {
-        RxStr **owned = calloc((size_t)n_load, sizeof *owned);
-        if (!owned) goto out;
-        for (int s = 0; s < n_load; s++) owned[s] = own[s] && n_dict[s] ? dicts[s] : NULL;
-        Remap R = {L, n_load, codes, maps, owned, cols};
+        Remap R = {L, n_load, codes, maps};
         Jobs J = {.run = remap_job, .ctx = &R, .n = n_ch};
         run_jobs(L->threads, &J);
-        free(owned);
     }
     for (int s = 0; s < n_load; s++) {
         if (!codes[s]) continue;
         cols[s]->codes = codes[s];
         cols[s]->dict = dicts[s];
         cols[s]->n_dict = n_dict[s];
+        /* no slices: the column is lazy (column.h) */
         codes[s] = NULL;
         dicts[s] = NULL;
     }
@@ -2982,20 +3043,23 @@ int csv_load(CsvFile *cf, const uint8_t *want, RxError *err) {
         slot[j] = s;
         col_of[s] = j;
         atomic_init(&no_dict[s], false);
-        Column *c = cols[s] = col_new(L->types[j], n_rows);
+        /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
+         * which joins and grouping use instead of hashing every row's bytes again; such a
+         * column gets its slice array only if a chunk needs one (text_slots). */
+        bool coded = L->types[j] == TY_TEXT && n_rows >= 4096;
+        Column *c = cols[s] = coded ? rx_calloc(1, sizeof *c) : col_new(L->types[j], n_rows);
         if (!c) {
             oom(L);
             goto out;
         }
+        if (coded) c->refcnt = 1, c->type = TY_TEXT, c->n = n_rows;
         any_text |= c->type == TY_TEXT;
-        advise_huge(c->data, type_width(c->type) * n_rows);
+        if (c->data) advise_huge(c->data, type_width(c->type) * n_rows);
         if (L->may_null[j] && !col_valid(c)) {
             oom(L);
             goto out;
         }
-        /* TEXT with few distinct values (symbols, codes, categories) also gets a dictionary,
-         * which joins and grouping use instead of hashing every row's bytes again. */
-        if (c->type == TY_TEXT && n_rows >= 4096) {
+        if (coded) {
             codes[s] = rx_malloc(n_rows * sizeof *codes[s]);
             if (!codes[s]) {
                 oom(L);

@@ -499,6 +499,11 @@ int csv_chunks_next(CsvChunks *c, Table **out, RxError *err) {
             table_free(t);
             continue;
         }
+        /* the streaming operators read slices: a coded column's are made here (column.h) */
+        if (table_need_str(t) < 0) {
+            table_free(t);
+            return rx_error(err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory");
+        }
         *out = t;
         return 1;
     }

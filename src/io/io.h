@@ -99,8 +99,9 @@ size_t csv_streamed_bytes(const CsvFile *f);
  * column. Memory: a block and its chunk, whatever the file's size (and the longest record).
  * Standard input cannot be read again: csv_chunks_open fails with RX_EUNSUPPORTED for it (the
  * caller loads it into memory instead). A compressed file is decompressed again.
- * csv_chunks_next: 1 with *out a new table (the caller's, table_free), 0 at the end, -1 with
- * err. f must outlive the reader. */
+ * csv_chunks_next: 1 with *out a new table (the caller's, table_free; its TEXT columns have
+ * their slices, none is lazy, column.h), 0 at the end, -1 with err. f must outlive the
+ * reader. */
 typedef struct CsvChunks CsvChunks;
 int csv_chunks_open(const CsvFile *f, const uint8_t *want, CsvChunks **out, RxError *err);
 int csv_chunks_next(CsvChunks *c, Table **out, RxError *err);

@@ -70,7 +70,7 @@ int out_format_from_name(const char *name, OutFormat *out) {
 static RxStr value_text(const Column *c, size_t row, char *buf) {
     RxStr s = {buf, 0};
     switch (c->type) {
-    case TY_TEXT: return col_str(c)[row];
+    case TY_TEXT: return col_text(c, row);
     case TY_INT: s.len = num_format_int(col_i64(c)[row], buf); break;
     case TY_FLOAT: s.len = num_format_double(col_f64(c)[row], buf); break;
     case TY_BOOL: s.ptr = col_u8(c)[row] ? "true" : "false"; s.len = col_u8(c)[row] ? 4 : 5; break;
@@ -247,7 +247,7 @@ static void write_table(Out *o, const Table *t, size_t max_rows, const char *hin
         for (size_t k = 0; k < shown; k++) {
             size_t i = ROW_AT(k), vw;
             if (is_null_at(c, i)) vw = 4;
-            else if (c->type == TY_TEXT) vw = display_width(col_str(c)[i]);
+            else if (c->type == TY_TEXT) vw = display_width(col_text(c, i));
             else vw = value_text(c, i, buf).len; /* ASCII */
             if (vw > w) w = vw;
         }
@@ -471,7 +471,7 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
         size_t need = (size_t)nc * (CELL_MAX + 2) + 1;
         for (int j = 0; j < nc; j++) {
             const Column *c = t->cols[j];
-            if (c->type == TY_TEXT && !is_null_at(c, i)) need += csv_field_max(col_str(c)[i]);
+            if (c->type == TY_TEXT && !is_null_at(c, i)) need += csv_field_max(col_text(c, i));
         }
         sb_reserve(b, need);
         if (b->oom) return;
@@ -488,7 +488,7 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
             }
             switch (c->type) {
             case TY_TEXT: {
-                RxStr s = col_str(c)[i];
+                RxStr s = col_text(c, i);
                 p = tsv ? put_tsv_text(p, s) : put_csv_text(p, s);
                 break;
             }

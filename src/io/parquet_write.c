@@ -174,7 +174,7 @@ static void plain_values(const Column *c, size_t r0, size_t r1, StrBuf *b) {
     case TY_TEXT:
         for (size_t i = r0; i < r1; i++) {
             if (col_is_null(c, i)) continue;
-            RxStr s = col_str(c)[i];
+            RxStr s = col_text(c, i);
             put_le(b, s.len, 4);
             sb_append(b, s.ptr, s.len);
         }
@@ -223,7 +223,7 @@ static bool build_dict(const Column *c, size_t r0, size_t r1, Dict *d) {
             d->codes[i - r0] = 0;
             continue;
         }
-        RxStr s = col_str(c)[i];
+        RxStr s = col_text(c, i);
         size_t k = str_hash(s) & (cap - 1);
         for (;;) {
             uint32_t e = slots[k];
@@ -392,7 +392,11 @@ static void stat_bytes(const Column *c, size_t i, StrBuf *b) {
     switch (c->type) {
     case TY_BOOL: sb_putc(b, col_u8(c)[i] ? 1 : 0); break;
     case TY_DATE: put_le(b, (uint32_t)col_i32(c)[i], 4); break;
-    case TY_TEXT: sb_append(b, col_str(c)[i].ptr, col_str(c)[i].len); break;
+    case TY_TEXT: {
+        RxStr v = col_text(c, i);
+        sb_append(b, v.ptr, v.len);
+        break;
+    }
     default: sb_append(b, (const char *)c->data + i * 8, 8); break;
     }
 }
@@ -413,7 +417,12 @@ static bool min_max(const Column *c, size_t r0, size_t r1, size_t *mn, size_t *m
         case TY_BOOL: lo = col_u8(c)[i] < col_u8(c)[*mn]; hi = col_u8(c)[i] > col_u8(c)[*mx]; break;
         case TY_DATE: lo = col_i32(c)[i] < col_i32(c)[*mn]; hi = col_i32(c)[i] > col_i32(c)[*mx]; break;
         case TY_FLOAT: lo = col_f64(c)[i] < col_f64(c)[*mn]; hi = col_f64(c)[i] > col_f64(c)[*mx]; break;
-        case TY_TEXT: lo = rx_str_cmp(&col_str(c)[i], &col_str(c)[*mn]) < 0; hi = rx_str_cmp(&col_str(c)[i], &col_str(c)[*mx]) > 0; break;
+        case TY_TEXT: {
+            RxStr v = col_text(c, i), a = col_text(c, *mn), z = col_text(c, *mx);
+            lo = rx_str_cmp(&v, &a) < 0;
+            hi = rx_str_cmp(&v, &z) > 0;
+            break;
+        }
         default: lo = col_i64(c)[i] < col_i64(c)[*mn]; hi = col_i64(c)[i] > col_i64(c)[*mx]; break;
         }
         if (lo) *mn = i;
@@ -436,7 +445,7 @@ static int write_chunk(PqWriter *w, const Table *t, int j, size_t r0, size_t r1,
     if (use_dict) {
         uint64_t plain = 0;
         for (size_t i = r0; i < r1; i++)
-            if (!col_is_null(c, i)) plain += 4 + col_str(c)[i].len;
+            if (!col_is_null(c, i)) plain += 4 + col_text(c, i).len;
         if (d.dict_bytes + (r1 - r0) * 2 >= plain) {
             free(d.codes);
             free(d.dict);

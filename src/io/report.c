@@ -479,7 +479,7 @@ static AxisKind text_axis(const Column *const *cols, int n, const char **why) {
     for (int i = 0; i < n; i++)
         for (size_t r = 0; r < cols[i]->n; r++)
             if (!col_is_null(cols[i], r)) {
-                tt[k].s = col_str(cols[i])[r];
+                tt[k].s = col_text(cols[i], r);
                 dates &= tt[k].s.len == 10;
                 k++;
             }
@@ -554,7 +554,7 @@ static bool ax_value(const Column *c, size_t i, AxisKind kind, double *out) {
     case TY_DURATION: *out = (double)col_dur(c)[i].us; return true;
     case TY_TEXT: {
         /* ISO-8601 text, which text_axis has checked */
-        RxStr s = col_str(c)[i];
+        RxStr s = col_text(c, i);
         const char *why;
         int64_t us;
         int32_t d;

@@ -43,7 +43,9 @@ static double column_ndv(Column *c) {
     for (size_t k = 0; k < sample; k++) {
         size_t i = sample == n ? k : (size_t)((double)k * (double)n / (double)sample);
         if (col_is_null(c, i)) continue;
-        uint64_t h = col_hash_value(c, i);
+        /* a coded column may have no slices (column.h): its TEXT hashed as col_hash_value does */
+        RxStr t = c->type == TY_TEXT ? col_text(c, i) : (RxStr){0};
+        uint64_t h = c->type == TY_TEXT ? rx_hash_bytes(t.ptr, t.len) : col_hash_value(c, i);
         hs[k] = h;
         RxHProbe p = hmap_probe(&set, h);
         uint32_t v;

@@ -262,8 +262,69 @@ void col_compact_validity(Column *c) {
     c->valid = NULL;
 }
 
+int col_need_str(const Column *c) {
+    if (!col_lazy(c)) return 0;
+    Column *m = (Column *)c;   /* the slices are a cache of what codes and dict say */
+    if (m->base) {
+        if (col_need_str(m->base) < 0) return -1;
+        void *want = NULL;
+        __atomic_compare_exchange_n(&m->data, &want, __atomic_load_n(&m->base->data, __ATOMIC_ACQUIRE),
+                                    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        return 0;
+    }
+    RxStr *sl = rx_malloc((c->n ? c->n : 1) * sizeof *sl);
+    if (!sl) return -1;
+    const RxStr empty = {"", 0};
+    for (size_t i = 0; i < c->n; i++) sl[i] = col_is_null(c, i) ? empty : c->dict[c->codes[i]];
+    void *want = NULL;
+    if (!__atomic_compare_exchange_n(&m->data, &want, (void *)sl, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        rx_free(sl);   /* another thread installed the same slices first */
+    return 0;
+}
+
+int table_need_str(const Table *t) {
+    for (int i = 0; t && i < t->n_cols; i++)
+        if (col_need_str(t->cols[i]) < 0) return -1;
+    return 0;
+}
+
+Column *col_new_gather(const Column *c, size_t n) {
+    if (!col_lazy(c)) {
+        Column *out = col_new(c->type, n);
+        if (out && c->type == TY_TEXT && col_share_heaps(out, c) < 0) {
+            col_release(out);
+            return NULL;
+        }
+        return out;
+    }
+    Column *out = rx_calloc(1, sizeof *out);
+    if (!out) return NULL;
+    out->refcnt = 1;
+    out->type = c->type;
+    out->n = n;
+    out->codes = rx_malloc((n ? n : 1) * sizeof *out->codes);
+    out->dict = rx_malloc((c->n_dict ? c->n_dict : 1) * sizeof *out->dict);
+    out->n_dict = c->n_dict;
+    if (!out->codes || !out->dict || col_share_heaps(out, c) < 0) {
+        col_release(out);
+        return NULL;
+    }
+    if (c->n_dict) memcpy(out->dict, c->dict, c->n_dict * sizeof *out->dict);
+    return out;
+}
+
 Column *col_gather(const Column *c, const uint32_t *idx, size_t n) {
     if (c->pruned) return col_placeholder(c->type, n);
+    if (col_lazy(c)) {
+        Column *out = col_new_gather(c, n);
+        if (!out || (n && !col_valid(out))) {
+            col_release(out);
+            return NULL;
+        }
+        col_gather_range(out, c, idx, 0, n);
+        col_compact_validity(out);
+        return out;
+    }
     Column *out = col_new(c->type, n);
     if (!out) return NULL;
     if (c->type == TY_TEXT && col_share_heaps(out, c) < 0) {
@@ -332,7 +393,22 @@ Column *col_gather(const Column *c, const uint32_t *idx, size_t n) {
     } while (0)
 
 void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to) {
-    switch (type_width(c->type)) {
+    if (!out->data && out->codes) {
+        /* a lazy coded column: its codes, NULL rows code 0 */
+        const uint32_t *s = c->codes;
+        uint32_t *d = out->codes;
+        size_t i = from;
+        for (; i + PF < to; i++) {
+            uint32_t p = idx[i + PF];
+            if (p != ROW_NONE) __builtin_prefetch(&s[p]);
+            uint32_t j = idx[i];
+            d[i] = j == ROW_NONE ? 0 : s[j];
+        }
+        for (; i < to; i++) {
+            uint32_t j = idx[i];
+            d[i] = j == ROW_NONE ? 0 : s[j];
+        }
+    } else switch (type_width(c->type)) {
     case 1: GATHER_LOOP(uint8_t); break;
     case 4: GATHER_LOOP(int32_t); break;
     case 8: GATHER_LOOP(int64_t); break;
@@ -382,7 +458,7 @@ Value col_get(const Column *c, size_t i) {
     case TY_FLOAT: v.v.f = col_f64(c)[i]; break;
     case TY_BOOL: v.v.b = col_u8(c)[i] != 0; break;
     case TY_DATE: v.v.date = col_i32(c)[i]; break;
-    case TY_TEXT: v.v.s = col_str(c)[i]; break;
+    case TY_TEXT: v.v.s = col_text(c, i); break;
     case TY_DURATION: v.v.d = col_dur(c)[i]; break;
     case TY_NULL: v.null = true; break;
     }

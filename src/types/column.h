@@ -57,11 +57,18 @@ typedef struct Column {
     bool pruned;         /* a placeholder for a column no operator above reads: no data */
     int8_t range_known;  /* planner statistics: 0 not computed, 1 min/max below, -1 none */
     double min_est, max_est;
-    /* TEXT with few distinct values (CSV columns, host columns registered dictionary-coded):
-     * the distinct strings (slices into the column's heaps; a CSV column's in order of first
-     * appearance, a host column's in its dictionary's order, possibly with strings no row
-     * has) and each row's index among them. NULL rows have code 0; their validity bit says
-     * they are NULL. Both NULL when absent. */
+    /* TEXT with few distinct values (CSV columns, host columns registered dictionary-coded,
+     * gathers of those): the distinct strings (slices into the column's heaps; a CSV column's
+     * in order of first appearance, a host column's in its dictionary's order, possibly with
+     * strings no row has) and each row's index among them. NULL rows have code 0; their
+     * validity bit says they are NULL. Both NULL when absent.
+     *
+     * A coded column may lack per-row slices: data is then NULL (a "lazy" column, col_lazy)
+     * and dict[codes[i]] is row i's value. Code that reads col_str(c) must first make the
+     * slices exist with col_need_str (or table_need_str), which builds them once and installs
+     * them with an atomic compare-and-swap, so two threads may ask at once; it fails (-1) only
+     * when out of memory, which the caller reports. col_get, col_gather, col_gather_range and
+     * the writers that format dict[code] read a lazy column as it is. */
     uint32_t *codes;
     RxStr *dict;
     uint32_t n_dict;
@@ -107,17 +114,35 @@ int col_share_heaps(Column *dst, const Column *src);
 /* Drops the validity bitmap if every row is valid. */
 void col_compact_validity(Column *c);
 
-/* The rows idx[0..n) of c, in that order; ROW_NONE gives NULL. TEXT shares heaps. NULL on OOM. */
+/* True when c is dictionary-coded TEXT without per-row slices (data NULL, see codes above). */
+static inline bool col_lazy(const Column *c) {
+    return c->codes && !__atomic_load_n(&c->data, __ATOMIC_ACQUIRE) && !c->pruned;
+}
+/* Makes col_str(c) valid for a lazy column (nothing to do for any other): builds the slices
+ * dict[codes[i]] (NULL rows get an empty slice) and installs them in c (and in a view's base),
+ * once even when several threads ask at once. 0, or -1 when out of memory (c unchanged). */
+int col_need_str(const Column *c);
+/* col_need_str for every column of t. 0, or -1 when out of memory. */
+struct Table;
+int table_need_str(const struct Table *t);
+/* A column of n rows to fill with col_gather_range from c: of c's type, sharing c's heaps; a
+ * coded TEXT c gives a coded lazy column (codes for n rows, a copy of c's dict, no slices).
+ * No validity bitmap. NULL on OOM. */
+Column *col_new_gather(const Column *c, size_t n);
+
+/* The rows idx[0..n) of c, in that order; ROW_NONE gives NULL. TEXT shares heaps; a coded TEXT
+ * column's result is coded and lazy (codes gathered, NULL rows code 0). NULL on OOM. */
 Column *col_gather(const Column *c, const uint32_t *idx, size_t n);
-/* Fills rows [from, to) of out (allocated with col_new for n rows, same type as c, heaps
- * already shared) from c's rows idx[from..to). ROW_NONE marks a row NULL in out's validity,
+/* Fills rows [from, to) of out (allocated with col_new_gather(c, n)) from c's rows
+ * idx[from..to). ROW_NONE marks a row NULL in out's validity,
  * which the caller allocates (col_valid) beforehand when c has NULLs or idx has ROW_NONE;
  * from and to are multiples of 64 (or to = n) so that threads never share a bitmap word. */
 void col_gather_range(Column *out, const Column *c, const uint32_t *idx, size_t from, size_t to);
 /* A hash of the value at row i, equal for values equal under types/compare.h (-0 and 0, every
  * NaN, durations of one span such as P1D and PT24H) and for every NULL. */
 uint64_t col_hash_value(const Column *c, size_t i);
-/* The element at row i as a Value (TEXT borrowed from c's heaps). */
+/* The element at row i as a Value (TEXT borrowed from c's heaps; a lazy column's from its
+ * dict). */
 Value col_get(const Column *c, size_t i);
 
 static inline int64_t *col_i64(const Column *c) { return (int64_t *)c->data; }
@@ -126,6 +151,11 @@ static inline uint8_t *col_u8(const Column *c) { return (uint8_t *)c->data; }
 static inline int32_t *col_i32(const Column *c) { return (int32_t *)c->data; }
 static inline RxStr *col_str(const Column *c) { return (RxStr *)c->data; }
 static inline RxDuration *col_dur(const Column *c) { return (RxDuration *)c->data; }
+/* The value of non-NULL row i of a TEXT column, lazy or not: dict[codes[i]] when the column is
+ * coded (codes never change once made, so any thread may read them), else its slice. */
+static inline RxStr col_text(const Column *c, size_t i) {
+    return c->codes ? c->dict[c->codes[i]] : ((const RxStr *)c->data)[i];
+}
 
 /* Growable column for operators that do not know their output size: values are appended, then
  * colb_finish hands over a Column. TEXT bytes are copied into the builder's own heap. */

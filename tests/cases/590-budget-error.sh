@@ -60,7 +60,7 @@ run() {
   mask < err
 }
 run --memory-limit 64M ij.rx
-run --memory-limit 20M --no-stream asof.rx
+run --memory-limit 10M --no-stream asof.rx
 run --memory-limit 64M fits.rx
 
 # the same joins with room, or with no limit, give the rows of a run without a limit

@@ -49,7 +49,7 @@ static const char *text_at(const Table *t, int col, size_t row) {
     static char buf[256];
     const Column *c = t->cols[col];
     if (col_is_null(c, row)) return "<NULL>";
-    RxStr s = col_str(c)[row];
+    RxStr s = col_text(c, row);
     snprintf(buf, sizeof buf, "%.*s", (int)s.len, s.ptr);
     return buf;
 }
@@ -819,6 +819,10 @@ static void test_dict_bytes(void) {
     if (t) {
         const Column *c = t->cols[1];
         CHECK(c->type == TY_TEXT && c->codes != NULL && c->n_dict == RX_ARRAY_LEN(vals));
+        /* coded rows get no slices from the reader (column.h: lazy); asked for, they are made */
+        CHECK(col_lazy(c) && !c->data);
+        CHECK(col_need_str(c) == 0 && c->data && !col_lazy(c));
+        CHECK(col_need_str(c) == 0);   /* a second time: the same slices */
         size_t bad = 0;
         if (c->n_dict != RX_ARRAY_LEN(vals)) fprintf(stderr, "test_dict_bytes: %u distinct\n", c->n_dict);
         for (size_t i = 0; c->codes && i < t->n_rows; i++) {

@@ -271,7 +271,7 @@ static void ref_put_tsv_field(StrBuf *b, RxStr s) {
 static RxStr ref_value(const Column *c, size_t i, char *buf, StrBuf *scratch) {
     RxStr s = {buf, 0};
     switch (c->type) {
-    case TY_TEXT: return col_str(c)[i];
+    case TY_TEXT: return col_text(c, i);
     case TY_INT: s.len = ref_format_int(col_i64(c)[i], buf); break;
     case TY_FLOAT: s.len = ref_format_double(col_f64(c)[i], buf); break;
     case TY_TIMESTAMP: s.len = ref_format_timestamp(col_i64(c)[i], buf); break;
