@@ -1324,7 +1324,10 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
         }
         unsigned i = (cs->first_ahead + cs->n_ahead++) & (DICT_AHEAD - 1);
         DictEnt *e = &cs->ahead[i];
-        dict_key(e, o, k);
+        /* the key's words from the field itself where it has no escapes: loads from the copy
+         * just stored would wait for the stores to drain */
+        dict_key(e, f->quoted == 2 ? o : s, k);
+        e->s.ptr = o;
         cs->ahead_row[i] = row;
         *cs->esc_ahead += k;
         if (cs->dict.map.slot) __builtin_prefetch(&cs->dict.map.slot[e->h & cs->dict.map.mask]);
