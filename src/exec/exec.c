@@ -200,7 +200,9 @@ static bool column_all_distinct(const Column *c) {
  *     indexed by the hash's high bits: pass one (dedup_mark_job) marks every row's slot seen,
  *     and seen twice when it was seen already; a row alone in its slot equals no other row, so
  *     pass two (dedup_collect_job) keeps as candidates only the rows of slots seen twice (about
- *     12% of the rows when they are distinct); below DEDUP_FILTER_ROWS every row is one;
+ *     12% of the rows when they are distinct); below DEDUP_FILTER_ROWS every row is one.
+ *     Pass one counts the rows that found their slot seen; the candidates are at most twice
+ *     as many, which sizes their arrays once;
  *  3. the candidates, in row order, are compared exactly through a hash map (dedup_exact_job),
  *     each thread owning the candidates whose hash falls in its part (by the hash's high bits),
  *     so that the first of equal rows is the one kept.
@@ -292,8 +294,10 @@ typedef struct {
     size_t from, to;                 /* the rows this thread hashes (passes one and two) */
     _Atomic uint64_t *filter;        /* 2 bits a slot (seen, seen twice); NULL: no filter */
     uint64_t n_slots;
-    /* pass two's candidates of rows [from, to), in row order; then (step 3) every thread's,
-     * shared by all jobs */
+    size_t repeats;                  /* pass one: rows whose slot was seen already */
+    /* pass two's candidates of rows [from, to), in row order, at most cap (room the caller
+     * made: every slot seen twice holds at most twice as many rows as it had repeats); then
+     * (step 3) every thread's, shared by all jobs */
     uint32_t *crow;
     uint64_t *ch;
     size_t nc, cap;
@@ -306,13 +310,15 @@ static inline uint64_t dedup_slot(uint64_t h, uint64_t n_slots) {
     return (uint64_t)(((unsigned __int128)h * n_slots) >> 64);
 }
 
-/* Pass one: marks the slots of rows [from, to). With several threads the words are shared,
- * so the bits are set by atomic or; one thread writes plain (relaxed) stores. */
+/* Pass one: marks the slots of rows [from, to) and counts the repeats. With several threads
+ * the words are shared, so the bits are set by atomic or (exactly one row of a slot finds it
+ * unseen); one thread writes plain (relaxed) stores. */
 static void *dedup_mark_job(void *arg) {
     DedupJob *j = arg;
     _Atomic uint64_t *f = j->filter;
     bool shared = j->parts > 1;
     uint64_t h[DEDUP_BLOCK];
+    size_t repeats = 0;
     for (size_t b = j->from; b < j->to; b += DEDUP_BLOCK) {
         size_t cnt = j->to - b < DEDUP_BLOCK ? j->to - b : DEDUP_BLOCK;
         dedup_hash_block(j->t, b, cnt, h);
@@ -323,7 +329,10 @@ static void *dedup_mark_job(void *arg) {
             _Atomic uint64_t *w = &f[s >> 5];
             uint64_t seen = UINT64_C(1) << ((s & 31) * 2), twice = seen << 1;
             uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
-            if (cur & twice) continue;
+            if (cur & twice) {
+                repeats++;
+                continue;
+            }
             if (!(cur & seen)) {
                 if (!shared) {
                     atomic_store_explicit(w, cur | seen, memory_order_relaxed);
@@ -331,10 +340,12 @@ static void *dedup_mark_job(void *arg) {
                 }
                 if (!(atomic_fetch_or_explicit(w, seen, memory_order_relaxed) & seen)) continue;
             }
+            repeats++;
             if (shared) atomic_fetch_or_explicit(w, twice, memory_order_relaxed);
             else atomic_store_explicit(w, cur | twice, memory_order_relaxed);
         }
     }
+    j->repeats = repeats;
     return NULL;
 }
 
@@ -347,18 +358,6 @@ static void *dedup_collect_job(void *arg) {
     for (size_t b = j->from; b < j->to && !j->oom; b += DEDUP_BLOCK) {
         size_t cnt = j->to - b < DEDUP_BLOCK ? j->to - b : DEDUP_BLOCK;
         dedup_hash_block(j->t, b, cnt, h);
-        if (j->nc + cnt > j->cap) {
-            size_t cap = j->cap * 2 + cnt;
-            uint32_t *r = rx_realloc(j->crow, cap * sizeof *r);
-            if (r) j->crow = r;
-            uint64_t *hh = r ? rx_realloc(j->ch, cap * sizeof *hh) : NULL;
-            if (hh) j->ch = hh;
-            if (!r || !hh) {
-                j->oom = true;
-                break;
-            }
-            j->cap = cap;
-        }
         if (f) {
             for (size_t i = 0; i < cnt && i < DEDUP_PF; i++) __builtin_prefetch(&f[dedup_slot(h[i], j->n_slots) >> 5]);
             for (size_t i = 0; i < cnt; i++) {
@@ -366,6 +365,10 @@ static void *dedup_collect_job(void *arg) {
                 uint64_t s = dedup_slot(h[i], j->n_slots);
                 uint64_t w = atomic_load_explicit(&f[s >> 5], memory_order_relaxed);
                 if (!((w >> ((s & 31) * 2 + 1)) & 1)) continue;
+                if (j->nc == j->cap) {   /* beyond the bound: cannot happen */
+                    j->oom = true;
+                    break;
+                }
                 j->crow[j->nc] = (uint32_t)(b + i);
                 j->ch[j->nc++] = h[i];
             }
@@ -452,41 +455,43 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
     _Atomic uint64_t *filter = n_slots ? rx_calloc((size_t)(n_slots + 31) / 32, sizeof *filter) : NULL;
     if (n_slots && !filter) return ops_oom(err);
     DedupJob job[DEDUP_MAX_PARTS];
-    bool oom = false;
     for (int q = 0; q < parts; q++) {
         /* ranges of whole blocks, so that blocks start on a validity word */
         size_t from = n / (size_t)parts / DEDUP_BLOCK * DEDUP_BLOCK * (size_t)q;
         size_t to = q + 1 < parts ? n / (size_t)parts / DEDUP_BLOCK * DEDUP_BLOCK * (size_t)(q + 1) : n;
-        size_t cap = filter ? (to - from) / 7 + 64 : to - from;
-        job[q] = (DedupJob){t, n, q, parts, from, to, filter, n_slots, rx_malloc(cap * sizeof(uint32_t)),
-                            rx_malloc(cap * sizeof(uint64_t)), 0, cap, NULL, false};
-        oom |= !job[q].crow || !job[q].ch;
+        job[q] = (DedupJob){.t = t, .n = n, .part = q, .parts = parts, .from = from, .to = to,
+                            .filter = filter, .n_slots = n_slots};
     }
-    if (!oom) {
-        if (filter) dedup_run(job, parts, dedup_mark_job);
-        dedup_run(job, parts, dedup_collect_job);
+    /* room for the candidates: at most twice the repeats */
+    size_t repeats = 0, room = 0;
+    if (filter) {
+        dedup_run(job, parts, dedup_mark_job);
+        for (int q = 0; q < parts; q++) repeats += job[q].repeats;
     }
+    for (int q = 0; q < parts; q++) {
+        size_t rows = job[q].to - job[q].from;
+        job[q].cap = filter && repeats * 2 < rows ? repeats * 2 : rows;
+        room += job[q].cap;
+    }
+    uint32_t *crow = rx_malloc((room ? room : 1) * sizeof *crow);
+    uint64_t *ch = rx_malloc((room ? room : 1) * sizeof *ch);
+    bool oom = !crow || !ch;
+    size_t at = 0;
+    for (int q = 0; q < parts; q++) {
+        job[q].crow = crow ? crow + at : NULL;
+        job[q].ch = ch ? ch + at : NULL;
+        at += job[q].cap;
+    }
+    if (!oom) dedup_run(job, parts, dedup_collect_job);
     rx_free(filter);
-    /* every thread's candidates after the first's, in row order */
+    /* the threads' candidates one after the other, so in row order */
     size_t nc = 0;
-    for (int q = 0; q < parts; q++) oom |= job[q].oom, nc += job[q].nc;
-    uint32_t *crow = job[0].crow;
-    uint64_t *ch = job[0].ch;
-    if (!oom && parts > 1) {
-        crow = rx_realloc(job[0].crow, (nc ? nc : 1) * sizeof *crow);
-        if (crow) job[0].crow = crow;
-        ch = crow ? rx_realloc(job[0].ch, (nc ? nc : 1) * sizeof *ch) : NULL;
-        if (ch) job[0].ch = ch;
-        oom = !crow || !ch;
-        size_t off = 0;
-        for (int q = 1; q < parts && !oom; q++) {
-            off += job[q - 1].nc;
-            memcpy(crow + off, job[q].crow, job[q].nc * sizeof *crow);
-            memcpy(ch + off, job[q].ch, job[q].nc * sizeof *ch);
-        }
+    for (int q = 0; q < parts && !oom; q++) {
+        oom |= job[q].oom;
+        memmove(crow + nc, job[q].crow, job[q].nc * sizeof *crow);
+        memmove(ch + nc, job[q].ch, job[q].nc * sizeof *ch);
+        nc += job[q].nc;
     }
-    for (int q = 1; q < parts; q++) rx_free(job[q].crow), rx_free(job[q].ch);
-    crow = job[0].crow, ch = job[0].ch;
     uint8_t *cdup = oom ? NULL : rx_malloc(nc ? nc : 1);
     if (!cdup) {
         rx_free(crow), rx_free(ch);

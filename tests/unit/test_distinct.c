@@ -143,12 +143,14 @@ static void set_value(Column *c, size_t i, unsigned v, bool nulls, bool wide) {
 
 /* One table of n rows: a random subset of the column kinds, values from pools of `pool`
  * (NULL among them), each row a copy of an earlier one (its values possibly in another
- * representation) with probability copy/100; wide makes the INT column nearly distinct. */
+ * representation) with probability copy/100 (ONE_COPY: only the last row, with the INT column
+ * among the columns); wide makes the INT column nearly distinct. */
+enum { ONE_COPY = 1000 };
 static void one_case(size_t n, unsigned pool, unsigned copy, bool wide) {
     int kinds[NT], nc = 0;
     for (int k = 0; k < NT; k++)
         if (rnd() % 10 < 6) kinds[nc++] = k;
-    if (!nc) kinds[nc++] = (int)(rnd() % NT);
+    if (!nc || (copy == ONE_COPY && kinds[0] != 0)) kinds[nc++] = copy == ONE_COPY ? 0 : (int)(rnd() % NT);
     bool nulls = rnd() & 1;
     Column *cols[NT];
     for (int c = 0; c < nc; c++) {
@@ -163,7 +165,7 @@ static void one_case(size_t n, unsigned pool, unsigned copy, bool wide) {
         }
     }
     for (size_t i = 0; i < n; i++) {
-        bool dup = i && rnd() % 100 < copy;
+        bool dup = i && (copy == ONE_COPY ? i == n - 1 : rnd() % 100 < copy);
         size_t from = dup ? (size_t)(rnd() % i) : 0;
         for (int c = 0; c < nc; c++) {
             Column *col = cols[c];
@@ -239,10 +241,35 @@ static void one_case(size_t n, unsigned pool, unsigned copy, bool wide) {
     free(want);
 }
 
+/* col_hash_value of a dictionary-coded TEXT column (hashed through its dictionary) equals that
+ * of a plain column of the same strings, row by row, NULLs included. */
+static void test_coded_hash(void) {
+    enum { N = 300, ND = 40 };
+    Column *coded = col_new(TY_TEXT, N), *plain = col_new(TY_TEXT, N);
+    coded->codes = rx_malloc(N * sizeof *coded->codes);
+    coded->dict = rx_malloc(ND * sizeof *coded->dict);
+    coded->n_dict = ND;
+    for (uint32_t d = 0; d < ND; d++) coded->dict[d] = text(d * 3);
+    bool same = true;
+    for (size_t i = 0; i < N; i++) {
+        coded->codes[i] = (uint32_t)(rnd() % ND);
+        col_str(coded)[i] = col_str(plain)[i] = coded->dict[coded->codes[i]];
+        if (i % 17 == 0) {
+            col_set_null(coded, i), col_set_null(plain, i);
+            coded->codes[i] = 0;
+        }
+    }
+    for (size_t i = 0; i < N; i++) same &= col_hash_value(coded, i) == col_hash_value(plain, i);
+    CHECK(same);
+    col_release(coded);
+    col_release(plain);
+}
+
 int main(void) {
     for (int i = 0; i < NTEXT; i++)
         snprintf(texts[i], sizeof texts[i], i % 5 == 0 ? "%d a text longer than sixteen bytes" : i == 1 ? "" : "t%d", i);
     rng_state = 11;
+    test_coded_hash();
     static const size_t sizes[] = {0, 1, 2, 3, 17, 1000, 4095, 4096, 4097, 9000, 65535, 65536, 70001, 250000};
     static const unsigned pools[] = {2, 5, 40, 100000};
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
@@ -250,6 +277,7 @@ int main(void) {
             one_case(sizes[s], pools[p], 0, false);
             one_case(sizes[s], pools[p], 3, rnd() & 1);
             if (sizes[s] < 100000) one_case(sizes[s], pools[p], 50, rnd() & 1);
+            one_case(sizes[s], pools[p], ONE_COPY, true);   /* one duplicate among distinct rows */
         }
     return check_report("distinct");
 }
