@@ -10,6 +10,7 @@
 #include "exec/exec.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,7 @@ bool ops_cell_equal(const Column *c, size_t i, size_t j) {
     if (ni || nj) return ni == nj;
     switch (c->type) {
     case TY_TEXT: {
+        if (c->codes) return c->codes[i] == c->codes[j];   /* a dictionary's strings are distinct */
         RxStr a = col_str(c)[i], b = col_str(c)[j];
         return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
     }
@@ -191,59 +193,222 @@ static bool column_all_distinct(const Column *c) {
     return distinct;
 }
 
-/* π's duplicate removal on several threads (an optimisation; the rows kept are the same):
- * every thread hashes a range of the rows, then each owns the rows whose hash falls in its
- * part (by the hash's high bits) and finds their duplicates with a map of its own, in row
- * order, so that the first of equal rows is the one kept. */
-enum { DEDUP_PARALLEL_ROWS = 1 << 16, DEDUP_MAX_PARTS = 8 };
+/* π's duplicate removal (an optimisation; the rows kept are those of comparing every pair):
+ *  1. every row gets a 64-bit hash of its values (dedup_hash_block), equal for rows that
+ *     ops_cell_equal calls equal;
+ *  2. from DEDUP_FILTER_ROWS rows on, a filter of DEDUP_SLOTS_PER_ROW slots per row, 2 bits each,
+ *     indexed by the hash's high bits: pass one (dedup_mark_job) marks every row's slot seen,
+ *     and seen twice when it was seen already; a row alone in its slot equals no other row, so
+ *     pass two (dedup_collect_job) keeps as candidates only the rows of slots seen twice (about
+ *     12% of the rows when they are distinct); below DEDUP_FILTER_ROWS every row is one.
+ *     Pass one counts the rows that found their slot seen; the candidates are at most twice
+ *     as many, which sizes their arrays once;
+ *  3. the candidates, in row order, are compared exactly through a hash map (dedup_exact_job),
+ *     each thread owning the candidates whose hash falls in its part (by the hash's high bits),
+ *     so that the first of equal rows is the one kept.
+ * Passes one and two run on row ranges, step 3 on parts, on rx_threads() threads from
+ * DEDUP_PARALLEL_ROWS rows on (the filter's words are then set atomically); the rows kept do
+ * not depend on the thread count. Memory: the filter and the candidates' rows and hashes; no
+ * array of a hash per row. */
+enum {
+    DEDUP_PARALLEL_ROWS = 1 << 16,
+    DEDUP_FILTER_ROWS = 1 << 12,
+    DEDUP_SLOTS_PER_ROW = 8,
+    DEDUP_MAX_PARTS = 8,
+    DEDUP_BLOCK = 256,   /* rows hashed at once, column by column */
+    DEDUP_PF = 16,       /* how many rows ahead the filter's word is prefetched */
+};
+
+#define DEDUP_SEED UINT64_C(0x9e3779b97f4a7c15)
+#define DEDUP_NULL UINT64_C(0x6e756c6c)
+
+/* One step of a row hash: h with the word w of the next column mixed in (a 128-bit product
+ * folded, as in wyhash). */
+static inline uint64_t dedup_mix(uint64_t h, uint64_t w) {
+    unsigned __int128 p = (unsigned __int128)(h ^ UINT64_C(0xa0761d6478bd642f)) * (w ^ UINT64_C(0xe7037ed1a0b428db));
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+/* Mixes one word per row of rows [from, from + cnt) of col into h, DEDUP_NULL for NULL rows;
+ * WORD(r) gives row r's word (evaluated only for rows that are not NULL). */
+#define DEDUP_MIX_COLUMN(WORD)                                                                 \
+    do {                                                                                       \
+        if (col->valid && !dedup_block_valid(col, from, cnt))                                  \
+            for (size_t i = 0; i < cnt; i++) {                                                 \
+                size_t r = from + i;                                                           \
+                h[i] = dedup_mix(h[i], col_is_null(col, r) ? DEDUP_NULL : (WORD));             \
+            }                                                                                  \
+        else                                                                                   \
+            for (size_t i = 0; i < cnt; i++) {                                                 \
+                size_t r = from + i;                                                           \
+                h[i] = dedup_mix(h[i], (WORD));                                                \
+            }                                                                                  \
+    } while (0)
+
+/* Whether rows [from, from + cnt) of col are all valid, read by whole bitmap words: only for a
+ * full block that starts on a word (false otherwise, so the caller tests row by row). */
+static inline bool dedup_block_valid(const Column *col, size_t from, size_t cnt) {
+    if (cnt != DEDUP_BLOCK || from % 64) return false;
+    uint64_t all = UINT64_MAX;
+    for (size_t w = from / 64; w < (from + cnt) / 64; w++) all &= col->valid[w];
+    return all == UINT64_MAX;
+}
+
+static inline uint64_t dedup_float_word(double d) {
+    d = rx_float_canon(d);   /* -0 and 0 are one value, every NaN one (compare.h) */
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* The hashes of rows [from, from + cnt) of t (cnt <= DEDUP_BLOCK) into h: one word per value,
+ * equal for values ops_cell_equal calls equal (a dictionary-coded TEXT value's word is its
+ * code, since a dictionary's strings are distinct, column.h; never its slice), mixed column by
+ * column. */
+static void dedup_hash_block(const Table *t, size_t from, size_t cnt, uint64_t *h) {
+    for (size_t i = 0; i < cnt; i++) h[i] = DEDUP_SEED;
+    for (int c = 0; c < t->n_cols; c++) {
+        const Column *col = t->cols[c];
+        switch (col->type) {
+        case TY_NULL:
+            for (size_t i = 0; i < cnt; i++) h[i] = dedup_mix(h[i], DEDUP_NULL);
+            break;
+        case TY_FLOAT: DEDUP_MIX_COLUMN(dedup_float_word(col_f64(col)[r])); break;
+        case TY_BOOL: DEDUP_MIX_COLUMN((uint64_t)col_u8(col)[r]); break;
+        case TY_DATE: DEDUP_MIX_COLUMN((uint64_t)(int64_t)col_i32(col)[r]); break;
+        case TY_DURATION: DEDUP_MIX_COLUMN(col_hash_value(col, r)); break;
+        case TY_TEXT:
+            if (col->codes) DEDUP_MIX_COLUMN((uint64_t)col->codes[r]);
+            else DEDUP_MIX_COLUMN(rx_hash_bytes(col_str(col)[r].ptr, col_str(col)[r].len));
+            break;
+        default: DEDUP_MIX_COLUMN((uint64_t)col_i64(col)[r]); break;
+        }
+    }
+    for (size_t i = 0; i < cnt; i++) h[i] = rx_hash64(h[i]);
+}
 
 typedef struct {
     const Table *t;
-    uint64_t *h;        /* a hash per row (all threads') */
-    uint8_t *dup;       /* 1 where a row equals an earlier one */
     size_t n;
     int part, parts;
-    size_t from, to;    /* the rows this thread hashes */
+    size_t from, to;                 /* the rows this thread hashes (passes one and two) */
+    _Atomic uint64_t *filter;        /* 2 bits a slot (seen, seen twice); NULL: no filter */
+    uint64_t n_slots;
+    size_t repeats;                  /* pass one: rows whose slot was seen already */
+    /* pass two's candidates of rows [from, to), in row order, at most cap (room the caller
+     * made: every slot seen twice holds at most twice as many rows as it had repeats); then
+     * (step 3) every thread's, shared by all jobs */
+    uint32_t *crow;
+    uint64_t *ch;
+    size_t nc, cap;
+    uint8_t *cdup;                   /* step 3: 1 where a candidate equals an earlier one */
     bool oom;
 } DedupJob;
 
-static void *dedup_hash_job(void *arg) {
+/* The filter slot of hash h: its high bits scaled to n_slots. */
+static inline uint64_t dedup_slot(uint64_t h, uint64_t n_slots) {
+    return (uint64_t)(((unsigned __int128)h * n_slots) >> 64);
+}
+
+/* Pass one: marks the slots of rows [from, to) and counts the repeats. With several threads
+ * the words are shared, so the bits are set by atomic or (exactly one row of a slot finds it
+ * unseen); one thread writes plain (relaxed) stores. */
+static void *dedup_mark_job(void *arg) {
     DedupJob *j = arg;
-    uint64_t *h = j->h;
-    for (size_t i = j->from; i < j->to; i++) h[i] = 0x9e3779b97f4a7c15ULL;
-    for (int c = 0; c < j->t->n_cols; c++)
-        for (size_t i = j->from; i < j->to; i++)
-            h[i] = rx_hash_combine(h[i], col_hash_value(j->t->cols[c], i));
+    _Atomic uint64_t *f = j->filter;
+    bool shared = j->parts > 1;
+    uint64_t h[DEDUP_BLOCK];
+    size_t repeats = 0;
+    for (size_t b = j->from; b < j->to; b += DEDUP_BLOCK) {
+        size_t cnt = j->to - b < DEDUP_BLOCK ? j->to - b : DEDUP_BLOCK;
+        dedup_hash_block(j->t, b, cnt, h);
+        for (size_t i = 0; i < cnt && i < DEDUP_PF; i++) __builtin_prefetch(&f[dedup_slot(h[i], j->n_slots) >> 5], 1);
+        for (size_t i = 0; i < cnt; i++) {
+            if (i + DEDUP_PF < cnt) __builtin_prefetch(&f[dedup_slot(h[i + DEDUP_PF], j->n_slots) >> 5], 1);
+            uint64_t s = dedup_slot(h[i], j->n_slots);
+            _Atomic uint64_t *w = &f[s >> 5];
+            uint64_t seen = UINT64_C(1) << ((s & 31) * 2), twice = seen << 1;
+            uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+            if (cur & twice) {
+                repeats++;
+                continue;
+            }
+            if (!(cur & seen)) {
+                if (!shared) {
+                    atomic_store_explicit(w, cur | seen, memory_order_relaxed);
+                    continue;
+                }
+                if (!(atomic_fetch_or_explicit(w, seen, memory_order_relaxed) & seen)) continue;
+            }
+            repeats++;
+            if (shared) atomic_fetch_or_explicit(w, twice, memory_order_relaxed);
+            else atomic_store_explicit(w, cur | twice, memory_order_relaxed);
+        }
+    }
+    j->repeats = repeats;
     return NULL;
 }
 
-static uint64_t dedup_hash_of(const void *ctx, uint32_t row) { return ((const uint64_t *)ctx)[row]; }
+/* Pass two: the rows of [from, to) whose slot was seen twice (every row without a filter),
+ * with their hashes, in row order. */
+static void *dedup_collect_job(void *arg) {
+    DedupJob *j = arg;
+    const _Atomic uint64_t *f = j->filter;
+    uint64_t h[DEDUP_BLOCK];
+    for (size_t b = j->from; b < j->to && !j->oom; b += DEDUP_BLOCK) {
+        size_t cnt = j->to - b < DEDUP_BLOCK ? j->to - b : DEDUP_BLOCK;
+        dedup_hash_block(j->t, b, cnt, h);
+        if (f) {
+            for (size_t i = 0; i < cnt && i < DEDUP_PF; i++) __builtin_prefetch(&f[dedup_slot(h[i], j->n_slots) >> 5]);
+            for (size_t i = 0; i < cnt; i++) {
+                if (i + DEDUP_PF < cnt) __builtin_prefetch(&f[dedup_slot(h[i + DEDUP_PF], j->n_slots) >> 5]);
+                uint64_t s = dedup_slot(h[i], j->n_slots);
+                uint64_t w = atomic_load_explicit(&f[s >> 5], memory_order_relaxed);
+                if (!((w >> ((s & 31) * 2 + 1)) & 1)) continue;
+                if (j->nc == j->cap) {   /* beyond the bound: cannot happen */
+                    j->oom = true;
+                    break;
+                }
+                j->crow[j->nc] = (uint32_t)(b + i);
+                j->ch[j->nc++] = h[i];
+            }
+        } else {
+            for (size_t i = 0; i < cnt; i++) {
+                j->crow[j->nc] = (uint32_t)(b + i);
+                j->ch[j->nc++] = h[i];
+            }
+        }
+    }
+    return NULL;
+}
 
 /* The part of the rows hash h belongs to, of parts. */
 static inline int dedup_part(uint64_t h, int parts) {
     return (int)(((h >> 32) * (uint64_t)parts) >> 32);
 }
 
-static void *dedup_probe_job(void *arg) {
+/* Step 3: every candidate of this part, in row order, against the earlier ones of equal hash. */
+static void *dedup_exact_job(void *arg) {
     DedupJob *j = arg;
-    const uint64_t *h = j->h;
+    const uint64_t *ch = j->ch;
+    const uint32_t *crow = j->crow;
     const Table *t = j->t;
-    RxHMap map;   /* hash of a row -> the rows of this part kept so far */
-    if (hmap_init(&map, j->n / (size_t)j->parts + j->n / 16 + 16) != 0) {
+    RxHMap map;   /* hash of a row -> the candidates of this part kept so far */
+    if (hmap_init(&map, j->nc / (size_t)j->parts + j->nc / 16 + 16) != 0) {
         j->oom = true;
         return NULL;
     }
-    for (size_t i = 0; i < j->n; i++) {
-        if (j->parts > 1 && dedup_part(h[i], j->parts) != j->part) continue;
-        RxHProbe p = hmap_probe(&map, h[i]);
+    for (size_t i = 0; i < j->nc; i++) {
+        if (j->parts > 1 && dedup_part(ch[i], j->parts) != j->part) continue;
+        RxHProbe p = hmap_probe(&map, ch[i]);
         uint32_t r;
         bool same = false;
         while (!same && hmap_next(&map, &p, &r)) {
-            same = h[r] == h[i];
-            for (int c = 0; c < t->n_cols && same; c++) same = ops_cell_equal(t->cols[c], r, i);
+            same = ch[r] == ch[i];
+            for (int c = 0; c < t->n_cols && same; c++) same = ops_cell_equal(t->cols[c], crow[r], crow[i]);
         }
-        j->dup[i] = same;
-        if (!same && hmap_insert(&map, &p, (uint32_t)i, dedup_hash_of, h) < 0) {
+        j->cdup[i] = same;
+        if (!same && hmap_insert(&map, &p, (uint32_t)i, hmap_hash_array, ch) < 0) {
             j->oom = true;
             break;
         }
@@ -285,36 +450,81 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
         if (column_all_distinct(t->cols[c])) return 0;
     int parts = n >= DEDUP_PARALLEL_ROWS ? rx_threads() : 1;
     if (parts > DEDUP_MAX_PARTS) parts = DEDUP_MAX_PARTS;
-    uint64_t *h = rx_malloc(n * sizeof *h);
-    uint8_t *dup = rx_malloc(n);
-    if (!h || !dup) {
-        rx_free(h), rx_free(dup);
+    if (parts < 1) parts = 1;
+    uint64_t n_slots = n >= DEDUP_FILTER_ROWS ? (uint64_t)n * DEDUP_SLOTS_PER_ROW : 0;
+    _Atomic uint64_t *filter = n_slots ? rx_calloc((size_t)(n_slots + 31) / 32, sizeof *filter) : NULL;
+    if (n_slots && !filter) return ops_oom(err);
+    DedupJob job[DEDUP_MAX_PARTS];
+    for (int q = 0; q < parts; q++) {
+        /* ranges of whole blocks, so that blocks start on a validity word */
+        size_t from = n / (size_t)parts / DEDUP_BLOCK * DEDUP_BLOCK * (size_t)q;
+        size_t to = q + 1 < parts ? n / (size_t)parts / DEDUP_BLOCK * DEDUP_BLOCK * (size_t)(q + 1) : n;
+        job[q] = (DedupJob){.t = t, .n = n, .part = q, .parts = parts, .from = from, .to = to,
+                            .filter = filter, .n_slots = n_slots};
+    }
+    /* room for the candidates: at most twice the repeats */
+    size_t repeats = 0, room = 0;
+    if (filter) {
+        dedup_run(job, parts, dedup_mark_job);
+        for (int q = 0; q < parts; q++) repeats += job[q].repeats;
+    }
+    for (int q = 0; q < parts; q++) {
+        size_t rows = job[q].to - job[q].from;
+        job[q].cap = filter && repeats * 2 < rows ? repeats * 2 : rows;
+        room += job[q].cap;
+    }
+    uint32_t *crow = rx_malloc((room ? room : 1) * sizeof *crow);
+    uint64_t *ch = rx_malloc((room ? room : 1) * sizeof *ch);
+    bool oom = !crow || !ch;
+    size_t at = 0;
+    for (int q = 0; q < parts; q++) {
+        job[q].crow = crow ? crow + at : NULL;
+        job[q].ch = ch ? ch + at : NULL;
+        at += job[q].cap;
+    }
+    if (!oom) dedup_run(job, parts, dedup_collect_job);
+    rx_free(filter);
+    /* the threads' candidates one after the other, so in row order */
+    size_t nc = 0;
+    for (int q = 0; q < parts && !oom; q++) {
+        oom |= job[q].oom;
+        memmove(crow + nc, job[q].crow, job[q].nc * sizeof *crow);
+        memmove(ch + nc, job[q].ch, job[q].nc * sizeof *ch);
+        nc += job[q].nc;
+    }
+    uint8_t *cdup = oom ? NULL : rx_malloc(nc ? nc : 1);
+    if (!cdup) {
+        rx_free(crow), rx_free(ch);
         return ops_oom(err);
     }
-    DedupJob job[DEDUP_MAX_PARTS];
-    for (int q = 0; q < parts; q++)
-        job[q] = (DedupJob){t, h, dup, n, q, parts, n / (size_t)parts * (size_t)q,
-                            q + 1 < parts ? n / (size_t)parts * (size_t)(q + 1) : n, false};
-    dedup_run(job, parts, dedup_hash_job);
-    dedup_run(job, parts, dedup_probe_job);
-    bool oom = false;
-    for (int q = 0; q < parts; q++) oom |= job[q].oom;
-    rx_free(h);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += !dup[i];
-    if (oom || k == n) {
-        rx_free(dup);
+    int xparts = nc >= DEDUP_PARALLEL_ROWS / 4 ? parts : 1;
+    for (int q = 0; q < xparts; q++) {
+        job[q].crow = crow, job[q].ch = ch, job[q].nc = nc, job[q].cdup = cdup;
+        job[q].part = q, job[q].parts = xparts, job[q].oom = false;
+    }
+    dedup_run(job, xparts, dedup_exact_job);
+    rx_free(ch);
+    size_t ndup = 0;
+    for (int q = 0; q < xparts; q++) oom |= job[q].oom;
+    for (size_t i = 0; i < nc && !oom; i++) ndup += cdup[i];
+    if (oom || ndup == 0) {
+        rx_free(crow), rx_free(cdup);
         return oom ? ops_oom(err) : 0;
     }
+    size_t k = n - ndup;
     uint32_t *keep = rx_malloc((k ? k : 1) * sizeof *keep);
     if (!keep) {
-        rx_free(dup);
+        rx_free(crow), rx_free(cdup);
         return ops_oom(err);
     }
-    k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!dup[i]) keep[k++] = (uint32_t)i;
-    rx_free(dup);
+    /* every row but the duplicate candidates (crow is in row order) */
+    size_t o = 0, ci = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (ci < nc && crow[ci] < i) ci++;
+        if (ci < nc && crow[ci] == i && cdup[ci]) continue;
+        keep[o++] = (uint32_t)i;
+    }
+    rx_free(crow), rx_free(cdup);
     *keep_out = keep;
     *n_out = k;
     return 0;
@@ -373,12 +583,7 @@ static Table *run_project(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
             return NULL;
         }
     }
-    /* duplicate removal reads every column's slices (coded columns included) */
-    if (table_need_str(t) < 0) {
-        table_free(t);
-        ops_oom(err);
-        return NULL;
-    }
+    /* duplicate removal compares and hashes a coded column by its codes: no slices needed */
     return ops_dedup(t, err);
 }
 

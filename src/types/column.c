@@ -425,7 +425,7 @@ uint64_t col_hash_value(const Column *c, size_t i) {
     if (c->type == TY_NULL || col_is_null(c, i)) return 0x6e756c6cULL;
     switch (c->type) {
     case TY_TEXT: {
-        RxStr s = col_str(c)[i];
+        RxStr s = c->codes && c->dict ? c->dict[c->codes[i]] : col_str(c)[i];   /* the same bytes */
         return rx_hash_bytes(s.ptr, s.len);
     }
     case TY_FLOAT: {

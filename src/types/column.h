@@ -60,8 +60,12 @@ typedef struct Column {
     /* TEXT with few distinct values (CSV columns, host columns registered dictionary-coded,
      * gathers of those): the distinct strings (slices into the column's heaps; a CSV column's
      * in order of first appearance, a host column's in its dictionary's order, possibly with
-     * strings no row has) and each row's index among them. NULL rows have code 0; their
-     * validity bit says they are NULL. Both NULL when absent.
+     * strings no row has) and each row's index among them. No two entries are equal, so that
+     * two rows hold equal strings exactly when their codes are equal (π and grouping compare
+     * codes); every producer keeps this (the CSV reader's merged dictionaries, host
+     * registration, which merges repeated dictionary values, γ's key columns, gathers and
+     * views, which copy or share one). NULL rows have code 0; their validity bit says they
+     * are NULL. Both NULL when absent.
      *
      * A coded column may lack per-row slices: data is then NULL (a "lazy" column, col_lazy)
      * and dict[codes[i]] is row i's value. Code that reads col_str(c) must first make the
