@@ -181,7 +181,7 @@ static void one_case(size_t n, unsigned pool, unsigned copy, bool wide) {
             memcpy((char *)col->data + i * type_width(col->type), (char *)col->data + from * type_width(col->type),
                    type_width(col->type));
             if (col->codes) col->codes[i] = col->codes[from];
-            double d;
+            double d = 0;
             if (col->type == TY_FLOAT && (d = col_f64(col)[i]) == 0) col_f64(col)[i] = rnd() & 1 ? -0.0 : 0.0;
             if (col->type == TY_FLOAT && isnan(d)) {
                 uint64_t bits = UINT64_C(0x7ff8000000000000) | (rnd() & 0xff);
