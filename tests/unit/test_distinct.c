@@ -16,12 +16,7 @@
 #include "exec/ops.h"
 
 static uint64_t rng_state = 1;
-static uint64_t rnd(void) {
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return check_splitmix(&rng_state); }
 
 enum { NT = 10, NTEXT = 600 };
 static const RxType TYPES[NT] = {TY_INT, TY_TEXT, TY_TEXT, TY_FLOAT, TY_BOOL,
