@@ -210,11 +210,14 @@ void rx_memory_peak_raise(size_t bytes);
 
 /* Large buffers (util.c): every request of RX_HUGE_MIN bytes and more, from rx_malloc,
  * rx_calloc and rx_map_alloc alike, is a mapping of its own, whole 2 MiB huge pages at a
- * huge-page boundary; smaller ones are malloc's. rx_free (= rx_map_free) returns a mapping to a
- * reserve of freed mappings (at most 512 MiB, or a quarter of the memory limit) that later large
- * requests take back before mapping anew: memory the process holds is far cheaper to touch
- * than memory it has not touched yet (bench/memtouch.c). The reserve is not charged to the
- * accountant, and is unmapped whenever an allocation is refused. rx_map_realloc (=
+ * huge-page boundary; smaller ones are malloc's. rx_free returns a mapping to a reserve of
+ * freed mappings (at most 512 MiB, or a quarter of the memory limit) that later rx_malloc and
+ * rx_calloc requests take back before mapping anew: memory the process holds is far cheaper to
+ * touch than memory it has not touched yet (bench/memtouch.c). The rx_map_* family is the join
+ * kernels' (kernel.h): never a kept mapping (a kept one is resident whole, where a result
+ * sized for the most it can hold is touched in part), and unmapped by rx_map_free. The reserve
+ * is not charged to the accountant, and is unmapped whenever an allocation is refused.
+ * rx_map_realloc (=
  * rx_realloc) moves a mapping that grows without copying (mremap). Thread-safe; NULL when out of
  * memory. rx_map_live: the bytes of live mappings; rx_map_kept: the bytes in the reserve;
  * rx_map_drop_kept unmaps the reserve. Under AddressSanitizer every buffer is malloc's (exact
