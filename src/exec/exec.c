@@ -1235,6 +1235,38 @@ static bool reads_lazy(const ExecCtx *x, const PNode *p) {
     }
 }
 
+/* Sets used[c] for every input column c that e reads. */
+static void mark_cols(const Expr *e, bool *used) {
+    if (!e) return;
+    if (e->kind == EX_COL) used[e->col] = true;
+    for (int i = 0; i < e->n_args; i++) mark_cols(e->args[i], used);
+}
+
+/* Makes the slices (col_need_str) exist that p reads of its inputs' TEXT columns: none for the
+ * operators of reads_lazy; for γ, those of the columns its aggregates or computed keys read,
+ * not of those it only groups by (keys.c groups a coded column by code, and gather_key
+ * gathers the codes); every column's for any other operator. 0, or -1 when out of memory. */
+static int need_slices(const ExecCtx *x, const PNode *p, const Table *in0, const Table *in1) {
+    if (reads_lazy(x, p)) return 0;
+    if (p->kind == PN_GROUP && in0 && !in1) {
+        const LPlan *lp = p->lp;
+        bool *used = calloc((size_t)in0->n_cols + 1, sizeof *used);
+        if (!used) return -1;
+        for (int k = 0; k < lp->n_group; k++)
+            if (lp->group[k]->kind != EX_COL) mark_cols(lp->group[k], used);
+        for (int a = 0; a < lp->n_aggs; a++) {
+            mark_cols(lp->aggs[a].arg, used);
+            mark_cols(lp->aggs[a].arg2, used);
+        }
+        int rc = 0;
+        for (int c = 0; c < in0->n_cols && rc == 0; c++)
+            if (used[c] && col_need_str(in0->cols[c]) < 0) rc = -1;
+        free(used);
+        return rc;
+    }
+    return table_need_str(in0) < 0 || table_need_str(in1) < 0 ? -1 : 0;
+}
+
 static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     if (ops_check_interrupt(x, err) < 0) return NULL;
     const LPlan *lp = p->lp;
@@ -1248,7 +1280,7 @@ static Table *run(ExecCtx *x, const PNode *p, RxError *err) {
     /* The inputs are built: from here on, time and memory are this operator's own. */
     double t_self = now_s();
     size_t mem0 = rx_memory_peak_mark();
-    if (!reads_lazy(x, p) && (table_need_str(in0) < 0 || table_need_str(in1) < 0)) {
+    if (need_slices(x, p, in0, in1) < 0) {
         ops_oom(err);
         goto done;
     }

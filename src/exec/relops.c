@@ -1108,7 +1108,8 @@ static Column *bucket_of(const Expr *e, const Table *in, const uint32_t *first, 
  * hashing strings (an optimisation: the same values). NULL on OOM. */
 static Column *gather_key(const Column *c, const uint32_t *first, uint32_t ng) {
     Column *g = col_gather(c, first, ng);
-    if (!g || c->type != TY_TEXT || !c->codes || !c->dict || c->pruned) return g;
+    /* (a lazy c's gather is coded already: col_gather) */
+    if (!g || g->codes || c->type != TY_TEXT || !c->codes || !c->dict || c->pruned) return g;
     g->codes = rx_malloc((ng ? ng : 1) * sizeof *g->codes);
     g->dict = rx_malloc((c->n_dict ? c->n_dict : 1) * sizeof *g->dict);
     if (!g->codes || !g->dict) {
