@@ -59,6 +59,13 @@
  *      any cell that does not parse, is an RX_EVALUE error at that cell; again the first
  *      chunk in file order with an error is the one reported.
  *
+ *   Both passes take a chunk's records a batch at a time (up to 64, and 4096 cells): they split
+ *   every record of the batch into fields first (checking its structure), then look at the
+ *   cells a column at a time (detection; conversion), so that each column's loop keeps to one
+ *   kind. Within a batch, pass 2 converts a column only up to the earliest record with an
+ *   error found so far: the error reported is still the first in the file, by record and then
+ *   by column (convert_batch).
+ *
  * Storage (of an input held whole; a file read in windows copies every TEXT cell, see above):
  * an unquoted TEXT cell, and a quoted one without "" escapes, is a slice into the mapping,
  * which a StrHeap (heap_from_map) keeps alive for as long as any column uses it. A quoted cell
