@@ -1515,7 +1515,7 @@ static void test_first_error_in_file_order(void) {
     static const char *const type_word[] = {"INT", "FLOAT", "DATE"};
     for (int trial = 0; trial < 300; trial++) {
         int n_cols = 2 + (int)rnd_below(5), rows = 1 + (int)rnd_below(400);
-        char names[8][4];
+        char names[8][16];
         const char *name_p[8];
         RxType types[8];
         int kind_of[8];
