@@ -1245,10 +1245,12 @@ static void mark_cols(const Expr *e, bool *used) {
 /* Makes the slices (col_need_str) exist that p reads of its inputs' TEXT columns: none for the
  * operators of reads_lazy; for γ, those of the columns its aggregates or computed keys read,
  * not of those it only groups by (keys.c groups a coded column by code, and gather_key
- * gathers the codes); every column's for any other operator. 0, or -1 when out of memory. */
+ * gathers the codes); for ω likewise, its order and its functions' operands counting as read
+ * (the columns it passes on stay as they are); every column's for any other operator. 0, or
+ * -1 when out of memory. */
 static int need_slices(const ExecCtx *x, const PNode *p, const Table *in0, const Table *in1) {
     if (reads_lazy(x, p)) return 0;
-    if (p->kind == PN_GROUP && in0 && !in1) {
+    if ((p->kind == PN_GROUP || p->kind == PN_WINDOW) && in0 && !in1) {
         const LPlan *lp = p->lp;
         bool *used = calloc((size_t)in0->n_cols + 1, sizeof *used);
         if (!used) return -1;
@@ -1257,6 +1259,13 @@ static int need_slices(const ExecCtx *x, const PNode *p, const Table *in0, const
         for (int a = 0; a < lp->n_aggs; a++) {
             mark_cols(lp->aggs[a].arg, used);
             mark_cols(lp->aggs[a].arg2, used);
+        }
+        if (p->kind == PN_WINDOW) {
+            for (int k = 0; k < lp->n_sort; k++) mark_cols(lp->sort[k].e, used);
+            for (int w = 0; w < lp->n_wins; w++) {
+                mark_cols(lp->wins[w].arg, used);
+                mark_cols(lp->wins[w].def, used);
+            }
         }
         int rc = 0;
         for (int c = 0; c < in0->n_cols && rc == 0; c++)

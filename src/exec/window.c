@@ -315,12 +315,22 @@ static Column *with_default(const WinSpec *s, const Column *a, const Column *def
     return c;
 }
 
+/* e's values over in's rows: in's own column, shared, when e is a column reference (ω only
+ * reads its operands), else e evaluated. NULL with err. */
+static Column *operand(const Expr *e, const Table *in, RxError *err) {
+    if (e->kind == EX_COL) {
+        col_retain(in->cols[e->col]);
+        return in->cols[e->col];
+    }
+    return eval_column(e, in, err);
+}
+
 /* The column of window function s (n rows, in row order); NULL with err. */
 static Column *win_column(ExecCtx *x, Win *w, const WinSpec *s, const LPlan *lp, const Table *in,
                           uint32_t *lo, uint32_t *hi, uint32_t *pick, RxError *err) {
     size_t n = w->n;
     Column *a = NULL, *def = NULL, *out = NULL;
-    if (s->arg && !(a = eval_column(s->arg, in, err))) return NULL;
+    if (s->arg && !(a = operand(s->arg, in, err))) return NULL;
     switch (s->fn) {
     case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK: {
         if (!(out = col_new(TY_INT, n))) goto oom;
@@ -346,7 +356,7 @@ static Column *win_column(ExecCtx *x, Win *w, const WinSpec *s, const LPlan *lp,
             }
         }
         if (s->def && s->def->type != TY_NULL) {
-            if (!(def = eval_column(s->def, in, err))) goto fail;
+            if (!(def = operand(s->def, in, err))) goto fail;
             out = with_default(s, a, def, pick, n, err);
             if (!out) goto fail;
         } else if (!(out = col_gather(a, pick, n))) {
@@ -418,7 +428,7 @@ Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
     uint32_t ng = 1;
     if (lp->n_group) {
         for (int k = 0; k < lp->n_group; k++)
-            if (!(gcols[k] = eval_column(lp->group[k], in, err))) goto out;
+            if (!(gcols[k] = operand(lp->group[k], in, err))) goto out;
         if (keys_group((const Column *const *)gcols, lp->n_group, n, &ids, &ng, err) < 0) goto out;
     }
     if (n == 0) ng = 0;
@@ -438,7 +448,7 @@ Table *ops_window(ExecCtx *x, const PNode *p, Table *in, RxError *err) {
         w.bound[1] = (uint32_t)n;
     }
     for (int k = 0; k < lp->n_sort; k++) {
-        if (!(w.ocols[k] = eval_column(lp->sort[k].e, in, err))) goto out;
+        if (!(w.ocols[k] = operand(lp->sort[k].e, in, err))) goto out;
         if (w.ocols[k]->type != TY_NULL &&
             keys_encode_ordered((const Column *const *)&w.ocols[k], 1, &w.okeys[k], err) < 0)
             goto out;
