@@ -1246,11 +1246,12 @@ static void mark_cols(const Expr *e, bool *used) {
  * operators of reads_lazy; for γ, those of the columns its aggregates or computed keys read,
  * not of those it only groups by (keys.c groups a coded column by code, and gather_key
  * gathers the codes); for ω likewise, its order and its functions' operands counting as read
- * (the columns it passes on stay as they are); every column's for any other operator. 0, or
- * -1 when out of memory. */
+ * (the columns it passes on stay as they are); for the interval-set operators, those PACK's
+ * aggregates read (BY keys group by code, ON keys partition as keys.c does for any join, the
+ * pieces gather codes); every column's for any other operator. 0, or -1 when out of memory. */
 static int need_slices(const ExecCtx *x, const PNode *p, const Table *in0, const Table *in1) {
     if (reads_lazy(x, p)) return 0;
-    if ((p->kind == PN_GROUP || p->kind == PN_WINDOW) && in0 && !in1) {
+    if (((p->kind == PN_GROUP || p->kind == PN_WINDOW) && in0 && !in1) || (p->kind == PN_ISET && in0)) {
         const LPlan *lp = p->lp;
         bool *used = calloc((size_t)in0->n_cols + 1, sizeof *used);
         if (!used) return -1;
