@@ -304,24 +304,26 @@ static void *take_kept(size_t len) {
     return p;
 }
 
+/* Unmaps the oldest kept mapping (there is one) and returns its length. Called with map_lock
+ * held, which it lets go of around the munmap. */
+static size_t unmap_oldest(void) {
+    Mapping old = kept[0];
+    memmove(kept, kept + 1, --n_kept * sizeof *kept);
+    kept_bytes -= old.len;
+    pthread_mutex_unlock(&map_lock);
+    munmap(old.p, old.len);
+    pthread_mutex_lock(&map_lock);
+    return old.len;
+}
+
 /* Before a new mapping of len bytes: unmaps kept ones of at least as many bytes (the oldest
  * first), or all of them, so that live and kept mappings together never hold more than the
  * most the live ones have held at once. */
 static void make_room(size_t len) {
     size_t freed = 0;
-    while (freed < len) {
-        pthread_mutex_lock(&map_lock);
-        if (!n_kept) {
-            pthread_mutex_unlock(&map_lock);
-            return;
-        }
-        Mapping old = kept[0];
-        memmove(kept, kept + 1, --n_kept * sizeof *kept);
-        kept_bytes -= old.len;
-        pthread_mutex_unlock(&map_lock);
-        munmap(old.p, old.len);
-        freed += old.len;
-    }
+    pthread_mutex_lock(&map_lock);
+    while (freed < len && n_kept) freed += unmap_oldest();
+    pthread_mutex_unlock(&map_lock);
 }
 
 /* Lists [p, p + len) as live; false (nothing listed) when the list cannot grow. */
@@ -412,14 +414,7 @@ static void big_free(void *p, size_t len, bool keep_it) {
         }
     if (len <= cap) {
         /* room is made by unmapping the oldest kept ones */
-        while (n_kept && (n_kept == RETAIN_MAX || kept_bytes + len > cap)) {
-            Mapping old = kept[0];
-            memmove(kept, kept + 1, --n_kept * sizeof *kept);
-            kept_bytes -= old.len;
-            pthread_mutex_unlock(&map_lock);
-            munmap(old.p, old.len);
-            pthread_mutex_lock(&map_lock);
-        }
+        while (n_kept && (n_kept == RETAIN_MAX || kept_bytes + len > cap)) unmap_oldest();
         if (n_kept < RETAIN_MAX && kept_bytes + len <= cap) {
             kept[n_kept++] = (Mapping){p, len};
             kept_bytes += len;
