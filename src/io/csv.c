@@ -1305,6 +1305,20 @@ static inline void dict_settle(ColState *cs, StrHeap *esc) {
     if (!cs->codes) put_slice(cs, row, (RxStr){o, n});
 }
 
+/* Writes field f's text to o (f->n bytes at most), "" escapes undone; returns its length. */
+static inline __attribute__((always_inline)) size_t put_cell(char *o, const Field *f) {
+    if (f->quoted != 2) {
+        memcpy(o, f->s, f->n);
+        return f->n;
+    }
+    size_t k = 0;
+    for (size_t j = 0; j < f->n; j++) {
+        o[k++] = f->s[j];
+        if (f->s[j] == '"') j++;
+    }
+    return k;
+}
+
 /* convert for a non-NULL TEXT cell of a file read in windows (Reader.copy), whose bytes do not
  * stay in memory: they are copied (unescaped) into the chunk's heap esc, which pass 1 sized for
  * every non-NULL cell of the chunk's TEXT columns, so it never grows and never runs out unless
@@ -1320,15 +1334,7 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
         /* waits for its lookup: its bytes go after those the waiting cells may take */
         if (cs->n_ahead == DICT_AHEAD) dict_settle(cs, esc);
         char *o = esc->data + esc->len + *cs->esc_ahead;
-        if (f->quoted == 2) {
-            k = 0;
-            for (size_t j = 0; j < n; j++) {
-                o[k++] = s[j];
-                if (s[j] == '"') j++;
-            }
-        } else {
-            memcpy(o, s, n);
-        }
+        k = put_cell(o, f);
         unsigned i = (cs->first_ahead + cs->n_ahead++) & (DICT_AHEAD - 1);
         DictEnt *e = &cs->ahead[i];
         /* the key's words from the field itself where it has no escapes: loads from the copy
@@ -1342,15 +1348,7 @@ static int copy_text(Reader *r, ColState *cs, size_t row, const Field *f, StrHea
     }
     while (cs->n_ahead) dict_settle(cs, esc);
     char *o = esc->data + esc->len;
-    if (f->quoted == 2) {
-        k = 0;
-        for (size_t j = 0; j < n; j++) {
-            o[k++] = s[j];
-            if (s[j] == '"') j++;
-        }
-    } else {
-        memcpy(o, s, n);
-    }
+    k = put_cell(o, f);
     RxStr v = {o, k};
     if (cs->codes) {
         DictEnt key;
@@ -1391,11 +1389,7 @@ static inline int convert(Reader *r, ColState *cs, size_t row, const Field *f, S
         } else if (f->quoted == 2) {
             /* esc was sized in pass 1 for every escaped cell, so it never grows here. */
             char *o = esc->data + esc->len;
-            size_t k = 0;
-            for (size_t j = 0; j < n; j++) {
-                o[k++] = s[j];
-                if (s[j] == '"') j++;
-            }
+            size_t k = put_cell(o, f);
             esc->len += k;
             v.ptr = o;
             v.len = k;
@@ -1848,12 +1842,7 @@ static int split_first(Load *L, const char **pp, bool is_header) {
 static char *unescape_dup(const Field *f) {
     char *s = malloc(f->n + 1);
     if (!s) return NULL;
-    size_t k = 0;
-    for (size_t j = 0; j < f->n; j++) {
-        s[k++] = f->s[j];
-        if (f->quoted == 2 && f->s[j] == '"') j++;
-    }
-    s[k] = 0;
+    s[put_cell(s, f)] = 0;
     return s;
 }
 
