@@ -576,6 +576,41 @@ static bool nondecreasing(const Column *c, size_t n) {
     return true;
 }
 
+/* Group ids of (run, group of the other keys) pairs, numbered in order of first appearance as
+ * the rows go by run after run: for each of the n_sub groups, the run it was last seen in and
+ * its id there. */
+typedef struct {
+    uint32_t *seen, *id_in_run;
+    uint32_t next;
+} RunIds;
+
+static int run_ids_init(RunIds *r, uint32_t n_sub) {
+    r->seen = rx_malloc(((size_t)n_sub + 1) * sizeof *r->seen);
+    r->id_in_run = rx_malloc(((size_t)n_sub + 1) * sizeof *r->id_in_run);
+    r->next = 0;
+    if (!r->seen || !r->id_in_run) {
+        rx_free(r->seen), rx_free(r->id_in_run);
+        return -1;
+    }
+    memset(r->seen, 0xff, ((size_t)n_sub + 1) * sizeof *r->seen);
+    return 0;
+}
+
+/* The id of group g's rows in run `run` (runs numbered from 0 in row order). */
+static inline uint32_t run_id(RunIds *r, uint32_t g, uint32_t run) {
+    if (r->seen[g] != run) {
+        r->seen[g] = run;
+        r->id_in_run[g] = r->next++;
+    }
+    return r->id_in_run[g];
+}
+
+/* Frees r; returns the number of ids given. */
+static uint32_t run_ids_done(RunIds *r) {
+    rx_free(r->seen), rx_free(r->id_in_run);
+    return r->next;
+}
+
 /* Whether rows i - 1 and i of a nondecreasing column differ (i >= 1). */
 static inline bool run_ends(const Column *c, size_t i) {
     return c->type == TY_DATE ? col_i32(c)[i] != col_i32(c)[i - 1] : col_i64(c)[i] != col_i64(c)[i - 1];
@@ -598,27 +633,18 @@ static int group_by_runs(const Column *const *cols, int n_cols, int s, size_t n,
             if (k != s) rest[j++] = cols[k];
         if (keys_group(rest, n_cols - 1, n, &ids, &n_sub, err) < 0) return -1;
     }
-    /* per other-columns group: the run it was last seen in and its id there */
-    uint32_t *seen = rx_malloc(((size_t)n_sub + 1) * sizeof *seen);
-    uint32_t *id_in_run = rx_malloc(((size_t)n_sub + 1) * sizeof *id_in_run);
-    if (!seen || !id_in_run) {
-        rx_free(ids), rx_free(seen), rx_free(id_in_run);
+    RunIds r;
+    if (run_ids_init(&r, n_sub) < 0) {
+        rx_free(ids);
         return oom(err);
     }
-    memset(seen, 0xff, ((size_t)n_sub + 1) * sizeof *seen);
-    uint32_t run = 0, next = 0;
+    uint32_t run = 0;
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && run_ends(sc, i)) run++;
-        uint32_t g = ids[i];
-        if (seen[g] != run) {
-            seen[g] = run;
-            id_in_run[g] = next++;
-        }
-        ids[i] = id_in_run[g];
+        ids[i] = run_id(&r, ids[i], run);
     }
-    rx_free(seen), rx_free(id_in_run);
     *ids_out = ids;
-    *n_groups = next;
+    *n_groups = run_ids_done(&r);
     return 0;
 }
 
@@ -639,17 +665,15 @@ int keys_group_buckets(const Column *const *cols, int n_cols, const Column *ts, 
     } else if (keys_group(cols, n_cols, n, &ids, &n_sub, err) < 0) {
         return -1;
     }
-    uint32_t *seen = rx_malloc(((size_t)n_sub + 1) * sizeof *seen);
-    uint32_t *id_in_run = rx_malloc(((size_t)n_sub + 1) * sizeof *id_in_run);
-    if (!seen || !id_in_run) {
-        rx_free(ids), rx_free(seen), rx_free(id_in_run);
+    RunIds r;
+    if (run_ids_init(&r, n_sub) < 0) {
+        rx_free(ids);
         return oom(err);
     }
-    memset(seen, 0xff, ((size_t)n_sub + 1) * sizeof *seen);
     /* a run is one bucket: the rows from b up to (not including) end, found without dividing
      * while the times stay below end */
     if (__builtin_add_overflow(b, width, &end)) end = INT64_MAX;
-    uint32_t run = 0, next = 0;
+    uint32_t run = 0;
     for (size_t i = 0; i < n; i++) {
         if (t[i] >= end) {
             run++;
@@ -657,16 +681,10 @@ int keys_group_buckets(const Column *const *cols, int n_cols, const Column *ts, 
                 __builtin_add_overflow(b, width, &end))
                 end = INT64_MAX;   /* not reached: the range was checked above */
         }
-        uint32_t g = ids[i];
-        if (seen[g] != run) {
-            seen[g] = run;
-            id_in_run[g] = next++;
-        }
-        ids[i] = id_in_run[g];
+        ids[i] = run_id(&r, ids[i], run);
     }
-    rx_free(seen), rx_free(id_in_run);
     *ids_out = ids;
-    *n_groups = next;
+    *n_groups = run_ids_done(&r);
     return 1;
 }
 
