@@ -4,9 +4,9 @@
  * replaced: digit by digit integers, nearbyint in the shortest-digits search, every value
  * through value_text and a StrBuf a byte at a time. Random values of every type (INT64_MIN,
  * negative zero, NaN, infinities, subnormals, huge and tiny exponents, timestamps before 1970
- * and past year 9999, NULLs, text that needs quotes or escapes) must print byte for byte as
- * the reference prints them, on one thread and on several, and every chunk the sink gets must
- * end at a line end.
+ * and past year 9999, NULLs, text that needs quotes or escapes, dictionary-coded text) must
+ * print byte for byte as the reference prints them, on one thread and on several, and every
+ * chunk the sink gets must end at a line end.
  */
 #include <float.h>
 #include <math.h>
@@ -399,13 +399,48 @@ static const char *const TEXTS[] = {"plain", "", " lead", "trail ", "a,b", "say 
                                     "cr\r", "tab\there", "back\\slash", "\xEF\xBB\xBF" "bom", "é日本",
                                     "\\N", "NULL", "1,2,3", "\"", "a long enough text to pass sixteen bytes"};
 
+/* A dictionary-coded TEXT column of n rows without slices (column.h's lazy column, as the
+ * CSV reader makes them), about one value in 20 NULL (code 0). Its dictionary is TEXTS
+ * (strings that print as they are and strings that need quotes or escapes) in a random
+ * order, or with wide set n + 1 entries cycling through TEXTS, more than the rows: the
+ * writers plan the first kind (a flag per entry) and read the second row by row. */
+static Column *coded_column(size_t n, bool wide) {
+    size_t n_dict = wide ? n + 1 : RX_ARRAY_LEN(TEXTS);
+    Column *c = rx_calloc(1, sizeof *c);
+    c->refcnt = 1;
+    c->type = TY_TEXT;
+    c->n = n;
+    c->codes = rx_malloc((n ? n : 1) * sizeof *c->codes);
+    c->dict = rx_malloc(n_dict * sizeof *c->dict);
+    c->n_dict = (uint32_t)n_dict;
+    size_t shift = rnd_below(RX_ARRAY_LEN(TEXTS));
+    for (size_t k = 0; k < n_dict; k++) {
+        const char *s = TEXTS[(k + shift) % RX_ARRAY_LEN(TEXTS)];
+        c->dict[k] = (RxStr){s, strlen(s)};
+    }
+    for (size_t i = 0; i < n; i++) {
+        c->codes[i] = (uint32_t)(rnd() % n_dict);
+        if (rnd_below(20) == 0) {
+            col_set_null(c, i);
+            c->codes[i] = 0;
+        }
+    }
+    return c;
+}
+
 /* A table of n rows of every type, about one value in 20 NULL. */
 static Table *random_table(size_t n) {
     static const RxType types[] = {TY_INT, TY_FLOAT, TY_TEXT, TY_TIMESTAMP, TY_DATE,
-                                   TY_TIME, TY_BOOL, TY_DURATION, TY_TIMESTAMP, TY_TEXT};
-    static const char *const names[] = {"i", "f", "t,x", "ts", "d", "tm", "b", "du", "ts2", "sym"};
+                                   TY_TIME, TY_BOOL, TY_DURATION, TY_TIMESTAMP, TY_TEXT,
+                                   TY_TEXT, TY_TEXT};
+    static const char *const names[] = {"i", "f", "t,x", "ts", "d", "tm", "b", "du", "ts2", "sym",
+                                        "code", "wide"};
     Table *t = table_new((int)RX_ARRAY_LEN(types), n);
     for (size_t j = 0; j < RX_ARRAY_LEN(types); j++) {
+        if (j >= 10) {
+            table_set(t, (int)j, coded_column(n, j == 11), names[j]);
+            continue;
+        }
         Column *c = col_new(types[j], n);
         int64_t run_ts = 1772443800000000;
         for (size_t i = 0; i < n; i++) {
