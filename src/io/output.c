@@ -459,18 +459,26 @@ static char *put_tsv_text(char *p, RxStr s) {
     return p;
 }
 
+/* A dictionary entry's text as the writer prints it (quoted or escaped), when that is at
+ * most 15 bytes: one 16-byte copy puts it in place (the row's room covers the extra bytes). */
+typedef struct {
+    char text[15];
+    uint8_t len;
+} ShortText;
+
 /* What the delimited writers know about a table's columns before the first row, the same
  * for every thread (read only while rows are formatted). A dictionary-coded TEXT column
- * (column.h) has few distinct strings: whether each prints as it is (CSV: needs no quotes;
- * TSV: nothing to escape) and the longest text any of them prints as are found once, so that
- * a row copies its value's bytes without looking at them and the row's room is known without
- * reading its values. */
+ * (column.h) has few distinct strings, so they are looked at once rather than per row: when
+ * every one prints as at most 15 bytes, their printed texts are kept side by side (short,
+ * one small array instead of strings scattered over the input's heap); otherwise whether
+ * each prints as it is (plain: CSV needs no quotes, TSV nothing escaped). The longest text
+ * any of them prints as bounds the row's room without reading its values. */
 typedef struct {
     size_t row_need;   /* a row's bytes at most, but for the TEXT columns listed in scan */
     int n_scan;
     int *scan;         /* the TEXT columns without a plan: their values' worst cases add per row */
-    uint8_t **plain;   /* per column: for a planned coded TEXT column, plain[code] is 1 when
-                        * dict[code] prints as it is; NULL for every other column */
+    ShortText **short_text;   /* per column: a planned coded column's printed dict[code]... */
+    uint8_t **plain;          /* ...or, when some is longer, plain[code]; else both NULL */
 } RowPlan;
 
 static bool csv_plain(RxStr s) {
@@ -493,10 +501,38 @@ static bool tsv_plain(RxStr s) {
 }
 
 static void plan_free(RowPlan *rp, int nc) {
-    if (rp->plain)
-        for (int j = 0; j < nc; j++) free(rp->plain[j]);
+    for (int j = 0; j < nc; j++) {
+        if (rp->plain) free(rp->plain[j]);
+        if (rp->short_text) free(rp->short_text[j]);
+    }
     free(rp->plain);
+    free(rp->short_text);
     free(rp->scan);
+}
+
+/* The printed texts of c's dictionary when every one is at most 15 bytes (malloc'd, n_dict
+ * entries); NULL when some is longer or out of memory (*oom set then). */
+static ShortText *short_texts(const Column *c, bool tsv, bool *oom) {
+    for (uint32_t k = 0; k < c->n_dict; k++)
+        if (c->dict[k].len > 15) return NULL;
+    ShortText *st = malloc((c->n_dict ? c->n_dict : 1) * sizeof *st);
+    if (!st) {
+        *oom = true;
+        return NULL;
+    }
+    for (uint32_t k = 0; k < c->n_dict; k++) {
+        char buf[2 * 15 + 2];   /* csv_field_max of 15 bytes */
+        RxStr s = c->dict[k];
+        size_t n = (size_t)((tsv ? put_tsv_text(buf, s) : put_csv_text(buf, s)) - buf);
+        if (n > 15) {
+            free(st);
+            return NULL;
+        }
+        memset(&st[k], 0, sizeof st[k]);
+        memcpy(st[k].text, buf, n);
+        st[k].len = (uint8_t)n;
+    }
+    return st;
 }
 
 /* Fills rp for t's columns. A coded column gets a plan only when its dictionary is no larger
@@ -508,12 +544,20 @@ static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
     rp->row_need = (size_t)nc * (CELL_MAX + 2) + 1;   /* CELL_MAX a value, separators, '\n' */
     rp->scan = malloc((size_t)nc * sizeof *rp->scan);
     rp->plain = calloc((size_t)nc, sizeof *rp->plain);
-    if (!rp->scan || !rp->plain) goto oom;
+    rp->short_text = calloc((size_t)nc, sizeof *rp->short_text);
+    if (!rp->scan || !rp->plain || !rp->short_text) goto oom;
     for (int j = 0; j < nc; j++) {
         const Column *c = t->cols[j];
         if (c->type != TY_TEXT) continue;
         if (!c->codes || !c->dict || c->n_dict > t->n_rows) {
             rp->scan[rp->n_scan++] = j;
+            continue;
+        }
+        bool oom = false;
+        rp->short_text[j] = short_texts(c, tsv, &oom);
+        if (oom) goto oom;
+        if (rp->short_text[j]) {
+            rp->row_need += sizeof(ShortText);
             continue;
         }
         uint8_t *plain = malloc(c->n_dict ? c->n_dict : 1);
@@ -584,6 +628,13 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
             }
             switch (c->type) {
             case TY_TEXT: {
+                const ShortText *st = rp->short_text[j];
+                if (st) {
+                    st += c->codes[i];
+                    memcpy(p, st, sizeof *st);   /* the room holds all 16 */
+                    p += st->len;
+                    break;
+                }
                 const uint8_t *plain = rp->plain[j];
                 if (plain) {
                     uint32_t code = c->codes[i];

@@ -400,12 +400,13 @@ static const char *const TEXTS[] = {"plain", "", " lead", "trail ", "a,b", "say 
                                     "\\N", "NULL", "1,2,3", "\"", "a long enough text to pass sixteen bytes"};
 
 /* A dictionary-coded TEXT column of n rows without slices (column.h's lazy column, as the
- * CSV reader makes them), about one value in 20 NULL (code 0). Its dictionary is TEXTS
- * (strings that print as they are and strings that need quotes or escapes) in a random
- * order, or with wide set n + 1 entries cycling through TEXTS, more than the rows: the
- * writers plan the first kind (a flag per entry) and read the second row by row. */
-static Column *coded_column(size_t n, bool wide) {
-    size_t n_dict = wide ? n + 1 : RX_ARRAY_LEN(TEXTS);
+ * CSV reader makes them), about one value in 20 NULL (code 0). Its dictionary cycles through
+ * TEXTS (strings that print as they are and strings that need quotes or escapes) from a
+ * random start: kind 0 all but the last, long one (the writers keep every entry's printed
+ * text: all fit in 15 bytes), kind 1 all of them (a flag per entry), kind 2 n + 1 entries,
+ * more than the rows (read row by row). */
+static Column *coded_column(size_t n, int kind) {
+    size_t n_dict = kind == 2 ? n + 1 : RX_ARRAY_LEN(TEXTS) - (kind == 0);
     Column *c = rx_calloc(1, sizeof *c);
     c->refcnt = 1;
     c->type = TY_TEXT;
@@ -415,7 +416,7 @@ static Column *coded_column(size_t n, bool wide) {
     c->n_dict = (uint32_t)n_dict;
     size_t shift = rnd_below(RX_ARRAY_LEN(TEXTS));
     for (size_t k = 0; k < n_dict; k++) {
-        const char *s = TEXTS[(k + shift) % RX_ARRAY_LEN(TEXTS)];
+        const char *s = TEXTS[(k + shift) % (RX_ARRAY_LEN(TEXTS) - (kind == 0))];
         c->dict[k] = (RxStr){s, strlen(s)};
     }
     for (size_t i = 0; i < n; i++) {
@@ -432,13 +433,13 @@ static Column *coded_column(size_t n, bool wide) {
 static Table *random_table(size_t n) {
     static const RxType types[] = {TY_INT, TY_FLOAT, TY_TEXT, TY_TIMESTAMP, TY_DATE,
                                    TY_TIME, TY_BOOL, TY_DURATION, TY_TIMESTAMP, TY_TEXT,
-                                   TY_TEXT, TY_TEXT};
+                                   TY_TEXT, TY_TEXT, TY_TEXT};
     static const char *const names[] = {"i", "f", "t,x", "ts", "d", "tm", "b", "du", "ts2", "sym",
-                                        "code", "wide"};
+                                        "short", "code", "wide"};
     Table *t = table_new((int)RX_ARRAY_LEN(types), n);
     for (size_t j = 0; j < RX_ARRAY_LEN(types); j++) {
         if (j >= 10) {
-            table_set(t, (int)j, coded_column(n, j == 11), names[j]);
+            table_set(t, (int)j, coded_column(n, (int)j - 10), names[j]);
             continue;
         }
         Column *c = col_new(types[j], n);
