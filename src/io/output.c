@@ -407,8 +407,20 @@ static inline char *put_timestamp(char *p, int64_t us, DayCache *dc) {
     return p;
 }
 
-/* num_format_int's text of v at p, without the NUL. */
+/* num_format_int's text of v at p, without the NUL. Values 0..9999 (counts, quantities) are
+ * printed here without the call (an optimisation). */
 static inline char *put_int(char *p, int64_t v) {
+    if (v >= 0 && v < 10000) {
+        unsigned u = (unsigned)v, hi = u / 100;
+        if (hi) {
+            if (hi < 10) *p++ = (char)('0' + hi);
+            else p = put2d(p, hi);
+            return put2d(p, u % 100);
+        }
+        if (u < 10) *p++ = (char)('0' + u);
+        else p = put2d(p, u);
+        return p;
+    }
     if (v < 0) *p++ = '-';
     return num_put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }

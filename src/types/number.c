@@ -45,7 +45,8 @@ static inline int digit_count(uint64_t v) {
     return t + (t < 20 && v >= U10[t]);
 }
 
-char *num_put_u64(char *p, uint64_t v) {
+/* num_put_u64, inlined into this file's printers (an optimisation). */
+static inline char *put_u64(char *p, uint64_t v) {
     /* The digit count first, then two digits at a time from the last (an optimisation). */
     int n = digit_count(v);
     char *end = p + n, *q = end;
@@ -58,6 +59,8 @@ char *num_put_u64(char *p, uint64_t v) {
     else q[-1] = (char)('0' + v);
     return end;
 }
+
+char *num_put_u64(char *p, uint64_t v) { return put_u64(p, v); }
 
 size_t num_format_int(int64_t v, char *buf) {
     char *p = buf;
@@ -151,7 +154,7 @@ static const double D10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
  * For finite v with DBL_MIN <= v < 1e15: the smallest k >= k0 (k0 taken as 0 when v * 10^k0
  * is out of range) at which n = round(v * 10^k) reads back as v; *n_out = n. -1 when none.
  */
-static int fixed_point(double v, int k0, uint64_t *n_out) {
+static inline int fixed_point(double v, int k0, uint64_t *n_out) {
     if (k0 < 0 || k0 > 22 || !(v * D10[k0] < 1e15)) k0 = 0;
     for (int k = k0; k <= 22 && v * D10[k] < 1e15; k++) {
         double x = v * D10[k], scaled = round_small(x);   /* x < 1e15 < 2^52 */
@@ -219,7 +222,7 @@ static char *put_fixed(char *p, uint64_t n, int k) {
     default: ip = k < 16 ? n / U10[k] : 0; break;
     }
     if (k < 16) fp = n - ip * U10[k];
-    p = num_put_u64(p, ip);
+    p = put_u64(p, ip);
     *p++ = '.';
     char *e = p + k, *q = e;
     while (q - p >= 2) {
@@ -256,7 +259,7 @@ char *num_put_double(char *p, double v, int *hint) {
         return p;
     }
     /* Optimisation, not needed for correctness: integers below 2^53 print as themselves. */
-    if (v < 9007199254740992.0 && v == (double)(int64_t)v) return num_put_u64(p, (uint64_t)v);
+    if (v < 9007199254740992.0 && v == (double)(int64_t)v) return put_u64(p, (uint64_t)v);
     /* Optimisation: the decimal of fixed_point printed straight from its integer (no digit
      * string in between, whose copies stalled on store forwarding), starting the search at
      * the caller's hint. v is not an integer here, so k >= 1 and stays so once n's trailing
