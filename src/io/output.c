@@ -482,13 +482,14 @@ typedef struct {
  * for every thread (read only while rows are formatted). A dictionary-coded TEXT column
  * (column.h) has few distinct strings, so they are looked at once rather than per row: when
  * every one prints as at most 15 bytes, their printed texts are kept side by side (short,
- * one small array instead of strings scattered over the input's heap); otherwise whether
- * each prints as it is (plain: CSV needs no quotes, TSV nothing escaped). The longest text
- * any of them prints as bounds the row's room without reading its values. */
+ * one small array instead of strings scattered over the input's heap, and the row's room
+ * known without reading its value); otherwise whether each prints as it is (plain: CSV needs
+ * no quotes, TSV nothing escaped). */
 typedef struct {
     size_t row_need;   /* a row's bytes at most, but for the TEXT columns listed in scan */
     int n_scan;
-    int *scan;         /* the TEXT columns without a plan: their values' worst cases add per row */
+    int *scan;         /* the TEXT columns without short texts: their values' worst cases add
+                        * per row */
     ShortText **short_text;   /* per column: a planned coded column's printed dict[code]... */
     uint8_t **plain;          /* ...or, when some is longer, plain[code]; else both NULL */
 } RowPlan;
@@ -547,9 +548,12 @@ static ShortText *short_texts(const Column *c, bool tsv, bool *oom) {
     return st;
 }
 
+/* The largest dictionary plan_rows looks at (its short texts take 16 bytes an entry). */
+#define PLAN_MAX_DICT (1u << 20)
+
 /* Fills rp for t's columns. A coded column gets a plan only when its dictionary is no larger
- * than the table (a host column's dictionary may hold many strings no row has). -1 when out
- * of memory (rp then holds nothing to free). */
+ * than the table (a host column's dictionary may hold many strings no row has) nor than
+ * PLAN_MAX_DICT. -1 when out of memory (rp then holds nothing to free). */
 static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
     const int nc = t->n_cols;
     memset(rp, 0, sizeof *rp);
@@ -561,7 +565,7 @@ static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
     for (int j = 0; j < nc; j++) {
         const Column *c = t->cols[j];
         if (c->type != TY_TEXT) continue;
-        if (!c->codes || !c->dict || c->n_dict > t->n_rows) {
+        if (!c->codes || !c->dict || c->n_dict > t->n_rows || c->n_dict > PLAN_MAX_DICT) {
             rp->scan[rp->n_scan++] = j;
             continue;
         }
@@ -574,14 +578,10 @@ static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
         }
         uint8_t *plain = malloc(c->n_dict ? c->n_dict : 1);
         if (!plain) goto oom;
-        size_t most = 0;
-        for (uint32_t k = 0; k < c->n_dict; k++) {
-            RxStr s = c->dict[k];
-            plain[k] = tsv ? tsv_plain(s) : csv_plain(s);
-            if (csv_field_max(s) > most) most = csv_field_max(s);   /* covers TSV's 2 len */
-        }
+        for (uint32_t k = 0; k < c->n_dict; k++)
+            plain[k] = tsv ? tsv_plain(c->dict[k]) : csv_plain(c->dict[k]);
         rp->plain[j] = plain;
-        rp->row_need += most;
+        rp->scan[rp->n_scan++] = j;   /* a long entry no row has must not size every row */
     }
     return 0;
 oom:

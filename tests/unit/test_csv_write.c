@@ -403,8 +403,8 @@ static const char *const TEXTS[] = {"plain", "", " lead", "trail ", "a,b", "say 
  * CSV reader makes them), about one value in 20 NULL (code 0). Its dictionary cycles through
  * TEXTS (strings that print as they are and strings that need quotes or escapes) from a
  * random start: kind 0 all but the last, long one (the writers keep every entry's printed
- * text: all fit in 15 bytes), kind 1 all of them (a flag per entry), kind 2 n + 1 entries,
- * more than the rows (read row by row). */
+ * text: all fit in 15 bytes), kind 1 all of them and 3000 quotes (a flag per entry), kind 2
+ * n + 1 entries, more than the rows (read row by row). */
 static Column *coded_column(size_t n, int kind) {
     size_t n_dict = kind == 2 ? n + 1 : RX_ARRAY_LEN(TEXTS) - (kind == 0);
     Column *c = rx_calloc(1, sizeof *c);
@@ -418,6 +418,11 @@ static Column *coded_column(size_t n, int kind) {
     for (size_t k = 0; k < n_dict; k++) {
         const char *s = TEXTS[(k + shift) % (RX_ARRAY_LEN(TEXTS) - (kind == 0))];
         c->dict[k] = (RxStr){s, strlen(s)};
+    }
+    if (kind == 1) {   /* one entry far longer than a row's slack: 3000 quotes, doubled */
+        static char quotes[3000];
+        memset(quotes, '"', sizeof quotes);
+        c->dict[n_dict - 1] = (RxStr){quotes, sizeof quotes};
     }
     for (size_t i = 0; i < n; i++) {
         c->codes[i] = (uint32_t)(rnd() % n_dict);
