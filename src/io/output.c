@@ -486,6 +486,7 @@ typedef struct {
  * known without reading its value); otherwise whether each prints as it is (plain: CSV needs
  * no quotes, TSV nothing escaped). */
 typedef struct {
+    bool nulls;        /* some column may hold a NULL (has a validity bitmap, or is TY_NULL) */
     size_t row_need;   /* a row's bytes at most, but for the TEXT columns listed in scan */
     int n_scan;
     int *scan;         /* the TEXT columns without short texts: their values' worst cases add
@@ -564,6 +565,7 @@ static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
     if (!rp->scan || !rp->plain || !rp->short_text) goto oom;
     for (int j = 0; j < nc; j++) {
         const Column *c = t->cols[j];
+        if (c->valid || c->type == TY_NULL) rp->nulls = true;
         if (c->type != TY_TEXT) continue;
         if (!c->codes || !c->dict || c->n_dict > t->n_rows || c->n_dict > PLAN_MAX_DICT) {
             rp->scan[rp->n_scan++] = j;
@@ -616,12 +618,13 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
                         const RowPlan *rp, DayCache *dc) {
     const int nc = t->n_cols;
     const char sep = tsv ? '\t' : ',';
+    const bool nulls = rp->nulls;
     for (size_t i = from; i < to && !b->oom; i++) {
         /* room for the row: the plan's bound and the unplanned TEXT values' worst case */
         size_t need = rp->row_need;
         for (int k = 0; k < rp->n_scan; k++) {
             const Column *c = t->cols[rp->scan[k]];
-            if (!is_null_at(c, i)) need += csv_field_max(col_text(c, i));
+            if (!nulls || !is_null_at(c, i)) need += csv_field_max(col_text(c, i));
         }
         if (b->cap - b->n <= need) {
             sb_reserve(b, need);
@@ -631,7 +634,7 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
         for (int j = 0; j < nc; j++) {
             const Column *c = t->cols[j];
             if (j) *p++ = sep;
-            if (is_null_at(c, i)) {
+            if (nulls && is_null_at(c, i)) {
                 if (tsv) {
                     *p++ = '\\';
                     *p++ = 'N';
