@@ -407,8 +407,20 @@ static inline char *put_timestamp(char *p, int64_t us, DayCache *dc) {
     return p;
 }
 
-/* num_format_int's text of v at p, without the NUL. */
+/* num_format_int's text of v at p, without the NUL. Values 0..9999 (counts, quantities) are
+ * printed here without the call (an optimisation). */
 static inline char *put_int(char *p, int64_t v) {
+    if (v >= 0 && v < 10000) {
+        unsigned u = (unsigned)v, hi = u / 100;
+        if (hi) {
+            if (hi < 10) *p++ = (char)('0' + hi);
+            else p = put2d(p, hi);
+            return put2d(p, u % 100);
+        }
+        if (u < 10) *p++ = (char)('0' + u);
+        else p = put2d(p, u);
+        return p;
+    }
     if (v < 0) *p++ = '-';
     return num_put_u64(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
@@ -459,27 +471,170 @@ static char *put_tsv_text(char *p, RxStr s) {
     return p;
 }
 
+/* A dictionary entry's text as the writer prints it (quoted or escaped), when that is at
+ * most 15 bytes: one 16-byte copy puts it in place (the row's room covers the extra bytes). */
+typedef struct {
+    char text[15];
+    uint8_t len;
+} ShortText;
+
+/* What the delimited writers know about a table's columns before the first row, the same
+ * for every thread (read only while rows are formatted). A dictionary-coded TEXT column
+ * (column.h) has few distinct strings, so they are looked at once rather than per row: when
+ * every one prints as at most 15 bytes, their printed texts are kept side by side (short,
+ * one small array instead of strings scattered over the input's heap, and the row's room
+ * known without reading its value); otherwise whether each prints as it is (plain: CSV needs
+ * no quotes, TSV nothing escaped). */
+typedef struct {
+    bool nulls;        /* some column may hold a NULL (has a validity bitmap, or is TY_NULL) */
+    size_t row_need;   /* a row's bytes at most, but for the TEXT columns listed in scan */
+    int n_scan;
+    int *scan;         /* the TEXT columns without short texts: their values' worst cases add
+                        * per row */
+    ShortText **short_text;   /* per column: a planned coded column's printed dict[code]... */
+    uint8_t **plain;          /* ...or, when some is longer, plain[code]; else both NULL */
+} RowPlan;
+
+static bool csv_plain(RxStr s) {
+    if (s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
+        (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0))
+        return false;
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == ',' || c == '"' || c == '\n' || c == '\r') return false;
+    }
+    return true;
+}
+
+static bool tsv_plain(RxStr s) {
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == '\t' || c == '\n' || c == '\r' || c == '\\') return false;
+    }
+    return true;
+}
+
+static void plan_free(RowPlan *rp, int nc) {
+    for (int j = 0; j < nc; j++) {
+        if (rp->plain) free(rp->plain[j]);
+        if (rp->short_text) free(rp->short_text[j]);
+    }
+    free(rp->plain);
+    free(rp->short_text);
+    free(rp->scan);
+}
+
+/* The printed texts of c's dictionary when every one is at most 15 bytes (malloc'd, n_dict
+ * entries); NULL when some is longer or out of memory (*oom set then). */
+static ShortText *short_texts(const Column *c, bool tsv, bool *oom) {
+    for (uint32_t k = 0; k < c->n_dict; k++)
+        if (c->dict[k].len > 15) return NULL;
+    ShortText *st = malloc((c->n_dict ? c->n_dict : 1) * sizeof *st);
+    if (!st) {
+        *oom = true;
+        return NULL;
+    }
+    for (uint32_t k = 0; k < c->n_dict; k++) {
+        char buf[2 * 15 + 2];   /* csv_field_max of 15 bytes */
+        RxStr s = c->dict[k];
+        size_t n = (size_t)((tsv ? put_tsv_text(buf, s) : put_csv_text(buf, s)) - buf);
+        if (n > 15) {
+            free(st);
+            return NULL;
+        }
+        memset(&st[k], 0, sizeof st[k]);
+        memcpy(st[k].text, buf, n);
+        st[k].len = (uint8_t)n;
+    }
+    return st;
+}
+
+/* The largest dictionary plan_rows looks at (its short texts take 16 bytes an entry). */
+#define PLAN_MAX_DICT (1u << 20)
+
+/* Fills rp for t's columns. A coded column gets a plan only when its dictionary is no larger
+ * than the table (a host column's dictionary may hold many strings no row has) nor than
+ * PLAN_MAX_DICT. -1 when out of memory (rp then holds nothing to free). */
+static int plan_rows(RowPlan *rp, const Table *t, bool tsv) {
+    const int nc = t->n_cols;
+    memset(rp, 0, sizeof *rp);
+    rp->row_need = (size_t)nc * (CELL_MAX + 2) + 1;   /* CELL_MAX a value, separators, '\n' */
+    rp->scan = malloc((size_t)nc * sizeof *rp->scan);
+    rp->plain = calloc((size_t)nc, sizeof *rp->plain);
+    rp->short_text = calloc((size_t)nc, sizeof *rp->short_text);
+    if (!rp->scan || !rp->plain || !rp->short_text) goto oom;
+    for (int j = 0; j < nc; j++) {
+        const Column *c = t->cols[j];
+        if (c->valid || c->type == TY_NULL) rp->nulls = true;
+        if (c->type != TY_TEXT) continue;
+        if (!c->codes || !c->dict || c->n_dict > t->n_rows || c->n_dict > PLAN_MAX_DICT) {
+            rp->scan[rp->n_scan++] = j;
+            continue;
+        }
+        bool oom = false;
+        rp->short_text[j] = short_texts(c, tsv, &oom);
+        if (oom) goto oom;
+        if (rp->short_text[j]) {
+            rp->row_need += sizeof(ShortText);
+            continue;
+        }
+        uint8_t *plain = malloc(c->n_dict ? c->n_dict : 1);
+        if (!plain) goto oom;
+        for (uint32_t k = 0; k < c->n_dict; k++)
+            plain[k] = tsv ? tsv_plain(c->dict[k]) : csv_plain(c->dict[k]);
+        rp->plain[j] = plain;
+        rp->scan[rp->n_scan++] = j;   /* a long entry no row has must not size every row */
+    }
+    return 0;
+oom:
+    plan_free(rp, nc);
+    memset(rp, 0, sizeof *rp);
+    return -1;
+}
+
+/* n bytes from s to p without a call for n <= 16 (an optimisation for short TEXT values):
+ * fixed-size copies, overlapping where n is not a power of two, never outside [0, n). */
+static inline void copy_text(char *p, const char *s, size_t n) {
+    if (n > 16) memcpy(p, s, n);
+    else if (n >= 8) {
+        memcpy(p, s, 8);
+        memcpy(p + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(p, s, 4);
+        memcpy(p + n - 4, s + n - 4, 4);
+    } else if (n >= 2) {
+        memcpy(p, s, 2);
+        memcpy(p + n - 2, s + n - 2, 2);
+    } else if (n == 1) {
+        p[0] = s[0];
+    }
+}
+
 /* Appends rows [from, to) of t (at least one column) to b as CSV or TSV lines, exactly as
- * put_csv_field, put_tsv_field and value_text print each value. dc: one DayCache per
- * column, the caller's. On out of memory b->oom is set and the rest is dropped. */
+ * put_csv_field, put_tsv_field and value_text print each value. rp: plan_rows's plan of t
+ * for this format. dc: one DayCache per column, the caller's. On out of memory b->oom is set
+ * and the rest is dropped. */
 static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t to,
-                        DayCache *dc) {
+                        const RowPlan *rp, DayCache *dc) {
     const int nc = t->n_cols;
     const char sep = tsv ? '\t' : ',';
+    const bool nulls = rp->nulls;
     for (size_t i = from; i < to && !b->oom; i++) {
-        /* room for the row: CELL_MAX a value, the TEXT values' worst case, the separators */
-        size_t need = (size_t)nc * (CELL_MAX + 2) + 1;
-        for (int j = 0; j < nc; j++) {
-            const Column *c = t->cols[j];
-            if (c->type == TY_TEXT && !is_null_at(c, i)) need += csv_field_max(col_text(c, i));
+        /* room for the row: the plan's bound and the unplanned TEXT values' worst case */
+        size_t need = rp->row_need;
+        for (int k = 0; k < rp->n_scan; k++) {
+            const Column *c = t->cols[rp->scan[k]];
+            if (!nulls || !is_null_at(c, i)) need += csv_field_max(col_text(c, i));
         }
-        sb_reserve(b, need);
-        if (b->oom) return;
+        if (b->cap - b->n <= need) {
+            sb_reserve(b, need);
+            if (b->oom) return;
+        }
         char *p = b->p + b->n;
         for (int j = 0; j < nc; j++) {
             const Column *c = t->cols[j];
             if (j) *p++ = sep;
-            if (is_null_at(c, i)) {
+            if (nulls && is_null_at(c, i)) {
                 if (tsv) {
                     *p++ = '\\';
                     *p++ = 'N';
@@ -488,6 +643,25 @@ static void format_rows(StrBuf *b, const Table *t, bool tsv, size_t from, size_t
             }
             switch (c->type) {
             case TY_TEXT: {
+                const ShortText *st = rp->short_text[j];
+                if (st) {
+                    st += c->codes[i];
+                    memcpy(p, st, sizeof *st);   /* the room holds all 16 */
+                    p += st->len;
+                    break;
+                }
+                const uint8_t *plain = rp->plain[j];
+                if (plain) {
+                    uint32_t code = c->codes[i];
+                    RxStr s = c->dict[code];
+                    if (plain[code]) {
+                        copy_text(p, s.ptr, s.len);
+                        p += s.len;
+                    } else {
+                        p = tsv ? put_tsv_text(p, s) : put_csv_text(p, s);
+                    }
+                    break;
+                }
                 RxStr s = col_text(c, i);
                 p = tsv ? put_tsv_text(p, s) : put_csv_text(p, s);
                 break;
@@ -526,6 +700,7 @@ enum { PAR_MIN_ROWS = 1 << 16, PAR_BLOCK_BYTES = 1 << 20, PAR_SLOTS_PER_THREAD =
 typedef struct {
     const Table *t;
     bool tsv;
+    const RowPlan *rp;
     size_t from, rows_per_block, n_blocks;
     int n_slots;
     StrBuf *buf;             /* n_slots: block k is formatted into buf[k % n_slots] */
@@ -553,7 +728,7 @@ static void *par_worker(void *arg) {
         b->n = 0;
         size_t from = w->from + k * w->rows_per_block, to = from + w->rows_per_block;
         if (to > w->t->n_rows) to = w->t->n_rows;
-        if (dc) format_rows(b, w->t, w->tsv, from, to, dc);
+        if (dc) format_rows(b, w->t, w->tsv, from, to, w->rp, dc);
         else b->oom = true;
         pthread_mutex_lock(&w->mu);
         w->ready[k % (size_t)w->n_slots] = k + 1;
@@ -567,12 +742,13 @@ static void *par_worker(void *arg) {
 /* Formats rows [from, n_rows) of t on up to `threads` threads and writes them to o's sink in
  * order: the bytes are those of one thread formatting them all. False when the threads or
  * their memory cannot be had (nothing written then: the caller formats the rows itself). */
-static bool format_parallel(Out *o, const Table *t, bool tsv, size_t from, size_t row_bytes,
-                            int threads) {
+static bool format_parallel(Out *o, const Table *t, bool tsv, const RowPlan *rp, size_t from,
+                            size_t row_bytes, int threads) {
     ParWrite w;
     memset(&w, 0, sizeof w);
     w.t = t;
     w.tsv = tsv;
+    w.rp = rp;
     w.from = from;
     w.rows_per_block = PAR_BLOCK_BYTES / (row_bytes ? row_bytes : 1);
     if (w.rows_per_block < 1) w.rows_per_block = 1;
@@ -640,7 +816,9 @@ static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
     }
     if (header) sb_putc(&o->b, '\n');
     DayCache *dc = calloc((size_t)nc, sizeof *dc);
-    if (!dc) {
+    RowPlan rp;
+    if (!dc || plan_rows(&rp, t, tsv) != 0) {
+        free(dc);
         o->failed = true;
         rx_error(o->err, RX_ENOMEM, NULL, rx_span(0, 0), "out of memory writing the result");
         return;
@@ -649,7 +827,7 @@ static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
      * the blocks of the rest when they go to several threads. */
     size_t first = t->n_rows < 1024 ? t->n_rows : 1024;
     size_t before = o->b.n;
-    format_rows(&o->b, t, tsv, 0, first, dc);
+    format_rows(&o->b, t, tsv, 0, first, &rp, dc);
     size_t row_bytes = first ? (o->b.n - before) / first + 1 : 1;
     maybe_flush(o);
     size_t i = first;
@@ -657,14 +835,15 @@ static void write_delimited(Out *o, const Table *t, bool tsv, bool header) {
     if (threads > 64) threads = 64;
     if (!o->failed && threads > 1 && t->n_rows - i >= PAR_MIN_ROWS) {
         flush(o);
-        if (!o->failed && format_parallel(o, t, tsv, i, row_bytes, threads)) i = t->n_rows;
+        if (!o->failed && format_parallel(o, t, tsv, &rp, i, row_bytes, threads)) i = t->n_rows;
     }
     while (i < t->n_rows && !o->failed) {
         size_t to = i + 256 < t->n_rows ? i + 256 : t->n_rows;
-        format_rows(&o->b, t, tsv, i, to, dc);
+        format_rows(&o->b, t, tsv, i, to, &rp, dc);
         maybe_flush(o);
         i = to;
     }
+    plan_free(&rp, nc);
     free(dc);
 }
 

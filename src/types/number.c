@@ -35,10 +35,20 @@ static const uint64_t U10[20] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000
                                  UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
                                  UINT64_C(10000000000000000000)};
 
-char *num_put_u64(char *p, uint64_t v) {
+/* The number of decimal digits of v (1 for 0), without a loop (an optimisation): the bit
+ * length times log10(2) (1233 / 4096, exact for every bit length up to 64) is the digit count
+ * of v or one less, and the comparison with U10 adds the one. */
+static inline int digit_count(uint64_t v) {
+    v |= 1;   /* 0 has one digit; setting bit 0 changes no other count (10^k, k >= 1, is even) */
+    int bits = 64 - __builtin_clzll(v);
+    int t = (bits * 1233) >> 12;   /* floor(log10(2^(bits-1))) or one more: <= 19 */
+    return t + (t < 20 && v >= U10[t]);
+}
+
+/* num_put_u64, inlined into this file's printers (an optimisation). */
+static inline char *put_u64(char *p, uint64_t v) {
     /* The digit count first, then two digits at a time from the last (an optimisation). */
-    int n = 1;
-    while (n < 20 && v >= U10[n]) n++;
+    int n = digit_count(v);
     char *end = p + n, *q = end;
     while (v >= 100) {
         q -= 2;
@@ -49,6 +59,8 @@ char *num_put_u64(char *p, uint64_t v) {
     else q[-1] = (char)('0' + v);
     return end;
 }
+
+char *num_put_u64(char *p, uint64_t v) { return put_u64(p, v); }
 
 size_t num_format_int(int64_t v, char *buf) {
     char *p = buf;
@@ -142,7 +154,7 @@ static const double D10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
  * For finite v with DBL_MIN <= v < 1e15: the smallest k >= k0 (k0 taken as 0 when v * 10^k0
  * is out of range) at which n = round(v * 10^k) reads back as v; *n_out = n. -1 when none.
  */
-static int fixed_point(double v, int k0, uint64_t *n_out) {
+static inline int fixed_point(double v, int k0, uint64_t *n_out) {
     if (k0 < 0 || k0 > 22 || !(v * D10[k0] < 1e15)) k0 = 0;
     for (int k = k0; k <= 22 && v * D10[k] < 1e15; k++) {
         double x = v * D10[k], scaled = round_small(x);   /* x < 1e15 < 2^52 */
@@ -199,15 +211,18 @@ static int shortest_digits(double v, char *digits, int *exp10) {
  * at most six places after the point): the integer part, '.', exactly k fraction digits.
  * NULL when the exponent form applies instead. */
 static char *put_fixed(char *p, uint64_t n, int k) {
-    int len = 1;
-    while (len < 20 && n >= U10[len]) len++;
+    int len = digit_count(n);
     if (len - k <= -6) return NULL;
     uint64_t ip = 0, fp = n;   /* k >= 16: n < 10^15 is all fraction */
-    if (k < 16) {
-        ip = n / U10[k];
-        fp = n - ip * U10[k];
+    switch (k) {   /* the usual places by constants, which compile to multiplications */
+    case 1: ip = n / 10; break;
+    case 2: ip = n / 100; break;
+    case 3: ip = n / 1000; break;
+    case 4: ip = n / 10000; break;
+    default: ip = k < 16 ? n / U10[k] : 0; break;
     }
-    p = num_put_u64(p, ip);
+    if (k < 16) fp = n - ip * U10[k];
+    p = put_u64(p, ip);
     *p++ = '.';
     char *e = p + k, *q = e;
     while (q - p >= 2) {
@@ -244,7 +259,7 @@ char *num_put_double(char *p, double v, int *hint) {
         return p;
     }
     /* Optimisation, not needed for correctness: integers below 2^53 print as themselves. */
-    if (v < 9007199254740992.0 && v == (double)(int64_t)v) return num_put_u64(p, (uint64_t)v);
+    if (v < 9007199254740992.0 && v == (double)(int64_t)v) return put_u64(p, (uint64_t)v);
     /* Optimisation: the decimal of fixed_point printed straight from its integer (no digit
      * string in between, whose copies stalled on store forwarding), starting the search at
      * the caller's hint. v is not an integer here, so k >= 1 and stays so once n's trailing
