@@ -59,13 +59,6 @@
  *      any cell that does not parse, is an RX_EVALUE error at that cell; again the first
  *      chunk in file order with an error is the one reported.
  *
- *   Both passes take a chunk's records a batch at a time (up to 64, and 4096 cells): they split
- *   every record of the batch into fields first (checking its structure), then look at the
- *   cells a column at a time (detection; conversion), so that each column's loop keeps to one
- *   kind. Within a batch, pass 2 converts a column only up to the earliest record with an
- *   error found so far: the error reported is still the first in the file, by record and then
- *   by column (convert_batch).
- *
  * Storage (of an input held whole; a file read in windows copies every TEXT cell, see above):
  * an unquoted TEXT cell, and a quoted one without "" escapes, is a slice into the mapping,
  * which a StrHeap (heap_from_map) keeps alive for as long as any column uses it. A quoted cell
@@ -1508,7 +1501,6 @@ typedef struct Load {
     size_t cap_fields;
     int fd;              /* the file, open for pread; -1 when not open */
     size_t window;       /* bytes: WINDOW, or the chunk or the file when smaller (at least 64) */
-    size_t batch;        /* records split at once before their cells are looked at (BATCH_CELLS) */
     Chunk *chunks;
     int n_chunks, threads;
     RxType *ck_kinds;    /* pass 1 only: n_chunks x n_cols kinds and NULL flags */
@@ -1756,8 +1748,6 @@ typedef struct Worker {
 enum {
     WINDOW = 256 << 10,       /* fits a core's cache along with what is parsed from it */
     WINDOW_OVER = 4 << 10,    /* how far pass 1 reads past a chunk's end at first */
-    BATCH_ROWS = 64,          /* records a pass splits before it looks at their cells ... */
-    BATCH_CELLS = 4096,       /* ... when they have no more cells than this (or one record) */
 };
 
 /* Chunks 0..n-1 handed out in order to the threads that ask; with skip_after_failure a chunk
@@ -2005,8 +1995,6 @@ static int plan_chunks(Load *L, const char *p0, const CsvOptions *opt) {
     size_t want = opt->chunk_bytes ? opt->chunk_bytes : chunk_size(body, t);
     size_t win = want < body ? want : body;  /* no bigger than the chunk, nor the file */
     L->window = win < WINDOW ? (win < 64 ? 64 : (win + 63) / 64 * 64) : WINDOW;
-    size_t per = BATCH_CELLS / (size_t)(L->n_cols > 0 ? L->n_cols : 1);
-    L->batch = per < 1 ? 1 : per > BATCH_ROWS ? BATCH_ROWS : per;
     size_t n = body / want + (body % want != 0);
     size_t cap = MAX_CHUNK_CELLS / (size_t)(L->n_cols > 0 ? L->n_cols : 1);
     if (cap > MAX_CHUNKS) cap = MAX_CHUNKS;
@@ -2051,12 +2039,9 @@ typedef struct {
     bool row_limit;
 } Scan1;
 
-/* Pass 1's split of the record at *pp of view v into fs (its first n_cols fields), checking its
- * structure and UTF-8 and counting it: 1 when split (*pp after it), 0 when the view ends inside
- * it (nothing counted: it is scanned again from a later window), -1 on an error. Its cells are
- * looked at by scan_batch. */
-static int split_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char **pp,
-                        Field *fs) {
+/* Pass 1 over the record at *pp of view v: 1 when scanned (*pp after it), 0 when the view ends
+ * inside it (nothing counted: it is scanned again from a later window), -1 on an error. */
+static int scan_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char **pp) {
     const Load *L = S->L;
     const int n_cols = L->n_cols;
     const char *p = *pp, *rec = p, *extra = NULL, *last_end = p;
@@ -2073,7 +2058,12 @@ static int split_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const cha
                            (unsigned char)*u->bad, j < n_cols ? L->names[j] : "(extra field)");
         if (j < n_cols) {
             if (f.quoted == 2) esc += f.n;
-            fs[j] = f;
+            if (is_null(v, &f)) {
+                S->nulls[j] = 1;
+            } else {
+                if (S->kinds) detect_cell(&S->kinds[j], &S->dc[j], &f, v->pad);
+                if (S->text) S->text[j] += f.n;
+            }
         } else if (!extra) {
             extra = f.start;
         }
@@ -2095,43 +2085,6 @@ static int split_record(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const cha
     S->esc += esc;
     *pp = p;
     return 1;
-}
-
-/* Pass 1 over the records from *pp of view v that start before lim, up to L->batch of them:
- * splits them (split_record), then notes their NULLs, text bytes and (when detecting) kinds a
- * column at a time, so that each column's loop keeps to one kind. Returns how many it scanned
- * (*pp after them), *cut set when it stopped because the view ends inside a record; -1 on an
- * error (the first in the file: cells have none). fs: L->batch * n_cols fields of scratch. */
-static long scan_batch(Scan1 *S, Reader *v, Cursor *cur, Utf8Scan *u, const char **pp,
-                       const char *lim, Field *fs, bool *cut) {
-    const Load *L = S->L;
-    const int n_cols = L->n_cols;
-    const char *p = *pp;
-    size_t n = 0;
-    int rc = 1;
-    while (n < L->batch && p < lim) {
-        rc = split_record(S, v, cur, u, &p, fs + n * (size_t)n_cols);
-        if (rc <= 0) break;
-        n++;
-    }
-    if (rc < 0) return -1;
-    for (int j = 0; j < n_cols; j++) {
-        RxType *kind = S->kinds ? &S->kinds[j] : NULL;
-        size_t text = 0;
-        for (size_t i = 0; i < n; i++) {
-            const Field *f = &fs[i * (size_t)n_cols + (size_t)j];
-            if (is_null(v, f)) {
-                S->nulls[j] = 1;
-                continue;
-            }
-            if (kind) detect_cell(kind, &S->dc[j], f, v->pad);
-            text += f->n;
-        }
-        if (S->text) S->text[j] += text;
-    }
-    *cut = rc == 0;
-    *pp = p;
-    return (long)n;
 }
 
 /* Makes *v a view of the file bytes [from, from + len), len <= L->window, copied into the
@@ -2207,16 +2160,12 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
     Reader m = L->r;
     m.pend = &w->pend;
     int rc = 0;
-    if (!w->fields && !(w->fields = malloc(L->batch * (size_t)n_cols * sizeof *w->fields)))
-        return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
-    Field *fs = w->fields;
     if (detect) {
         S.kinds = L->ck_kinds + (size_t)k * L->ck_stride;
         for (int j = 0; j < n_cols; j++) S.kinds[j] = TY_NULL;
         if (!(S.dc = calloc((size_t)n_cols + 1, sizeof *S.dc)))
             return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
     }
-    bool cut;
     const char *pos = c->start, *lim = c->lim, *end = L->r.end;
     bool full = false; /* the next window is a whole WINDOW even past lim */
     if (L->direct) {
@@ -2228,16 +2177,9 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
         utf8_init(&u, &v, pos);
         while (pos < lim && rc >= 0) {
             const char *slice = (size_t)(lim - pos) > WINDOW ? pos + WINDOW : lim;
-            while (pos < slice) {
-                if (scan_batch(&S, &v, &cur, &u, &pos, slice, fs, &cut) < 0) {
-                    rc = -1;
-                    break;
-                }
-                if (cut) {
-                    rc = fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
-                    break;
-                }
+            while (pos < slice && (rc = scan_record(&S, &v, &cur, &u, &pos)) > 0) {
             }
+            if (rc == 0) rc = fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
             if (rc >= 0 && progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
                 rc = fail_nopos(&m, RX_EINTERRUPT, "interrupted");
         }
@@ -2265,12 +2207,7 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
         Cursor cur = {0, 0};
         Utf8Scan u;
         utf8_init(&u, &v, p);
-        while (p < vlim) {
-            if (scan_batch(&S, &v, &cur, &u, &p, vlim, fs, &cut) < 0) {
-                rc = -1;
-                break;
-            }
-            if (cut) break;
+        while (p < vlim && (rc = scan_record(&S, &v, &cur, &u, &p)) > 0) {
         }
         if (rc < 0) break;
         const char *next = in_map(&v, p);
@@ -2298,9 +2235,7 @@ static int scan_chunk(Load *L, int k, bool detect, size_t max_rows, Worker *w) {
                 Cursor mc = {0, 0};
                 Utf8Scan mu;
                 utf8_init(&mu, &lv, pos);
-                const char *at = pos;
-                long got = scan_batch(&S, &lv, &mc, &mu, &pos, at + 1, fs, &cut);
-                rc = got < 0 ? -1 : got > 0;
+                rc = scan_record(&S, &lv, &mc, &mu, &pos);
                 if (rc != 0 || lv.whole) break;
             }
             if (rc < 0) break;
@@ -2354,7 +2289,6 @@ static int verify_chunks(Load *L, bool detect, size_t *out_rows) {
         }
         if (c->failed) {
             free(w.win);
-            free(w.fields);
             if (!c->err) return oom(L);
             return report(&L->r, c->err);
         }
@@ -2369,7 +2303,6 @@ static int verify_chunks(Load *L, bool detect, size_t *out_rows) {
         }
     }
     free(w.win);
-    free(w.fields);
     *out_rows = rows;
     return 0;
 }
@@ -2386,64 +2319,28 @@ typedef struct {
     StrHeap **esc;       /* n_chunks: the heap for the chunk's unescaped cells, or NULL */
 } Pass2;
 
-/* Pass 2 over up to `want` records from *pp of view v, rows row, row + 1, ...: it splits them
- * all first, then converts them a column at a time, so that each column's loop keeps to one
- * type (and its branches to one path). Returns how many it converted (*pp after them): fewer
- * than want when the view ends inside a record (0 when inside the first: it is read again
- * from a later window); -1 on an error, which is the first in file order (by record, then by
- * column within a record), the one converting record by record finds. fs: want * n_cols
- * fields of scratch. */
-static long convert_batch(const Load *L, Reader *v, Cursor *cur, const char **pp, size_t row,
-                          size_t want, const int *slot, ColState *cs, StrHeap *esc, Field *fs) {
+/* Pass 2 over the record at *pp of view v (row `row`): 1 when converted (*pp after it), 0 when
+ * the view ends inside it (nothing converted: the record is read again from a later window),
+ * -1 on an error. fs: n_cols fields of scratch; the record is split whole before any cell is
+ * converted. */
+static int convert_record(const Load *L, Reader *v, Cursor *cur, const char **pp, size_t row,
+                          const int *slot, ColState *cs, StrHeap *esc, Field *fs) {
     const int n_cols = L->n_cols;
     const char *p = *pp;
-    size_t n = 0;
-    size_t bad = SIZE_MAX;   /* the record of the first error found so far (saved in first) */
-    Pending first;
-    while (n < want) {
-        Field *f = fs + n * (size_t)n_cols;
-        const char *q = p;
-        int j = 0, k = F_MORE;
-        for (; j < n_cols; j++) {
-            k = scan_fast(v, cur, &q, &f[j]);
-            if (k < 0 || k == F_CUT) break;
-            /* Pass 1 checked these bytes; they differ only when the file changed since. */
-            if ((k == F_LAST) != (j == n_cols - 1)) {
-                k = fail_at(v, RX_EIO, f[j].start, 1, "'%s' changed while it was read", v->path);
-                break;
-            }
-        }
-        if (j < n_cols) {
-            if (k == F_CUT) break;
-            first = *v->pend;
-            v->pend->code = RX_OK;
-            bad = n;
-            break;
-        }
-        p = q;
-        n++;
+    for (int j = 0; j < n_cols; j++) {
+        int k = scan_fast(v, cur, &p, &fs[j]);
+        if (k < 0) return -1;
+        if (k == F_CUT) return 0;
+        /* Pass 1 checked these bytes; they differ only when the file changed since. */
+        if ((k == F_LAST) != (j == n_cols - 1))
+            return fail_at(v, RX_EIO, fs[j].start, 1, "'%s' changed while it was read", v->path);
     }
-    /* A column's rows at or after the first error found stay unconverted: an error there
-     * comes later in the file than that one. */
     for (int j = 0; j < n_cols; j++) {
         int s = slot[j];
-        if (s < 0) continue;
-        size_t to = bad < n ? bad : n;
-        for (size_t i = 0; i < to; i++) {
-            if (convert(v, &cs[s], row + i, &fs[i * (size_t)n_cols + (size_t)j], esc) < 0) {
-                first = *v->pend;
-                v->pend->code = RX_OK;
-                bad = i;
-                break;
-            }
-        }
-    }
-    if (bad != SIZE_MAX) {
-        *v->pend = first;
-        return -1;
+        if (s >= 0 && convert(v, &cs[s], row, &fs[j], esc) < 0) return -1;
     }
     *pp = p;
-    return (long)n;
+    return 1;
 }
 
 /* Pass 2 over one verified chunk: converts its cells of the loading columns, reading it in
@@ -2455,7 +2352,7 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
     m.pend = &w->pend;
     const char *pos = ch->start;
     size_t row = ch->row0, last = ch->row0 + ch->rows;
-    if (!w->fields && !(w->fields = malloc(L->batch * (size_t)L->n_cols * sizeof *w->fields)))
+    if (!w->fields && !(w->fields = malloc((size_t)L->n_cols * sizeof *w->fields)))
         return fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
     Field *fs = w->fields;
     if (L->direct) {
@@ -2465,14 +2362,12 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
         Cursor cur = {0, 0};
         while (row < last) {
             const char *slice = pos + WINDOW;
-            while (row < last && pos < slice) {
-                size_t want = last - row < L->batch ? last - row : L->batch;
-                long got = convert_batch(L, &v, &cur, &pos, row, want, slot, cs, esc, fs);
-                if (got < 0) return -1;
-                row += (size_t)got;
-                if ((size_t)got < want)
-                    return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
-            }
+            int rc = 1;
+            while (row < last && pos < slice &&
+                   (rc = convert_record(L, &v, &cur, &pos, row, slot, cs, esc, fs)) > 0)
+                row++;
+            if (rc < 0) return -1;
+            if (rc == 0) return fail_nopos(&m, RX_EIO, "'%s' changed while it was read", m.path);
             if (progress_update(L->byte0 + (uint64_t)(pos - L->r.base), NULL) < 0)
                 return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
         }
@@ -2487,13 +2382,11 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
                             : fail_nopos(&m, RX_ENOMEM, "out of memory reading '%s'", m.path);
         const char *p = w->win;
         Cursor cur = {0, 0};
-        while (row < last) {
-            size_t want = last - row < L->batch ? last - row : L->batch;
-            long got = convert_batch(L, &v, &cur, &p, row, want, slot, cs, esc, fs);
-            if (got < 0) return -1;
-            row += (size_t)got;
-            if ((size_t)got < want) break;   /* the window ends inside a record */
-        }
+        int rc = 1;
+        while (row < last &&
+               (rc = convert_record(L, &v, &cur, &p, row, slot, cs, esc, fs)) > 0)
+            row++;
+        if (rc < 0) return -1;
         const char *next = in_map(&v, p);
         if (progress_update(L->byte0 + (uint64_t)(next - L->r.base), NULL) < 0)
             return fail_nopos(&m, RX_EINTERRUPT, "interrupted");
@@ -2505,7 +2398,7 @@ static int convert_chunk(Load *L, const Chunk *ch, const int *slot, ColState *cs
                 if (res_view(L, &m, next, &span, &lv) < 0)
                     return fail_nopos(&m, RX_EIO, SHRANK, m.path);
                 Cursor mc = {0, 0};
-                long rc = convert_batch(L, &lv, &mc, &next, row, 1, slot, cs, esc, fs);
+                rc = convert_record(L, &lv, &mc, &next, row, slot, cs, esc, fs);
                 if (rc < 0) return -1;
                 if (rc > 0) break;
                 if (lv.whole)
