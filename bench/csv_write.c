@@ -17,20 +17,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "clock.h"
 #include "io/io.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
-}
 
 /* Counts the bytes (out_write cannot know that nothing reads them). */
 static int discard(void *ud, const char *p, size_t n) {
