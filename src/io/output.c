@@ -428,15 +428,34 @@ static inline char *put_int(char *p, int64_t v) {
 /* The bytes put_csv_field writes for s at most: every byte a doubled quote, and two quotes. */
 static inline size_t csv_field_max(RxStr s) { return 2 * s.len + 2; }
 
+/* Whether s prints in CSV as it is, without quotes: not empty, no space at either end, no
+ * leading byte order mark, no delimiter, quote or line end. */
+static bool csv_plain(RxStr s) {
+    if (s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
+        (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0))
+        return false;
+    for (size_t i = 0; i < s.len; i++) {
+        char c = s.ptr[i];
+        if (c == ',' || c == '"' || c == '\n' || c == '\r') return false;
+    }
+    return true;
+}
+
+/* The letter TSV escapes byte c as (after a backslash), or 0 when c prints as it is. */
+static inline char tsv_escape(char c) {
+    return c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\\' ? '\\' : 0;
+}
+
+/* Whether s prints in TSV as it is, nothing escaped. */
+static bool tsv_plain(RxStr s) {
+    for (size_t i = 0; i < s.len; i++)
+        if (tsv_escape(s.ptr[i])) return false;
+    return true;
+}
+
 /* put_csv_field's text of s at p (csv_field_max(s) bytes there); returns the end. */
 static char *put_csv_text(char *p, RxStr s) {
-    bool quote = s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
-                 (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0);
-    for (size_t i = 0; i < s.len && !quote; i++) {
-        char c = s.ptr[i];
-        quote = c == ',' || c == '"' || c == '\n' || c == '\r';
-    }
-    if (!quote) {
+    if (csv_plain(s)) {
         if (s.len <= 16) {
             for (size_t i = 0; i < s.len; i++) p[i] = s.ptr[i];  /* short: no call */
         } else {
@@ -456,17 +475,9 @@ static char *put_csv_text(char *p, RxStr s) {
 /* put_tsv_field's text of s at p (2 * s.len bytes there); returns the end. */
 static char *put_tsv_text(char *p, RxStr s) {
     for (size_t i = 0; i < s.len; i++) {
-        char c = s.ptr[i], rep;
-        if (c == '\t') rep = 't';
-        else if (c == '\n') rep = 'n';
-        else if (c == '\r') rep = 'r';
-        else if (c == '\\') rep = '\\';
-        else {
-            *p++ = c;
-            continue;
-        }
-        *p++ = '\\';
-        *p++ = rep;
+        char c = s.ptr[i], rep = tsv_escape(c);
+        if (rep) *p++ = '\\', *p++ = rep;
+        else *p++ = c;
     }
     return p;
 }
@@ -494,25 +505,6 @@ typedef struct {
     ShortText **short_text;   /* per column: a planned coded column's printed dict[code]... */
     uint8_t **plain;          /* ...or, when some is longer, plain[code]; else both NULL */
 } RowPlan;
-
-static bool csv_plain(RxStr s) {
-    if (s.len == 0 || s.ptr[0] == ' ' || s.ptr[s.len - 1] == ' ' ||
-        (s.len >= 3 && memcmp(s.ptr, "\xEF\xBB\xBF", 3) == 0))
-        return false;
-    for (size_t i = 0; i < s.len; i++) {
-        char c = s.ptr[i];
-        if (c == ',' || c == '"' || c == '\n' || c == '\r') return false;
-    }
-    return true;
-}
-
-static bool tsv_plain(RxStr s) {
-    for (size_t i = 0; i < s.len; i++) {
-        char c = s.ptr[i];
-        if (c == '\t' || c == '\n' || c == '\r' || c == '\\') return false;
-    }
-    return true;
-}
 
 static void plan_free(RowPlan *rp, int nc) {
     for (int j = 0; j < nc; j++) {
