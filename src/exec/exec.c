@@ -202,10 +202,15 @@ static bool column_all_distinct(const Column *c) {
  *     pass two (dedup_collect_job) keeps as candidates only the rows of slots seen twice (about
  *     12% of the rows when they are distinct); below DEDUP_FILTER_ROWS every row is one.
  *     Pass one counts the rows that found their slot seen; the candidates are at most twice
- *     as many, which sizes their arrays once;
+ *     as many, which sizes their arrays once. It also counts the slots seen twice: the distinct
+ *     candidates are about twice as many when rows are distinct, and as few when each row
+ *     repeats, which sizes step 3's map;
  *  3. the candidates, in row order, are compared exactly through a hash map (dedup_exact_job),
  *     each thread owning the candidates whose hash falls in its part (by the hash's high bits),
- *     so that the first of equal rows is the one kept.
+ *     so that the first of equal rows is the one kept. The map holds the distinct candidates
+ *     only; it starts at the size pass one's count predicts and grows when that was short, so
+ *     that a few distinct rows repeated many times get a map that fits in cache, not one sized
+ *     for every candidate.
  * Passes one and two run on row ranges, step 3 on parts, on rx_threads() threads from
  * DEDUP_PARALLEL_ROWS rows on (the filter's words are then set atomically); the rows kept do
  * not depend on the thread count. Memory: the filter and the candidates' rows and hashes; no
@@ -295,6 +300,8 @@ typedef struct {
     _Atomic uint64_t *filter;        /* 2 bits a slot (seen, seen twice); NULL: no filter */
     uint64_t n_slots;
     size_t repeats;                  /* pass one: rows whose slot was seen already */
+    size_t twice;                    /* pass one: slots this thread marked seen twice */
+    size_t map_room;                 /* step 3: the distinct candidates its map expects */
     /* pass two's candidates of rows [from, to), in row order, at most cap (room the caller
      * made: every slot seen twice holds at most twice as many rows as it had repeats); then
      * (step 3) every thread's, shared by all jobs */
@@ -318,7 +325,7 @@ static void *dedup_mark_job(void *arg) {
     _Atomic uint64_t *f = j->filter;
     bool shared = j->parts > 1;
     uint64_t h[DEDUP_BLOCK];
-    size_t repeats = 0;
+    size_t repeats = 0, n_twice = 0;
     for (size_t b = j->from; b < j->to; b += DEDUP_BLOCK) {
         size_t cnt = j->to - b < DEDUP_BLOCK ? j->to - b : DEDUP_BLOCK;
         dedup_hash_block(j->t, b, cnt, h);
@@ -341,11 +348,16 @@ static void *dedup_mark_job(void *arg) {
                 if (!(atomic_fetch_or_explicit(w, seen, memory_order_relaxed) & seen)) continue;
             }
             repeats++;
-            if (shared) atomic_fetch_or_explicit(w, twice, memory_order_relaxed);
-            else atomic_store_explicit(w, cur | twice, memory_order_relaxed);
+            if (!shared) {
+                atomic_store_explicit(w, cur | twice, memory_order_relaxed);
+                n_twice++;
+            } else if (!(atomic_fetch_or_explicit(w, twice, memory_order_relaxed) & twice)) {
+                n_twice++;
+            }
         }
     }
     j->repeats = repeats;
+    j->twice = n_twice;
     return NULL;
 }
 
@@ -394,7 +406,7 @@ static void *dedup_exact_job(void *arg) {
     const uint32_t *crow = j->crow;
     const Table *t = j->t;
     RxHMap map;   /* hash of a row -> the candidates of this part kept so far */
-    if (hmap_init(&map, j->nc / (size_t)j->parts + j->nc / 16 + 16) != 0) {
+    if (hmap_init(&map, j->map_room) != 0) {
         j->oom = true;
         return NULL;
     }
@@ -463,10 +475,10 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
                             .filter = filter, .n_slots = n_slots};
     }
     /* room for the candidates: at most twice the repeats */
-    size_t repeats = 0, room = 0;
+    size_t repeats = 0, twice = 0, room = 0;
     if (filter) {
         dedup_run(job, parts, dedup_mark_job);
-        for (int q = 0; q < parts; q++) repeats += job[q].repeats;
+        for (int q = 0; q < parts; q++) repeats += job[q].repeats, twice += job[q].twice;
     }
     for (int q = 0; q < parts; q++) {
         size_t rows = job[q].to - job[q].from;
@@ -498,9 +510,13 @@ static int distinct_rows(const Table *t, uint32_t **keep_out, size_t *n_out, RxE
         return ops_oom(err);
     }
     int xparts = nc >= DEDUP_PARALLEL_ROWS / 4 ? parts : 1;
+    /* each part's map: a twice-seen slot holds one distinct row or (rarely) more; with rows
+     * mostly distinct, about two. Without the filter every candidate may be distinct. */
+    size_t expect = filter && twice * 2 < nc ? twice * 2 : nc;
     for (int q = 0; q < xparts; q++) {
         job[q].crow = crow, job[q].ch = ch, job[q].nc = nc, job[q].cdup = cdup;
         job[q].part = q, job[q].parts = xparts, job[q].oom = false;
+        job[q].map_room = expect / (size_t)xparts + expect / 16 + 16;
     }
     dedup_run(job, xparts, dedup_exact_job);
     rx_free(ch);

@@ -67,17 +67,20 @@ start() {
   tm new-session -d -s "$cur" -x 120 -y 30 -c "$tmp" "$1; echo \"exit \$?\" > '$tmp/rc'; sleep 600"
 }
 # Records every line the pane shows until relix ends, or (with an argument) until that many
-# seconds have passed, then presses Ctrl-C.
+# seconds have passed, then presses Ctrl-C. A run is given 240 s (by the clock, not by a count
+# of looks at the pane, which a busy machine makes slow) before it counts as not ended.
 watch() {
-  local t0 i
+  local t0 i s
   t0=$(date +%s.%N)
-  for i in $(seq 1000); do
+  while :; do
     screen >> "$tmp/seen"
     [ -s "$tmp/rc" ] && break
-    if [ -n "${1:-}" ] && awk -v s="$(since "$t0")" -v l="$1" 'BEGIN { exit !(s >= l) }'; then
+    s=$(since "$t0")
+    if [ -n "${1:-}" ] && awk -v s="$s" -v l="$1" 'BEGIN { exit !(s >= l) }'; then
       interrupt
       break
     fi
+    awk -v s="$s" 'BEGIN { exit !(s >= 240) }' && break
     sleep 0.05
   done
   for i in $(seq 200); do [ -s "$tmp/rc" ] && break; sleep 0.05; done
