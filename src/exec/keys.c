@@ -688,6 +688,37 @@ int keys_group_buckets(const Column *const *cols, int n_cols, const Column *ts, 
     return 1;
 }
 
+/* keys_group's rows: the key columns and their codes (key-major, codes[k * n + i]). */
+typedef struct {
+    const Column *const *cols;
+    int n_cols;
+    size_t n;
+    const int64_t *codes;
+} GroupRows;
+
+/* The hash of row i's key (NULL apart from every code). */
+static uint64_t group_hash(const GroupRows *g, size_t i) {
+    uint64_t x = 0x2545f4914f6cdd1dULL;
+    for (int k = 0; k < g->n_cols; k++) {
+        bool null = col_is_null(g->cols[k], i);
+        x = rx_hash_combine(x, null ? 0x6e756c6cULL : (uint64_t)g->codes[(size_t)k * g->n + i]);
+        x = rx_hash_combine(x, null);
+    }
+    return x;
+}
+
+/* hash_of for keys_group's map, whose payload is a group's first row: its hash recomputed
+ * (only when the map grows). */
+static uint64_t group_hash_of(const void *ctx, uint32_t row) {
+    return group_hash(ctx, row);
+}
+
+/* keys_group's map starts with room for this many groups (or n) and grows while the groups are
+ * few against the rows (so that a few groups over many rows probe a map that fits in cache);
+ * when the first GROUP_PROBE_ROWS rows are more than 1/8 groups, it is sized for every row at
+ * once (no growth, as for distinct rows). */
+enum { GROUP_MAP_START = 1 << 14, GROUP_PROBE_ROWS = 1 << 16 };
+
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,
                RxError *err) {
     /* a sorted column among at most 8 (a time series' time or bucket): runs instead of a hash */
@@ -700,8 +731,8 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     }
     uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     int64_t *codes = rx_malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
-    RxHMap map;   /* hash of a key -> the first row of its group; room for every row */
-    bool map_ok = hmap_init(&map, n < 512 ? 512 : n) == 0;
+    RxHMap map;   /* hash of a key -> the first row of its group */
+    bool map_ok = hmap_init(&map, n < GROUP_MAP_START ? (n < 512 ? 512 : n) : GROUP_MAP_START) == 0;
     if (!ids || !codes || !map_ok) {
         rx_free(ids), rx_free(codes), hmap_free(&map);
         return oom(err);
@@ -732,14 +763,15 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             keys_free(&ks);
         }
     }
+    const GroupRows g = {cols, n_cols, n, codes};
     uint32_t next = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = 0x2545f4914f6cdd1dULL;
-        for (int k = 0; k < n_cols; k++) {
-            bool null = col_is_null(cols[k], i);
-            x = rx_hash_combine(x, null ? 0x6e756c6cULL : (uint64_t)codes[(size_t)k * n + i]);
-            x = rx_hash_combine(x, null);
+        if (i == GROUP_PROBE_ROWS && next > GROUP_PROBE_ROWS / 8 &&
+            hmap_reserve(&map, n, group_hash_of, &g) < 0) {
+            rx_free(ids), rx_free(codes), hmap_free(&map);
+            return oom(err);
         }
+        uint64_t x = group_hash(&g, i);
         RxHProbe p = hmap_probe(&map, x);
         uint32_t o;
         bool found = false;
@@ -755,7 +787,10 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
             continue;
         }
         ids[i] = next++;
-        hmap_insert(&map, &p, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
+        if (hmap_insert(&map, &p, (uint32_t)i, group_hash_of, &g) < 0) {
+            rx_free(ids), rx_free(codes), hmap_free(&map);
+            return oom(err);
+        }
     }
     rx_free(codes);
     hmap_free(&map);

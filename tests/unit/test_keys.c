@@ -369,6 +369,61 @@ static void test_group_buckets(void) {
     CHECK(declined > 200);
 }
 
+/* keys_group's hashing path over many rows, where its map starts small: groups that stay few,
+ * groups that are many from the first rows on (the map sized for every row at once), and groups
+ * that are few at first and many later (the map grows, rehashing the groups' first rows), with
+ * NULLs, against ids computed from the group each row was made from (two INT columns and a
+ * third that is NULL in every row of some groups). */
+static void test_group_growth(void) {
+    enum { N = 300000, SHAPES = 3 };
+    int64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *z = malloc(N * sizeof *z);
+    uint32_t *grp = malloc(N * sizeof *grp), *want = malloc(N * sizeof *want);
+    uint32_t *first_id = malloc(N * sizeof *first_id);
+    CHECK(a && b && z && grp && want && first_id);
+    if (!a || !b || !z || !grp || !want || !first_id) return;
+    for (int sh = 0; sh < SHAPES; sh++) {
+        for (size_t i = 0; i < N; i++) {
+            uint32_t g;
+            if (sh == 0) g = (uint32_t)(rnd() % 5000);                        /* few */
+            else if (sh == 1) g = (uint32_t)(rnd() % 200000);                 /* many at once */
+            else if (i < 80000) g = (uint32_t)(rnd() % 3000);                /* later: */
+            else if (i % 2 == 0) g = (uint32_t)(3000 + (i - 80000) / 2);      /* a new one, */
+            else g = (uint32_t)(rnd() % (3000 + (i - 80000) / 2));             /* an old one */
+            grp[i] = g;
+            a[i] = (int64_t)(g % 1000) * 1000003;
+            b[i] = (int64_t)(g / 1000) - 77;
+            z[i] = 5;
+        }
+        Column *ca = int_col(TY_INT, a, N), *cb = int_col(TY_INT, b, N), *cz = int_col(TY_INT, z, N);
+        CHECK(ca && cb && cz);
+        if (!ca || !cb || !cz) break;
+        for (size_t i = 0; i < N; i++)
+            if (grp[i] % 7 == 3) CHECK(col_set_null(cz, i) == 0);
+        uint32_t next = 0;
+        for (size_t i = 0; i < N; i++) first_id[i] = UINT32_MAX;
+        for (size_t i = 0; i < N; i++) {
+            if (first_id[grp[i]] == UINT32_MAX) first_id[grp[i]] = next++;
+            want[i] = first_id[grp[i]];
+        }
+        const Column *cols[3] = {ca, cb, cz};
+        RxError err;
+        rx_error_clear(&err);
+        uint32_t *ids = NULL, ng = 0;
+        int rc = keys_group(cols, 3, N, &ids, &ng, &err);
+        CHECK(rc == 0);
+        if (rc == 0) {
+            size_t bad = 0;
+            for (size_t i = 0; i < N; i++) bad += ids[i] != want[i];
+            if (bad || ng != next)
+                fprintf(stderr, "shape %d: %zu rows with other ids, %u groups for %u\n", sh, bad, ng, next);
+            CHECK(bad == 0 && ng == next);
+            rx_free(ids);
+        }
+        col_release(ca), col_release(cb), col_release(cz);
+    }
+    free(a), free(b), free(z), free(grp), free(want), free(first_id);
+}
+
 /* keys_group over a TEXT column under memory limits from none to enough: wherever an
  * allocation fails (the group arrays, or the string dictionary part-way through interning), it
  * fails with RX_ENOMEM and gives back every byte; it leaked the dictionary before. */
@@ -418,6 +473,7 @@ int main(void) {
     test_validity();
     test_partition();
     test_group_out_of_memory();
+    test_group_growth();
     test_group_sorted_runs();
     test_group_buckets();
     return check_report("keys");
