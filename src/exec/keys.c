@@ -399,6 +399,13 @@ void keys_parts_free(KeyParts *kp) {
     memset(kp, 0, sizeof *kp);
 }
 
+/* The maps of distinct keys (keys_partition's right keys, keys_group's groups) start with room
+ * for this many keys (or every row, when fewer) and grow while the keys are few against the
+ * rows, so that a few keys over many rows probe a map that fits in cache; when the first
+ * GROUP_PROBE_ROWS rows are more than 1/8 distinct keys, the map is sized for every row at once
+ * (no growth, as for distinct rows). */
+enum { GROUP_MAP_START = 1 << 14, GROUP_PROBE_ROWS = 1 << 16 };
+
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
                    int n_keys, KeyParts *kp, RxError *err) {
     memset(kp, 0, sizeof *kp);
@@ -422,8 +429,8 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     int64_t *rc = rx_malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
     uint8_t *lnull = rx_calloc(nl ? nl : 1, 1), *rnull = rx_calloc(nr ? nr : 1, 1);
     int64_t *tl = rx_malloc((nl ? nl : 1) * sizeof *tl), *tr = rx_malloc((nr ? nr : 1) * sizeof *tr);
-    RxHMap map;   /* hash of a right key -> its first right row; room for every right row */
-    bool map_ok = hmap_init(&map, nr < 512 ? 512 : nr) == 0;
+    RxHMap map;   /* hash of a right key -> its first right row; starts small (keys_group's rule) */
+    bool map_ok = hmap_init(&map, nr < GROUP_MAP_START ? (nr < 512 ? 512 : nr) : GROUP_MAP_START) == 0;
     uint32_t *ids = rx_malloc((nr ? nr : 1) * sizeof *ids);
     uint64_t *rh = rx_malloc((nr ? nr : 1) * sizeof *rh);
     int ret = -1;
@@ -447,6 +454,10 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     }
     uint32_t next = 0;
     for (size_t i = 0; i < nr; i++) {
+        if (i == GROUP_PROBE_ROWS && next > GROUP_PROBE_ROWS / 8 && hmap_reserve(&map, nr, hmap_hash_array, rh) < 0) {
+            oom(err);
+            goto out;
+        }
         if (rnull[i]) {
             (*rpart)[i] = ROW_NONE;
             continue;
@@ -465,7 +476,10 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
             ids[i] = ids[o];
         } else {
             ids[i] = next++;
-            hmap_insert(&map, &pr, (uint32_t)i, NULL, NULL);   /* reserved: never grows */
+            if (hmap_insert(&map, &pr, (uint32_t)i, hmap_hash_array, rh) < 0) {
+                oom(err);
+                goto out;
+            }
         }
         (*rpart)[i] = ids[i];
     }
@@ -712,12 +726,6 @@ static uint64_t group_hash(const GroupRows *g, size_t i) {
 static uint64_t group_hash_of(const void *ctx, uint32_t row) {
     return group_hash(ctx, row);
 }
-
-/* keys_group's map starts with room for this many groups (or n) and grows while the groups are
- * few against the rows (so that a few groups over many rows probe a map that fits in cache);
- * when the first GROUP_PROBE_ROWS rows are more than 1/8 groups, it is sized for every row at
- * once (no growth, as for distinct rows). */
-enum { GROUP_MAP_START = 1 << 14, GROUP_PROBE_ROWS = 1 << 16 };
 
 int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_out, uint32_t *n_groups,
                RxError *err) {

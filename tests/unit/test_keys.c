@@ -204,6 +204,71 @@ static void test_partition(void) {
     col_release(crs);
 }
 
+/* keys_partition over two INT keys and many right rows, where its map of right keys starts
+ * small: keys that stay few, keys that are many from the first rows on, and keys few at first
+ * and many later (the map grows), a NULL in some keys; left rows of present, absent and NULL
+ * keys. The ids must be the right keys' order of first appearance, ROW_NONE for a NULL key or
+ * (on the left) a key the right does not have. */
+static void test_partition_growth(void) {
+    enum { NR = 300000, NL = 100000, ABSENT = 50000000 };
+    int64_t *ra = malloc(NR * sizeof *ra), *rb = malloc(NR * sizeof *rb);
+    int64_t *la = malloc(NL * sizeof *la), *lb = malloc(NL * sizeof *lb);
+    uint32_t *rg = malloc(NR * sizeof *rg), *lg = malloc(NL * sizeof *lg);
+    uint32_t *id_of = malloc((NR + 1) * sizeof *id_of);
+    CHECK(ra && rb && la && lb && rg && lg && id_of);
+    if (!ra || !rb || !la || !lb || !rg || !lg || !id_of) return;
+    for (int sh = 0; sh < 3; sh++) {
+        uint32_t top = 0;
+        for (size_t i = 0; i < NR; i++) {
+            uint32_t g;
+            if (sh == 0) g = (uint32_t)(rnd() % 5000);
+            else if (sh == 1) g = (uint32_t)(rnd() % 200000);
+            else if (i < 80000) g = (uint32_t)(rnd() % 3000);
+            else if (i % 2 == 0) g = (uint32_t)(3000 + (i - 80000) / 2);
+            else g = (uint32_t)(rnd() % (3000 + (i - 80000) / 2));
+            rg[i] = g;
+            if (g > top) top = g;
+        }
+        for (size_t i = 0; i < NL; i++) lg[i] = rnd() % 8 == 0 ? ABSENT + (uint32_t)(rnd() % 1000) : (uint32_t)(rnd() % (top + 1));
+        for (size_t i = 0; i < NR; i++) ra[i] = (int64_t)(rg[i] % 997) * -31, rb[i] = (int64_t)(rg[i] / 997);
+        for (size_t i = 0; i < NL; i++) la[i] = (int64_t)(lg[i] % 997) * -31, lb[i] = (int64_t)(lg[i] / 997);
+        Column *cra = int_col(TY_INT, ra, NR), *crb = int_col(TY_INT, rb, NR);
+        Column *cla = int_col(TY_INT, la, NL), *clb = int_col(TY_INT, lb, NL);
+        CHECK(cra && crb && cla && clb);
+        if (!cra || !crb || !cla || !clb) break;
+        for (size_t i = 0; i < NR; i++)
+            if (rg[i] % 11 == 5) CHECK(col_set_null(crb, i) == 0);
+        for (size_t i = 0; i < NL; i++)
+            if (lg[i] % 11 == 5) CHECK(col_set_null(clb, i) == 0);
+        /* the expected ids: right keys in order of first appearance, NULL keys none */
+        for (size_t g = 0; g <= NR; g++) id_of[g] = ROW_NONE;
+        uint32_t next = 0;
+        for (size_t i = 0; i < NR; i++)
+            if (rg[i] % 11 != 5 && id_of[rg[i]] == ROW_NONE) id_of[rg[i]] = next++;
+        const Column *lk[2] = {cla, clb}, *rk[2] = {cra, crb};
+        KeyParts kp;
+        RxError err;
+        rx_error_clear(&err);
+        int rc = keys_partition(lk, NL, rk, NR, 2, &kp, &err);
+        CHECK(rc == 0);
+        if (rc == 0) {
+            size_t bad = 0;
+            for (size_t i = 0; i < NR; i++) bad += kp.r[i] != (rg[i] % 11 == 5 ? ROW_NONE : id_of[rg[i]]);
+            for (size_t i = 0; i < NL; i++) {
+                uint32_t want = lg[i] >= ABSENT || lg[i] % 11 == 5 ? ROW_NONE : id_of[lg[i]];
+                bad += kp.l[i] != want;
+            }
+            if (bad || kp.n_parts != (next ? next : 1))
+                fprintf(stderr, "partition shape %d: %zu rows with other ids, %u parts for %u\n", sh, bad,
+                        kp.n_parts, next);
+            CHECK(bad == 0 && kp.n_parts == (next ? next : 1));
+            keys_parts_free(&kp);
+        }
+        col_release(cra), col_release(crb), col_release(cla), col_release(clb);
+    }
+    free(ra), free(rb), free(la), free(lb), free(rg), free(lg), free(id_of);
+}
+
 /* keys_group over tuples that include a nondecreasing column (a time series' bucket), alone or
  * beside TEXT and INT columns with NULLs, in every position, and the same with that column made
  * unsorted or NULL in one row (the hashing path): the ids must be the oracle's, dense and in
@@ -474,6 +539,7 @@ int main(void) {
     test_partition();
     test_group_out_of_memory();
     test_group_growth();
+    test_partition_growth();
     test_group_sorted_runs();
     test_group_buckets();
     return check_report("keys");
