@@ -406,6 +406,17 @@ void keys_parts_free(KeyParts *kp) {
  * (no growth, as for distinct rows). */
 enum { GROUP_MAP_START = 1 << 14, GROUP_PROBE_ROWS = 1 << 16 };
 
+/* The room such a map starts with for n rows. */
+static size_t key_map_start(size_t n) {
+    return n < GROUP_MAP_START ? (n < 512 ? 512 : n) : GROUP_MAP_START;
+}
+
+/* Whether, before row i with `keys` distinct keys found so far, the map is to be sized for every
+ * row at once. */
+static bool key_map_all_rows(size_t i, uint32_t keys) {
+    return i == GROUP_PROBE_ROWS && keys > GROUP_PROBE_ROWS / 8;
+}
+
 int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, size_t nr,
                    int n_keys, KeyParts *kp, RxError *err) {
     memset(kp, 0, sizeof *kp);
@@ -429,8 +440,8 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     int64_t *rc = rx_malloc((nr ? nr : 1) * (size_t)n_keys * sizeof *rc);
     uint8_t *lnull = rx_calloc(nl ? nl : 1, 1), *rnull = rx_calloc(nr ? nr : 1, 1);
     int64_t *tl = rx_malloc((nl ? nl : 1) * sizeof *tl), *tr = rx_malloc((nr ? nr : 1) * sizeof *tr);
-    RxHMap map;   /* hash of a right key -> its first right row; starts small (keys_group's rule) */
-    bool map_ok = hmap_init(&map, nr < GROUP_MAP_START ? (nr < 512 ? 512 : nr) : GROUP_MAP_START) == 0;
+    RxHMap map;   /* hash of a right key -> its first right row */
+    bool map_ok = hmap_init(&map, key_map_start(nr)) == 0;
     uint32_t *ids = rx_malloc((nr ? nr : 1) * sizeof *ids);
     uint64_t *rh = rx_malloc((nr ? nr : 1) * sizeof *rh);
     int ret = -1;
@@ -454,7 +465,7 @@ int keys_partition(const Column *const *lk, size_t nl, const Column *const *rk, 
     }
     uint32_t next = 0;
     for (size_t i = 0; i < nr; i++) {
-        if (i == GROUP_PROBE_ROWS && next > GROUP_PROBE_ROWS / 8 && hmap_reserve(&map, nr, hmap_hash_array, rh) < 0) {
+        if (key_map_all_rows(i, next) && hmap_reserve(&map, nr, hmap_hash_array, rh) < 0) {
             oom(err);
             goto out;
         }
@@ -740,7 +751,7 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     uint32_t *ids = rx_malloc((n ? n : 1) * sizeof *ids);
     int64_t *codes = rx_malloc((n ? n : 1) * (size_t)(n_cols ? n_cols : 1) * sizeof *codes);
     RxHMap map;   /* hash of a key -> the first row of its group */
-    bool map_ok = hmap_init(&map, n < GROUP_MAP_START ? (n < 512 ? 512 : n) : GROUP_MAP_START) == 0;
+    bool map_ok = hmap_init(&map, key_map_start(n)) == 0;
     if (!ids || !codes || !map_ok) {
         rx_free(ids), rx_free(codes), hmap_free(&map);
         return oom(err);
@@ -774,8 +785,7 @@ int keys_group(const Column *const *cols, int n_cols, size_t n, uint32_t **ids_o
     const GroupRows g = {cols, n_cols, n, codes};
     uint32_t next = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i == GROUP_PROBE_ROWS && next > GROUP_PROBE_ROWS / 8 &&
-            hmap_reserve(&map, n, group_hash_of, &g) < 0) {
+        if (key_map_all_rows(i, next) && hmap_reserve(&map, n, group_hash_of, &g) < 0) {
             rx_free(ids), rx_free(codes), hmap_free(&map);
             return oom(err);
         }
