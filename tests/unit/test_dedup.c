@@ -120,14 +120,14 @@ static void test_few_distinct_memory(void) {
         memset(&e, 0, sizeof e);
         size_t mark = rx_memory_peak_mark();
         Table *d = ops_dedup(t, &e);
-        size_t peak = rx_memory_peak_since(mark);
+        size_t peak = rx_memory_peak_since(mark), bound = (size_t)N * 14 + ((size_t)3 << 20);
         CHECK(d != NULL && d->n_rows == DISTINCT);
         for (size_t r = 0; d && r < d->n_rows && r < DISTINCT; r++)
             CHECK(col_i64(d->cols[0])[r] == (int64_t)r && col_i64(d->cols[1])[r] == (int64_t)r * 7);
-        if (peak >= (size_t)N * 14 + ((size_t)3 << 20))
+        if (peak >= bound)
             fprintf(stderr, "%d threads: dedup of %d distinct rows peaked at %zu bytes\n", threads[h],
                     DISTINCT, peak);
-        CHECK(peak < (size_t)N * 14 + ((size_t)3 << 20));
+        CHECK(peak < bound);
         table_free(d);
     }
     rx_set_threads(0);

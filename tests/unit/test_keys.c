@@ -204,6 +204,18 @@ static void test_partition(void) {
     col_release(crs);
 }
 
+/* The key of row i in shape sh of the growth tests (keys_partition's right rows, keys_group's
+ * rows), as a number: 0, a few keys (5,000); 1, many from the first rows on (200,000 values);
+ * 2, a few (3,000) in the first 80,000 rows, then every other row a new key and the others one
+ * seen before. */
+static uint32_t growth_key(int sh, size_t i) {
+    if (sh == 0) return (uint32_t)(rnd() % 5000);
+    if (sh == 1) return (uint32_t)(rnd() % 200000);
+    if (i < 80000) return (uint32_t)(rnd() % 3000);
+    if (i % 2 == 0) return (uint32_t)(3000 + (i - 80000) / 2);
+    return (uint32_t)(rnd() % (3000 + (i - 80000) / 2));
+}
+
 /* keys_partition over two INT keys and many right rows, where its map of right keys starts
  * small: keys that stay few, keys that are many from the first rows on, and keys few at first
  * and many later (the map grows), a NULL in some keys; left rows of present, absent and NULL
@@ -220,12 +232,7 @@ static void test_partition_growth(void) {
     for (int sh = 0; sh < 3; sh++) {
         uint32_t top = 0;
         for (size_t i = 0; i < NR; i++) {
-            uint32_t g;
-            if (sh == 0) g = (uint32_t)(rnd() % 5000);
-            else if (sh == 1) g = (uint32_t)(rnd() % 200000);
-            else if (i < 80000) g = (uint32_t)(rnd() % 3000);
-            else if (i % 2 == 0) g = (uint32_t)(3000 + (i - 80000) / 2);
-            else g = (uint32_t)(rnd() % (3000 + (i - 80000) / 2));
+            uint32_t g = growth_key(sh, i);
             rg[i] = g;
             if (g > top) top = g;
         }
@@ -448,12 +455,7 @@ static void test_group_growth(void) {
     if (!a || !b || !z || !grp || !want || !first_id) return;
     for (int sh = 0; sh < SHAPES; sh++) {
         for (size_t i = 0; i < N; i++) {
-            uint32_t g;
-            if (sh == 0) g = (uint32_t)(rnd() % 5000);                        /* few */
-            else if (sh == 1) g = (uint32_t)(rnd() % 200000);                 /* many at once */
-            else if (i < 80000) g = (uint32_t)(rnd() % 3000);                /* later: */
-            else if (i % 2 == 0) g = (uint32_t)(3000 + (i - 80000) / 2);      /* a new one, */
-            else g = (uint32_t)(rnd() % (3000 + (i - 80000) / 2));             /* an old one */
+            uint32_t g = growth_key(sh, i);
             grp[i] = g;
             a[i] = (int64_t)(g % 1000) * 1000003;
             b[i] = (int64_t)(g / 1000) - 77;
